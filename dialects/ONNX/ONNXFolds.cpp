@@ -1,0 +1,98 @@
+//===- ONNXFolds.cpp - onnx canonicalization patterns ---------------------===//
+#include "dialects/ONNX/ONNXOps.h"
+
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace tcc::onnx;
+
+namespace {
+
+/// Inference-mode Dropout forwards its input.
+struct RemoveDropout : OpRewritePattern<DropoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DropoutOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getData().getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "type refinement needed");
+    rewriter.replaceOp(op, op.getData());
+    return success();
+  }
+};
+
+/// Folds an inference BatchNormalization into the Conv that feeds it when
+/// the Conv has no other user and all parameters are f32 constants:
+///   s = scale / sqrt(var + eps);  W' = W * s[m];  B' = (B - mean) * s + beta
+struct FoldBatchNormIntoConv : OpRewritePattern<BatchNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormalizationOp bn,
+                                PatternRewriter &rewriter) const override {
+    auto conv = bn.getX().getDefiningOp<ConvOp>();
+    if (!conv || !conv->hasOneUse())
+      return rewriter.notifyMatchFailure(bn, "input is not a single-use Conv");
+    auto wType = dyn_cast<RankedTensorType>(conv.getW().getType());
+    if (!wType || !wType.hasStaticShape() || !wType.getElementType().isF32())
+      return rewriter.notifyMatchFailure(bn, "weights not static f32");
+    auto w = getConstantFloats(conv.getW());
+    auto scale = getConstantFloats(bn.getScale());
+    auto beta = getConstantFloats(bn.getB());
+    auto mean = getConstantFloats(bn.getInputMean());
+    auto var = getConstantFloats(bn.getInputVar());
+    if (!w || !scale || !beta || !mean || !var)
+      return rewriter.notifyMatchFailure(bn, "parameters are not constant");
+    int64_t m = wType.getDimSize(0);
+    if ((int64_t)scale->size() != m || (int64_t)beta->size() != m ||
+        (int64_t)mean->size() != m || (int64_t)var->size() != m)
+      return rewriter.notifyMatchFailure(bn, "parameter sizes do not match");
+    SmallVector<float> bias(m, 0.0f);
+    if (!isa<NoneType>(conv.getB().getType())) {
+      auto b = getConstantFloats(conv.getB());
+      if (!b || (int64_t)b->size() != m)
+        return rewriter.notifyMatchFailure(bn, "bias is not constant");
+      bias = *b;
+    }
+
+    float eps = bn.getEpsilon().convertToFloat();
+    int64_t perChannel = w->size() / m;
+    SmallVector<float> newW(*w);
+    for (int64_t c = 0; c < m; ++c) {
+      // Computed in double so the folded weights round once.
+      double s = (*scale)[c] / std::sqrt((double)(*var)[c] + eps);
+      for (int64_t i = 0; i < perChannel; ++i)
+        newW[c * perChannel + i] = (float)((*w)[c * perChannel + i] * s);
+      bias[c] = (float)(((double)bias[c] - (*mean)[c]) * s + (*beta)[c]);
+    }
+
+    Location loc = bn.getLoc();
+    auto makeConst = [&](RankedTensorType type, ArrayRef<float> data,
+                         StringRef name) -> Value {
+      auto attr = DenseResourceElementsAttr::get(
+          type, name, HeapAsmResourceBlob::allocateAndCopyInferAlign(data));
+      return ConstantOp::create(rewriter, loc, type, attr);
+    };
+    Value wConst = makeConst(wType, newW, "bn_folded_weight");
+    Value bConst = makeConst(RankedTensorType::get({m}, rewriter.getF32Type()),
+                             bias, "bn_folded_bias");
+    auto newConv = ConvOp::create(
+        rewriter, rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()}),
+        bn.getType(), conv.getX(), wConst, bConst, conv.getAutoPadAttr(),
+        conv.getDilationsAttr(), conv.getGroupAttr(),
+        conv.getKernelShapeAttr(), conv.getPadsAttr(), conv.getStridesAttr());
+    rewriter.replaceOp(bn, newConv.getResult());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
+} // namespace
+
+void DropoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<RemoveDropout>(context);
+}
+
+void BatchNormalizationOp::getCanonicalizationPatterns(
+    RewritePatternSet &results, MLIRContext *context) {
+  results.add<FoldBatchNormIntoConv>(context);
+}

@@ -1,0 +1,57 @@
+//===- ONNXOps.h - onnx dialect and its operations --------------*- C++ -*-===//
+#ifndef TCC_DIALECTS_ONNX_ONNXOPS_H
+#define TCC_DIALECTS_ONNX_ONNXOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/ONNX/ONNXOpsDialect.h.inc"
+#include "dialects/ONNX/ShapeInferenceInterface.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/ONNX/ONNXOps.h.inc"
+
+namespace tcc::onnx {
+
+/// Spatial geometry of a Conv or pooling op with every attribute resolved:
+/// defaults filled in and auto_pad turned into explicit pads. Needs the
+/// input's spatial dims to be static when auto_pad is SAME_*.
+struct WindowGeometry {
+  llvm::SmallVector<int64_t> kernel, strides, dilations;
+  llvm::SmallVector<int64_t> padsBegin, padsEnd;
+  /// Output spatial sizes (ShapedType::kDynamic where the input's is).
+  llvm::SmallVector<int64_t> outSizes;
+};
+
+/// Resolves the window attributes for an input of `inShape` (N, C, spatial).
+/// `kernel` is the kernel's spatial shape. Emits errors on `op`.
+llvm::FailureOr<WindowGeometry>
+resolveWindow(mlir::Operation *op, llvm::ArrayRef<int64_t> inShape,
+              llvm::ArrayRef<int64_t> kernel, llvm::StringRef autoPad,
+              std::optional<llvm::ArrayRef<int64_t>> pads,
+              std::optional<llvm::ArrayRef<int64_t>> strides,
+              std::optional<llvm::ArrayRef<int64_t>> dilations,
+              bool ceilMode);
+
+/// Prints a shape as [1,3,?,224].
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// Broadcasts two shapes the way numpy and ONNX do; failure if they clash.
+llvm::FailureOr<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// The values of a constant integer tensor (DenseElementsAttr or
+/// dense_resource), or nullopt when `value` is not such a constant.
+std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value value);
+
+/// The elements of a float constant as float (f32 data only).
+std::optional<llvm::SmallVector<float>> getConstantFloats(mlir::Value value);
+
+} // namespace tcc::onnx
+
+#endif // TCC_DIALECTS_ONNX_ONNXOPS_H

@@ -1,0 +1,43 @@
+//===- Header.h - a compiled model's signature and its C header -*- C++ -*-===//
+#ifndef TCC_HEADER_H
+#define TCC_HEADER_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace tcc {
+
+/// One model input or output as the C API sees it.
+struct TensorSignature {
+  std::string name;          ///< ONNX value name
+  int dtype = 0;             ///< ONNX TensorProto.DataType (= tcc_dtype)
+  std::vector<int64_t> dims; ///< static dims
+  int64_t numElements() const;
+};
+
+struct ModelSignature {
+  std::vector<TensorSignature> inputs, outputs;
+};
+
+/// Attribute names the importer puts on @main's arguments and results.
+inline constexpr llvm::StringLiteral kNameAttr = "tcc.name";
+inline constexpr llvm::StringLiteral kDtypeAttr = "tcc.dtype";
+
+/// Reads the signature of the imported, shape-inferred @main. Fails (with
+/// an error on `func`) when a shape is not static.
+llvm::FailureOr<ModelSignature> getSignature(mlir::func::FuncOp func);
+
+/// Size in bytes of one element of an ONNX dtype (0 when unknown).
+int64_t dtypeSize(int dtype);
+
+/// Writes the C header of a model compiled with `--name name`.
+void writeHeader(const ModelSignature &signature, llvm::StringRef name,
+                 int64_t workspaceSize, llvm::StringRef modelPath,
+                 llvm::raw_ostream &os);
+
+} // namespace tcc
+
+#endif // TCC_HEADER_H

@@ -1,0 +1,39 @@
+//===- Import.h - ONNX protobuf to the onnx dialect -------------*- C++ -*-===//
+#ifndef TCC_IMPORT_H
+#define TCC_IMPORT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tcc {
+
+struct ImportOptions {
+  /// Symbolic dims pinned by name (`--dim batch=1`).
+  std::map<std::string, int64_t> dims;
+  /// Input shapes pinned by input name (`--shape input=1x3x224x224`).
+  std::map<std::string, std::vector<int64_t>> shapes;
+};
+
+/// What the importer learned about a node, for error messages.
+struct NodeInfo {
+  std::string opType, domain;
+  int64_t opset = 0;
+};
+
+/// Imports the ONNX model at `path` into a module holding `func.func @main`
+/// in the onnx dialect, with every result type inferred. Op locations are
+/// NameLoc(node name); `nodes` maps those names to op type and opset.
+/// Errors (unreadable file, unsupported ops: all of them at once, bad
+/// shapes) go to the context's diagnostics and yield a null module.
+mlir::OwningOpRef<mlir::ModuleOp>
+importONNXModel(mlir::MLIRContext &context, llvm::StringRef path,
+                const ImportOptions &options,
+                std::map<std::string, NodeInfo> *nodes = nullptr);
+
+} // namespace tcc
+
+#endif // TCC_IMPORT_H

@@ -1,0 +1,25 @@
+//===- Passes.h - tcc conversion and transform passes -----------*- C++ -*-===//
+#ifndef TCC_PASSES_H
+#define TCC_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tcc {
+
+#define GEN_PASS_DECL
+#include "tcc/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tcc/Passes.h.inc"
+
+} // namespace tcc
+
+#endif // TCC_PASSES_H

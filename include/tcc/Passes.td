@@ -1,0 +1,68 @@
+//===- Passes.td - tcc conversion and transform passes -------*- tablegen -*-===//
+#ifndef TCC_PASSES_TD
+#define TCC_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+def ConvertONNXToLinalg
+    : Pass<"tcc-convert-onnx-to-linalg", "::mlir::func::FuncOp"> {
+  let summary = "Lowers onnx ops to linalg, tensor, arith and math on tensors";
+  let description = [{
+    One pattern per op, grouped by family (Elementwise, ConvPool, Linear,
+    Normalization, Tensor). For example
+
+      %y = onnx.Relu %x : (tensor<4xf32>) -> tensor<4xf32>
+
+    becomes a `linalg.generic` computing `arith.maximumf %in, 0`. Ops or
+    attribute values without a lowering are reported with the op's
+    location (the ONNX node name) and fail the pass.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Transforms
+//===----------------------------------------------------------------------===//
+
+def EmitEntryPoints : Pass<"tcc-emit-entry-points", "::mlir::ModuleOp"> {
+  let summary = "Wraps the lowered model function in the tcc C ABI";
+  let description = [{
+    Runs on the LLVM dialect. The model function `@main(ptr in..., ptr
+    out..., ptr workspace)` (bare-pointer calling convention) becomes
+    internal `@<name>_main`, and the public ABI is added around it:
+
+      i32  @<name>_run(ptr in..., ptr out..., ptr workspace)
+      i32  @<name>_run_packed(ptr inputs, ptr outputs, ptr workspace)
+      i64  @<name>_workspace_size()
+
+    `_run` returns TCC_ERROR_INVALID_ARGUMENT (1) for a null buffer, or a
+    null or misaligned workspace when the model needs one, and 0 on success.
+  }];
+  let options = [
+    Option<"modelName", "model-name", "std::string", "\"model\"",
+           "Symbol prefix of the generated functions">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def PlanWorkspace : Pass<"tcc-plan-workspace", "::mlir::ModuleOp"> {
+  let summary = "Places every intermediate buffer of @main in one workspace";
+  let description = [{
+    After bufferization, each static `memref.alloc` in `@main` becomes a
+    `memref.view` into a new trailing `memref<Nxi8>` argument at an offset
+    aligned to 64 bytes. Buffers whose live ranges (from the alloc to the
+    last use of it or of a view of it, in the function's top-level order)
+    do not overlap share memory. The workspace size is recorded in the
+    `tcc.workspace_size` attribute of @main. Dynamic allocs are rejected.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // TCC_PASSES_TD

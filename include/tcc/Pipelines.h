@@ -1,0 +1,41 @@
+//===- Pipelines.h - tcc's lowering pipeline, stage by stage ----*- C++ -*-===//
+#ifndef TCC_PIPELINES_H
+#define TCC_PIPELINES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <optional>
+#include <string>
+
+namespace tcc {
+
+/// Stages of the pipeline, in order; `--stop-after` names one.
+enum class Stage { Onnx, Linalg, Bufferized, LLVM };
+
+std::optional<Stage> parseStage(llvm::StringRef name);
+llvm::StringRef stageName(Stage stage);
+
+struct PipelineOptions {
+  std::string modelName = "model";
+  bool printIRAfterAll = false;
+  bool timePasses = false;
+};
+
+/// onnx (imported, shape-inferred) -> linalg on tensors, fused.
+void buildONNXToLinalgPipeline(mlir::OpPassManager &pm);
+/// linalg on tensors -> bufferized memrefs in one planned workspace.
+void buildBufferizePipeline(mlir::OpPassManager &pm);
+/// bufferized -> LLVM dialect with the C ABI entry points.
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
+                              const std::string &modelName);
+
+/// Runs the pipeline on `module` from the onnx dialect up to and including
+/// `stopAfter`. Errors are reported through the context's diagnostics.
+llvm::LogicalResult runPipeline(mlir::ModuleOp module,
+                                const PipelineOptions &options,
+                                Stage stopAfter = Stage::LLVM);
+
+} // namespace tcc
+
+#endif // TCC_PIPELINES_H

@@ -1,0 +1,40 @@
+//===- Target.h - LLVM code generation for the host and other CPUs -*- C++ -*-===//
+#ifndef TCC_TARGET_H
+#define TCC_TARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+
+namespace tcc {
+
+struct TargetOptions {
+  std::string triple; ///< empty: the host
+  std::string cpu;    ///< empty: the host CPU (with its features)
+  unsigned optLevel = 3;
+};
+
+enum class OutputKind { Object, Assembly, LLVMIR };
+
+/// A TargetMachine for `options`; errors are reported on `module`.
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const TargetOptions &options, mlir::ModuleOp module);
+
+/// Translates an LLVM-dialect module to LLVM IR and optimizes it for `tm`.
+std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
+                                                   llvm::LLVMContext &context,
+                                                   llvm::TargetMachine &tm,
+                                                   unsigned optLevel);
+
+/// Writes `module` (LLVM dialect) as an object file, assembly or LLVM IR.
+llvm::LogicalResult emitModule(mlir::ModuleOp module,
+                               const TargetOptions &options, OutputKind kind,
+                               llvm::raw_pwrite_stream &os);
+
+} // namespace tcc
+
+#endif // TCC_TARGET_H

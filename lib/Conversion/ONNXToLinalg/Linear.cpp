@@ -1,0 +1,190 @@
+//===- Linear.cpp - ONNX Gemm and MatMul to linalg contractions -----------===//
+#include "Patterns.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::onnx_to_linalg;
+
+namespace {
+
+/// A contraction `init[out] += scale * a[mapA] * b[mapB]` over an iteration
+/// space whose last dim is the reduction (k).
+static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                              Value init, AffineMap mapA, AffineMap mapB,
+                              AffineMap mapOut, std::optional<double> scale) {
+  unsigned numDims = mapOut.getNumDims();
+  SmallVector<utils::IteratorType> iterators(numDims,
+                                             utils::IteratorType::parallel);
+  iterators.back() = utils::IteratorType::reduction;
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
+             ValueRange{init}, ArrayRef<AffineMap>{mapA, mapB, mapOut},
+             iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value prod = mulScalars(nb, nloc, args[0], args[1]);
+               if (scale)
+                 prod = mulScalars(
+                     nb, nloc, prod,
+                     constantScalar(nb, nloc, prod.getType(), *scale));
+               linalg::YieldOp::create(nb, nloc,
+                                       addScalars(nb, nloc, args[2], prod));
+             })
+      .getResult(0);
+}
+
+/// Gemm: Y = alpha * op(A) op(B) + beta * C, as one contraction whose
+/// accumulator starts at beta * C (broadcast) or zero.
+struct GemmPattern : OpConversionPattern<onnx::GemmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::GemmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
+    if (failed(type))
+      return failure();
+    Type elem = type->getElementType();
+    MLIRContext *ctx = rewriter.getContext();
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+
+    Value init;
+    if (!isa<NoneType>(adaptor.getC().getType()) && beta != 0.0) {
+      if (!isa<RankedTensorType>(adaptor.getC().getType()))
+        return rewriter.notifyMatchFailure(op, "unranked C");
+      init = buildElementwise(
+          rewriter, loc, *type, {adaptor.getC()},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            if (beta == 1.0)
+              return args[0];
+            return mulScalars(b, l, args[0], constantScalar(b, l, elem, beta));
+          });
+      // The accumulator's dynamic dims must come from A and B, not C.
+      if (!type->hasStaticShape())
+        return op.emitOpError() << "with a dynamic shape and C is not "
+                                << "supported yet";
+    } else {
+      Value zero = constantScalar(rewriter, loc, elem, 0);
+      SmallVector<OpFoldResult> sizes = {
+          tensor::getMixedSize(rewriter, loc, adaptor.getA(),
+                               op.getTransA() ? 1 : 0),
+          tensor::getMixedSize(rewriter, loc, adaptor.getB(),
+                               op.getTransB() ? 0 : 1)};
+      Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, elem);
+      init = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                                    ValueRange{empty})
+                 .getResult(0);
+      if (init.getType() != *type)
+        init = tensor::CastOp::create(rewriter, loc, *type, init);
+    }
+    AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+               k = getAffineDimExpr(2, ctx);
+    auto map = [&](AffineExpr a, AffineExpr b) {
+      return AffineMap::get(3, 0, {a, b}, ctx);
+    };
+    Value result = buildContraction(
+        rewriter, loc, adaptor.getA(), adaptor.getB(), init,
+        op.getTransA() ? map(k, m) : map(m, k),
+        op.getTransB() ? map(n, k) : map(k, n), map(m, n),
+        alpha == 1.0 ? std::nullopt : std::optional<double>(alpha));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// MatMul with numpy semantics: batch dims broadcast, a 1-d operand is a
+/// vector (its dim is dropped from the result).
+struct MatMulPattern : OpConversionPattern<onnx::MatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
+    auto aType = dyn_cast<RankedTensorType>(adaptor.getA().getType());
+    auto bType = dyn_cast<RankedTensorType>(adaptor.getB().getType());
+    if (failed(type) || !aType || !bType)
+      return rewriter.notifyMatchFailure(op, "unranked operands");
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rankA = aType.getRank(), rankB = bType.getRank();
+    int64_t batch = std::max<int64_t>(std::max(rankA, rankB) - 2, 0);
+    bool hasM = rankA >= 2, hasN = rankB >= 2;
+    // Iteration dims: batch..., [m], [n], k.
+    int64_t numDims = batch + hasM + hasN + 1;
+    AffineExpr k = getAffineDimExpr(numDims - 1, ctx);
+    AffineExpr m = getAffineDimExpr(batch, ctx);
+    AffineExpr n = getAffineDimExpr(batch + hasM, ctx);
+    auto batchExprs = [&](RankedTensorType t) {
+      SmallVector<AffineExpr> exprs;
+      int64_t own = std::max<int64_t>(t.getRank() - 2, 0);
+      for (int64_t i = 0; i < own; ++i) {
+        int64_t d = batch - own + i;
+        bool broadcast = t.getDimSize(i) == 1 && type->getDimSize(d) != 1;
+        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
+                                  : getAffineDimExpr(d, ctx));
+      }
+      return exprs;
+    };
+    SmallVector<AffineExpr> aExprs = batchExprs(aType);
+    if (hasM)
+      aExprs.push_back(m);
+    aExprs.push_back(k);
+    SmallVector<AffineExpr> bExprs = batchExprs(bType);
+    bExprs.push_back(k);
+    if (hasN)
+      bExprs.push_back(n);
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t i = 0; i < batch; ++i)
+      outExprs.push_back(getAffineDimExpr(i, ctx));
+    if (hasM)
+      outExprs.push_back(m);
+    if (hasN)
+      outExprs.push_back(n);
+
+    // Result dims: batch dims from whichever operand is not broadcast there.
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t i = 0; i < type->getRank(); ++i) {
+      if (!type->isDynamicDim(i)) {
+        sizes.push_back(rewriter.getIndexAttr(type->getDimSize(i)));
+        continue;
+      }
+      if (i >= batch) {
+        bool isM = hasM && i == batch;
+        sizes.push_back(isM ? tensor::getMixedSize(rewriter, loc,
+                                                   adaptor.getA(), rankA - 2)
+                            : tensor::getMixedSize(rewriter, loc,
+                                                   adaptor.getB(), rankB - 1));
+        continue;
+      }
+      int64_t ia = i - (batch - std::max<int64_t>(rankA - 2, 0));
+      if (ia >= 0 && aType.getDimSize(ia) != 1)
+        sizes.push_back(tensor::getMixedSize(rewriter, loc, adaptor.getA(), ia));
+      else
+        sizes.push_back(tensor::getMixedSize(
+            rewriter, loc, adaptor.getB(),
+            i - (batch - std::max<int64_t>(rankB - 2, 0))));
+    }
+    Type elem = type->getElementType();
+    Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, elem);
+    Value init = linalg::FillOp::create(
+                     rewriter, loc,
+                     ValueRange{constantScalar(rewriter, loc, elem, 0)},
+                     ValueRange{empty})
+                     .getResult(0);
+    if (init.getType() != *type)
+      init = tensor::CastOp::create(rewriter, loc, *type, init);
+    Value result = buildContraction(
+        rewriter, loc, adaptor.getA(), adaptor.getB(), init,
+        AffineMap::get(numDims, 0, aExprs, ctx),
+        AffineMap::get(numDims, 0, bExprs, ctx),
+        AffineMap::get(numDims, 0, outExprs, ctx), std::nullopt);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void tcc::onnx_to_linalg::populateLinearPatterns(RewritePatternSet &patterns) {
+  patterns.add<GemmPattern, MatMulPattern>(patterns.getContext());
+}

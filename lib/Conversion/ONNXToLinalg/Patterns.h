@@ -1,0 +1,76 @@
+//===- Patterns.h - ONNX to linalg patterns, one populate per file -*- C++ -*-===//
+//
+// Private to lib/Conversion/ONNXToLinalg. Each file converts one op family
+// and exposes one populate function; Utils.cpp has the builders they share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_LIB_CONVERSION_ONNXTOLINALG_PATTERNS_H
+#define TCC_LIB_CONVERSION_ONNXTOLINALG_PATTERNS_H
+
+#include "dialects/ONNX/ONNXOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tcc::onnx_to_linalg {
+
+void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
+void populateConvPoolPatterns(mlir::RewritePatternSet &patterns);
+void populateLinearPatterns(mlir::RewritePatternSet &patterns);
+void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
+void populateTensorPatterns(mlir::RewritePatternSet &patterns);
+
+//===----------------------------------------------------------------------===//
+// Shared builders (Utils.cpp)
+//===----------------------------------------------------------------------===//
+
+using BodyBuilder = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+/// The result type of a converted op, which must be ranked.
+mlir::FailureOr<mlir::RankedTensorType>
+getRankedResultType(mlir::Operation *op, mlir::ConversionPatternRewriter &r);
+
+/// An empty tensor of `type` whose dynamic dims are taken from `like`
+/// (a value of the same rank) or, per dim, from any of `sources` that has
+/// the same rank aligned to the right and a non-broadcast size there.
+mlir::Value createEmptyLike(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::RankedTensorType type,
+                            mlir::ValueRange sources);
+
+/// A linalg.generic over `type` (all dims parallel) whose inputs broadcast
+/// numpy-style to it (size-1 dims read index 0, missing leading dims are
+/// dropped). `body` gets one scalar per input and returns the result.
+mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType type,
+                             mlir::ValueRange inputs, BodyBuilder body);
+
+/// A scalar constant of `type` (float or integer) holding `value`.
+mlir::Value constantScalar(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Type type, double value);
+
+/// Scalar arithmetic that picks the float or integer op by type.
+mlir::Value addScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       mlir::Value y);
+mlir::Value mulScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       mlir::Value y);
+
+/// Pads the trailing `low.size()` dims of `source` with `padValue`.
+mlir::Value padTrailing(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value source, llvm::ArrayRef<int64_t> low,
+                        llvm::ArrayRef<int64_t> high, mlir::Value padValue);
+
+/// A tensor of `type` filled with `value`.
+mlir::Value createFilled(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::RankedTensorType type, mlir::Value value,
+                         mlir::ValueRange dynamicSources = {});
+
+/// Dense i64 attribute for linalg conv/pool strides and dilations.
+mlir::DenseIntElementsAttr i64Elements(mlir::OpBuilder &b,
+                                       llvm::ArrayRef<int64_t> values);
+
+} // namespace tcc::onnx_to_linalg
+
+#endif // TCC_LIB_CONVERSION_ONNXTOLINALG_PATTERNS_H

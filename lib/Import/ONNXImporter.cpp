@@ -1,0 +1,519 @@
+//===- ONNXImporter.cpp - ONNX protobuf to the onnx dialect ---------------===//
+//
+// Builds `func.func @main` from an ONNX graph: graph inputs become
+// arguments, initializers and Constant nodes `onnx.Constant` (large ones as
+// dense_resource blobs), each node one `onnx.<OpType>` op created
+// generically from its name and attributes, then verified and
+// shape-inferred on the spot so errors name the node.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Import.h"
+
+#include "dialects/ONNX/ONNXOps.h"
+#include "tcc/Header.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+
+using namespace mlir;
+
+namespace {
+
+/// Oldest default-domain opset whose operators we import.
+constexpr int64_t kMinOpset = 7;
+/// Tensors with more elements than this become dense_resource blobs.
+constexpr int64_t kMaxInlineElements = 64;
+
+Type toElementType(MLIRContext *ctx, int dtype) {
+  Builder b(ctx);
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT: return b.getF32Type();
+  case onnx::TensorProto::DOUBLE: return b.getF64Type();
+  case onnx::TensorProto::FLOAT16: return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16: return b.getBF16Type();
+  case onnx::TensorProto::INT8: case onnx::TensorProto::UINT8: return b.getI8Type();
+  case onnx::TensorProto::INT16: case onnx::TensorProto::UINT16: return b.getI16Type();
+  case onnx::TensorProto::INT32: case onnx::TensorProto::UINT32: return b.getI32Type();
+  case onnx::TensorProto::INT64: case onnx::TensorProto::UINT64: return b.getI64Type();
+  case onnx::TensorProto::BOOL: return b.getI1Type();
+  default: return {};
+  }
+}
+
+std::string dtypeName(int dtype) {
+  return onnx::TensorProto::DataType_Name(
+      static_cast<onnx::TensorProto::DataType>(dtype));
+}
+
+class Importer {
+public:
+  Importer(MLIRContext &ctx, const tcc::ImportOptions &options,
+           std::map<std::string, tcc::NodeInfo> *nodes)
+      : ctx(ctx), b(&ctx), options(options), nodes(nodes) {}
+
+  OwningOpRef<ModuleOp> import(StringRef path);
+
+private:
+  LogicalResult checkSupported(const onnx::GraphProto &graph);
+  FailureOr<Type> importValueType(const onnx::ValueInfoProto &info);
+  FailureOr<ElementsAttr> importTensor(const onnx::TensorProto &tensor,
+                                       Location loc);
+  FailureOr<Attribute> importAttribute(const onnx::AttributeProto &attr,
+                                       Location loc);
+  LogicalResult importNode(const onnx::NodeProto &node, StringRef name);
+  Value noValue(Location loc);
+
+  MLIRContext &ctx;
+  OpBuilder b;
+  const tcc::ImportOptions &options;
+  std::map<std::string, tcc::NodeInfo> *nodes;
+  llvm::StringMap<Value> values;
+  int64_t opset = 0;
+};
+
+} // namespace
+
+Value Importer::noValue(Location loc) {
+  return tcc::onnx::NoValueOp::create(b, loc, b.getNoneType()).getResult();
+}
+
+static bool isDefaultDomain(StringRef domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+LogicalResult Importer::checkSupported(const onnx::GraphProto &graph) {
+  int unsupported = 0;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    std::string name = node.name().empty()
+                           ? node.op_type() + "_" + std::to_string(i)
+                           : node.name();
+    bool known = isDefaultDomain(node.domain()) && node.op_type() != "NoValue" &&
+                 RegisteredOperationName::lookup("onnx." + node.op_type(), &ctx);
+    for (const onnx::AttributeProto &attr : node.attribute())
+      if (attr.type() == onnx::AttributeProto::GRAPH ||
+          attr.type() == onnx::AttributeProto::GRAPHS)
+        known = false;
+    if (known)
+      continue;
+    ++unsupported;
+    StringRef domain = node.domain().empty() ? "ai.onnx" : node.domain();
+    InFlightDiagnostic diag =
+        emitError(NameLoc::get(StringAttr::get(&ctx, name)))
+        << "unsupported operator: node '" << name << "' op " << node.op_type()
+        << " (domain " << domain;
+    if (isDefaultDomain(node.domain()))
+      diag << ", opset " << opset;
+    diag << ")";
+  }
+  if (unsupported)
+    return emitError(UnknownLoc::get(&ctx))
+           << unsupported << " unsupported operator"
+           << (unsupported == 1 ? "" : "s") << " in the model";
+  return success();
+}
+
+FailureOr<Type> Importer::importValueType(const onnx::ValueInfoProto &info) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, info.name()));
+  if (!info.type().has_tensor_type())
+    return emitError(loc) << "input '" << info.name()
+                          << "' is not a tensor (sequence, map and optional "
+                          << "types are not supported)";
+  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
+  Type elem = toElementType(&ctx, tensor.elem_type());
+  if (!elem)
+    return emitError(loc) << "input '" << info.name() << "' has unsupported "
+                          << "element type " << dtypeName(tensor.elem_type());
+  if (auto it = options.shapes.find(info.name()); it != options.shapes.end())
+    return RankedTensorType::get(it->second, elem);
+  if (!tensor.has_shape())
+    return emitError(loc) << "input '" << info.name() << "' has no shape; "
+                          << "give one with --shape " << info.name()
+                          << "=DxDx...";
+  SmallVector<int64_t> shape;
+  for (const auto &dim : tensor.shape().dim()) {
+    if (dim.has_dim_value()) {
+      shape.push_back(dim.dim_value());
+    } else if (dim.has_dim_param() &&
+               options.dims.count(dim.dim_param())) {
+      shape.push_back(options.dims.at(dim.dim_param()));
+    } else {
+      shape.push_back(ShapedType::kDynamic);
+    }
+  }
+  return RankedTensorType::get(shape, elem);
+}
+
+/// Copies the typed repeated field of a TensorProto into little-endian
+/// bytes of `elemBytes` each.
+template <typename Field>
+static std::vector<char> packField(const Field &field, size_t elemBytes) {
+  std::vector<char> bytes(field.size() * elemBytes);
+  for (int i = 0; i < field.size(); ++i) {
+    auto v = field.Get(i);
+    std::memcpy(bytes.data() + i * elemBytes, &v, elemBytes);
+  }
+  return bytes;
+}
+
+FailureOr<ElementsAttr> Importer::importTensor(const onnx::TensorProto &t,
+                                               Location loc) {
+  Type elem = toElementType(&ctx, t.data_type());
+  if (!elem)
+    return emitError(loc) << "tensor '" << t.name() << "' has unsupported "
+                          << "element type " << dtypeName(t.data_type());
+  if (t.data_location() == onnx::TensorProto::EXTERNAL)
+    return emitError(loc) << "tensor '" << t.name() << "' uses external "
+                          << "data, which is not supported yet";
+  SmallVector<int64_t> shape(t.dims().begin(), t.dims().end());
+  auto type = RankedTensorType::get(shape, elem);
+  int64_t n = type.getNumElements();
+  int64_t elemBytes = tcc::dtypeSize(t.data_type());
+  std::vector<char> bytes;
+  if (t.has_raw_data()) {
+    bytes.assign(t.raw_data().begin(), t.raw_data().end());
+  } else {
+    switch (t.data_type()) {
+    case onnx::TensorProto::FLOAT:
+      bytes = packField(t.float_data(), 4);
+      break;
+    case onnx::TensorProto::DOUBLE:
+      bytes = packField(t.double_data(), 8);
+      break;
+    case onnx::TensorProto::INT64:
+      bytes = packField(t.int64_data(), 8);
+      break;
+    case onnx::TensorProto::UINT64:
+    case onnx::TensorProto::UINT32:
+      bytes = packField(t.uint64_data(), elemBytes);
+      break;
+    default: // int32_data holds every narrower type, one per entry.
+      bytes = packField(t.int32_data(), elemBytes);
+      break;
+    }
+  }
+  if ((int64_t)bytes.size() != n * elemBytes)
+    return emitError(loc) << "tensor '" << t.name() << "' of shape "
+                          << tcc::onnx::formatShape(shape) << " has "
+                          << bytes.size() << " bytes of data, expected "
+                          << n * elemBytes;
+  if (elem.isInteger(1)) {
+    SmallVector<bool> bools(bytes.begin(), bytes.end());
+    return cast<ElementsAttr>(DenseElementsAttr::get(type, bools));
+  }
+  if (n <= kMaxInlineElements)
+    return cast<ElementsAttr>(DenseElementsAttr::getFromRawBuffer(
+        type, ArrayRef<char>(bytes.data(), bytes.size())));
+  std::string blobName = t.name().empty() ? "tensor" : t.name();
+  return cast<ElementsAttr>(DenseResourceElementsAttr::get(
+      type, blobName,
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(
+          ArrayRef<char>(bytes.data(), bytes.size()), alignof(uint64_t))));
+}
+
+FailureOr<Attribute> Importer::importAttribute(const onnx::AttributeProto &a,
+                                               Location loc) {
+  switch (a.type()) {
+  case onnx::AttributeProto::INT:
+    return Attribute(b.getI64IntegerAttr(a.i()));
+  case onnx::AttributeProto::FLOAT:
+    return Attribute(b.getF32FloatAttr(a.f()));
+  case onnx::AttributeProto::STRING:
+    return Attribute(b.getStringAttr(a.s()));
+  case onnx::AttributeProto::INTS:
+    return Attribute(b.getDenseI64ArrayAttr(
+        SmallVector<int64_t>(a.ints().begin(), a.ints().end())));
+  case onnx::AttributeProto::FLOATS:
+    return Attribute(b.getDenseF32ArrayAttr(
+        SmallVector<float>(a.floats().begin(), a.floats().end())));
+  case onnx::AttributeProto::TENSOR: {
+    FailureOr<ElementsAttr> t = importTensor(a.t(), loc);
+    if (failed(t))
+      return failure();
+    return Attribute(*t);
+  }
+  default:
+    return emitError(loc) << "attribute '" << a.name() << "' has an "
+                          << "unsupported kind "
+                          << onnx::AttributeProto::AttributeType_Name(a.type());
+  }
+}
+
+LogicalResult Importer::importNode(const onnx::NodeProto &node,
+                                   StringRef name) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, name));
+  StringRef opType = node.op_type();
+
+  // Constant nodes: every value_* form becomes one ElementsAttr.
+  if (opType == "Constant") {
+    if (node.attribute_size() != 1)
+      return emitError(loc) << "Constant node '" << name
+                            << "' must have exactly one value attribute";
+    const onnx::AttributeProto &a = node.attribute(0);
+    ElementsAttr value;
+    if (a.name() == "value") {
+      FailureOr<ElementsAttr> t = importTensor(a.t(), loc);
+      if (failed(t))
+        return failure();
+      value = *t;
+    } else if (a.name() == "value_float" || a.name() == "value_floats") {
+      SmallVector<float> v = a.name() == "value_float"
+                                 ? SmallVector<float>{a.f()}
+                                 : SmallVector<float>(a.floats().begin(),
+                                                      a.floats().end());
+      SmallVector<int64_t> shape;
+      if (a.name() == "value_floats")
+        shape.push_back(v.size());
+      value = DenseElementsAttr::get(
+          RankedTensorType::get(shape, b.getF32Type()), ArrayRef<float>(v));
+    } else if (a.name() == "value_int" || a.name() == "value_ints") {
+      SmallVector<int64_t> v = a.name() == "value_int"
+                                   ? SmallVector<int64_t>{a.i()}
+                                   : SmallVector<int64_t>(a.ints().begin(),
+                                                          a.ints().end());
+      SmallVector<int64_t> shape;
+      if (a.name() == "value_ints")
+        shape.push_back(v.size());
+      value = DenseElementsAttr::get(
+          RankedTensorType::get(shape, b.getI64Type()), ArrayRef<int64_t>(v));
+    } else {
+      return emitError(loc) << "Constant node '" << name << "' attribute '"
+                            << a.name() << "' is not supported";
+    }
+    values[node.output(0)] =
+        tcc::onnx::ConstantOp::create(b, loc, value.getType(), value);
+    return success();
+  }
+
+  OperationState state(loc, "onnx." + opType.str());
+  for (const std::string &input : node.input()) {
+    if (input.empty()) {
+      state.operands.push_back(noValue(loc));
+      continue;
+    }
+    auto it = values.find(input);
+    if (it == values.end())
+      return emitError(loc) << "node '" << name << "' (" << opType
+                            << ") reads '" << input
+                            << "', which no earlier node or input defines";
+    state.operands.push_back(it->second);
+  }
+
+  // Optional trailing inputs the node leaves out become `none`.
+  const onnx::OpSchema *schema =
+      onnx::OpSchemaRegistry::Schema(opType.str(), opset, "");
+  if (schema && !schema->inputs().empty() &&
+      schema->inputs().back().GetOption() !=
+          onnx::OpSchema::FormalParameterOption::Variadic)
+    while (state.operands.size() < schema->inputs().size())
+      state.operands.push_back(noValue(loc));
+
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    FailureOr<Attribute> attr = importAttribute(a, loc);
+    if (failed(attr))
+      return failure();
+    state.addAttribute(a.name(), *attr);
+  }
+
+  // Forms of older opsets, normalized to the newest.
+  if (opType == "Softmax" && opset < 13) {
+    auto in = dyn_cast<RankedTensorType>(state.operands[0].getType());
+    auto axisAttr = state.attributes.get("axis");
+    int64_t axis = axisAttr ? cast<IntegerAttr>(axisAttr).getInt() : 1;
+    if (!in || (axis != -1 && axis != in.getRank() - 1))
+      return emitError(loc) << "node '" << name << "' (Softmax, opset "
+                            << opset << "): the flattening semantics of "
+                            << "opset < 13 with axis != last are not "
+                            << "supported yet";
+    state.attributes.set("axis", b.getI64IntegerAttr(-1));
+  }
+  if (opType == "Clip" && opset < 11) {
+    Type elem = getElementTypeOrSelf(state.operands[0]);
+    for (StringRef bound : {"min", "max"}) {
+      Attribute v = state.attributes.erase(bound);
+      if (!v) {
+        state.operands.push_back(noValue(loc));
+        continue;
+      }
+      float f = cast<FloatAttr>(v).getValueAsDouble();
+      auto type = RankedTensorType::get({}, elem);
+      state.operands.push_back(tcc::onnx::ConstantOp::create(
+          b, loc, type,
+          DenseElementsAttr::get(type, b.getFloatAttr(elem, f))));
+    }
+  }
+  if (opType == "Dropout" && opset < 12)
+    state.attributes.erase("ratio");
+  if (opType == "BatchNormalization" && opset < 9) {
+    Attribute spatial = state.attributes.erase("spatial");
+    if (spatial && cast<IntegerAttr>(spatial).getInt() != 1)
+      return emitError(loc) << "node '" << name
+                            << "' (BatchNormalization): spatial=0 is not "
+                            << "supported";
+  }
+
+  // Attributes the op does not know would be silently ignored: refuse.
+  std::optional<RegisteredOperationName> opName = state.name.getRegisteredInfo();
+  for (const NamedAttribute &attr : state.attributes) {
+    if (!llvm::is_contained(opName->getAttributeNames(), attr.getName()))
+      return emitError(loc) << "node '" << name << "' (" << opType
+                            << ", opset " << opset << ") has attribute '"
+                            << attr.getName().getValue()
+                            << "', which tcc does not support";
+  }
+
+  // One result per ONNX output the op models; extra outputs are unsupported.
+  Type elem = state.operands.empty()
+                  ? Type(b.getF32Type())
+                  : getElementTypeOrSelf(state.operands[0].getType());
+  state.addTypes(UnrankedTensorType::get(elem));
+  int requested = 0;
+  for (int i = 0; i < node.output_size(); ++i)
+    if (!node.output(i).empty())
+      requested = i + 1;
+  if (requested > 1)
+    return emitError(loc) << "node '" << name << "' (" << opType
+                          << ") asks for " << requested
+                          << " outputs; tcc supports only the first "
+                          << "(inference form)";
+
+  Operation *op = b.create(state);
+  if (failed(verify(op)) ||
+      failed(cast<tcc::onnx::ShapeInferenceOpInterface>(op).inferShapes()))
+    return failure();
+  if (node.output_size() > 0)
+    values[node.output(0)] = op->getResult(0);
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::import(StringRef path) {
+  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    emitError(fileLoc) << "cannot read '" << path
+                       << "': " << buffer.getError().message();
+    return nullptr;
+  }
+  onnx::ModelProto model;
+  if (!model.ParseFromArray((*buffer)->getBufferStart(),
+                            (int)(*buffer)->getBufferSize()) ||
+      !model.has_graph() || model.ir_version() <= 0) {
+    emitError(fileLoc) << "'" << path << "' is not a valid ONNX model "
+                       << "(it does not parse as an ONNX ModelProto with a "
+                       << "graph; truncated or not ONNX)";
+    return nullptr;
+  }
+  for (const auto &imp : model.opset_import())
+    if (isDefaultDomain(imp.domain()))
+      opset = imp.version();
+  if (opset == 0) {
+    emitError(fileLoc) << "'" << path << "' imports no default-domain opset";
+    return nullptr;
+  }
+  if (opset < kMinOpset) {
+    emitError(fileLoc) << "'" << path << "' uses opset " << opset
+                       << "; tcc supports opset " << kMinOpset << " and newer";
+    return nullptr;
+  }
+  const onnx::GraphProto &graph = model.graph();
+  std::vector<std::string> nodeNames;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    nodeNames.push_back(node.name().empty()
+                            ? node.op_type() + "_" + std::to_string(i)
+                            : node.name());
+    if (nodes)
+      (*nodes)[nodeNames.back()] = {node.op_type(),
+                                    node.domain().empty() ? "ai.onnx"
+                                                          : node.domain(),
+                                    opset};
+  }
+  if (failed(checkSupported(graph)))
+    return nullptr;
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  b.setInsertionPointToEnd(module->getBody());
+
+  llvm::StringSet<> initializers;
+  for (const auto &init : graph.initializer())
+    initializers.insert(init.name());
+  SmallVector<Type> argTypes;
+  SmallVector<const onnx::ValueInfoProto *> inputs;
+  for (const auto &input : graph.input()) {
+    if (initializers.contains(input.name()))
+      continue;
+    FailureOr<Type> type = importValueType(input);
+    if (failed(type))
+      return nullptr;
+    argTypes.push_back(*type);
+    inputs.push_back(&input);
+  }
+  for (const auto &[name, shape] : options.shapes) {
+    if (!llvm::any_of(inputs, [&](auto *in) { return in->name() == name; })) {
+      emitError(fileLoc) << "--shape names '" << name
+                         << "', which is not an input of the model";
+      return nullptr;
+    }
+  }
+
+  auto func = func::FuncOp::create(b, fileLoc, "main",
+                                   b.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    values[inputs[i]->name()] = entry->getArgument(i);
+    func.setArgAttr(i, tcc::kNameAttr, b.getStringAttr(inputs[i]->name()));
+    func.setArgAttr(i, tcc::kDtypeAttr,
+                    b.getI64IntegerAttr(
+                        inputs[i]->type().tensor_type().elem_type()));
+  }
+  for (const auto &init : graph.initializer()) {
+    Location loc = NameLoc::get(StringAttr::get(&ctx, init.name()));
+    FailureOr<ElementsAttr> value = importTensor(init, loc);
+    if (failed(value))
+      return nullptr;
+    values[init.name()] =
+        tcc::onnx::ConstantOp::create(b, loc, value->getType(), *value);
+  }
+  for (int i = 0; i < graph.node_size(); ++i)
+    if (failed(importNode(graph.node(i), nodeNames[i])))
+      return nullptr;
+
+  SmallVector<Value> results;
+  for (const auto &output : graph.output()) {
+    auto it = values.find(output.name());
+    if (it == values.end()) {
+      emitError(fileLoc) << "graph output '" << output.name()
+                         << "' is not computed by any node";
+      return nullptr;
+    }
+    results.push_back(it->second);
+  }
+  func::ReturnOp::create(b, fileLoc, results);
+  func.setType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  for (int i = 0; i < graph.output_size(); ++i) {
+    const onnx::ValueInfoProto &output = graph.output(i);
+    func.setResultAttr(i, tcc::kNameAttr, b.getStringAttr(output.name()));
+    int dtype = output.type().tensor_type().elem_type();
+    func.setResultAttr(i, tcc::kDtypeAttr, b.getI64IntegerAttr(dtype));
+  }
+  func->setAttr("tcc.num_inputs", b.getI64IntegerAttr(inputs.size()));
+  module->getOperation()->setAttr("onnx.opset", b.getI64IntegerAttr(opset));
+  return module;
+}
+
+OwningOpRef<ModuleOp> tcc::importONNXModel(MLIRContext &context, StringRef path,
+                                           const ImportOptions &options,
+                                           std::map<std::string, NodeInfo> *nodes) {
+  context.loadDialect<tcc::onnx::ONNXDialect, func::FuncDialect>();
+  Importer importer(context, options, nodes);
+  return importer.import(path);
+}

@@ -1,0 +1,158 @@
+//===- Pipelines.cpp - tcc's pass pipelines and registration --------------===//
+#include "tcc/Pipelines.h"
+
+#include "dialects/ONNX/ONNXOps.h"
+#include "dialects/ONNX/Transforms/Passes.h"
+#include "tcc/InitAll.h"
+#include "tcc/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+std::optional<tcc::Stage> tcc::parseStage(StringRef name) {
+  return llvm::StringSwitch<std::optional<Stage>>(name)
+      .Case("onnx", Stage::Onnx)
+      .Case("linalg", Stage::Linalg)
+      .Case("bufferized", Stage::Bufferized)
+      .Case("llvm", Stage::LLVM)
+      .Default(std::nullopt);
+}
+
+StringRef tcc::stageName(Stage stage) {
+  switch (stage) {
+  case Stage::Onnx:
+    return "onnx";
+  case Stage::Linalg:
+    return "linalg";
+  case Stage::Bufferized:
+    return "bufferized";
+  case Stage::LLVM:
+    return "llvm";
+  }
+  return "";
+}
+
+void tcc::buildONNXToLinalgPipeline(OpPassManager &pm) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(tcc::onnx::createONNXShapeInference());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(tcc::createConvertONNXToLinalg());
+  fpm.addPass(createLinalgElementwiseOpFusionPass());
+  fpm.addPass(createCanonicalizerPass());
+  fpm.addPass(createCSEPass());
+}
+
+void tcc::buildBufferizePipeline(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(tcc::createPlanWorkspace());
+}
+
+void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                   const std::string &modelName) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(createConvertLinalgToLoopsPass());
+  fpm.addPass(createLowerAffinePass());
+  fpm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  tcc::EmitEntryPointsOptions entry;
+  entry.modelName = modelName;
+  pm.addPass(tcc::createEmitEntryPoints(entry));
+  pm.addPass(createCanonicalizerPass());
+}
+
+LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
+                               Stage stopAfter) {
+  PassManager pm(module.getContext());
+  if (options.printIRAfterAll) {
+    module.getContext()->disableMultithreading();
+    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                        [](Pass *, Operation *) { return true; },
+                        /*printModuleScope=*/true,
+                        /*printAfterOnlyOnChange=*/true);
+  }
+  if (options.timePasses)
+    pm.enableTiming();
+  if (stopAfter == Stage::Onnx) {
+    pm.nest<func::FuncOp>().addPass(tcc::onnx::createONNXShapeInference());
+    pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
+    return pm.run(module);
+  }
+  buildONNXToLinalgPipeline(pm);
+  if (stopAfter >= Stage::Bufferized)
+    buildBufferizePipeline(pm);
+  if (stopAfter >= Stage::LLVM)
+    buildLowerToLLVMPipeline(pm, options.modelName);
+  return pm.run(module);
+}
+
+void tcc::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<tcc::onnx::ONNXDialect, affine::AffineDialect,
+                  arith::ArithDialect, bufferization::BufferizationDialect,
+                  cf::ControlFlowDialect, func::FuncDialect,
+                  linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+void tcc::registerAllPasses() {
+  tcc::onnx::registerONNXPasses();
+  tcc::registerTCCPasses();
+  // The upstream passes the pipeline is made of, for tcc-opt and lit.
+  registerTransformsPasses();
+  registerLinalgPasses();
+  bufferization::registerBufferizationPasses();
+  registerConversionPasses();
+  memref::registerMemRefPasses();
+  PassPipelineRegistration<>(
+      "tcc-onnx-to-linalg", "tcc's onnx -> linalg-on-tensors stage",
+      [](OpPassManager &pm) { buildONNXToLinalgPipeline(pm); });
+  PassPipelineRegistration<>(
+      "tcc-bufferize", "tcc's bufferization and workspace planning stage",
+      [](OpPassManager &pm) { buildBufferizePipeline(pm); });
+  PassPipelineRegistration<>(
+      "tcc-lower-to-llvm", "tcc's lowering to the LLVM dialect (name: model)",
+      [](OpPassManager &pm) { buildLowerToLLVMPipeline(pm, "model"); });
+}

@@ -1,0 +1,115 @@
+//===- EmitObject.cpp - LLVM dialect to object files through TargetMachine ===//
+#include "tcc/Target.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+using namespace mlir;
+
+static void initializeTargets() {
+  static bool done = [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    llvm::InitializeAllAsmParsers();
+    return true;
+  }();
+  (void)done;
+}
+
+std::unique_ptr<llvm::TargetMachine>
+tcc::createTargetMachine(const TargetOptions &options, ModuleOp module) {
+  initializeTargets();
+  llvm::Triple triple(options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
+                                             : options.triple);
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    module.emitError() << "unknown target triple '" << triple.str()
+                       << "': " << error;
+    return nullptr;
+  }
+  bool host = options.cpu.empty() || options.cpu == "native" ||
+              options.cpu == "host";
+  std::string cpu = host ? llvm::sys::getHostCPUName().str() : options.cpu;
+  std::string features;
+  if (host && options.triple.empty()) {
+    llvm::SubtargetFeatures f;
+    for (auto &[name, enabled] : llvm::sys::getHostCPUFeatures())
+      f.AddFeature(name, enabled);
+    features = f.getString();
+  } else if (host) {
+    cpu = "generic";
+  }
+  llvm::TargetOptions targetOptions;
+  auto codeGenOpt = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
+                    : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                    : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                            : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      codeGenOpt));
+  if (!tm)
+    module.emitError() << "cannot create a target machine for '"
+                       << triple.str() << "' (cpu " << cpu << ")";
+  else if (!host &&
+           !tm->getMCSubtargetInfo()->isCPUStringValid(cpu)) {
+    module.emitError() << "unknown CPU '" << cpu << "' for target '"
+                       << triple.str() << "'";
+    return nullptr;
+  }
+  return tm;
+}
+
+std::unique_ptr<llvm::Module>
+tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
+                          llvm::TargetMachine &tm, unsigned optLevel) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context);
+  if (!llvmModule) {
+    module.emitError("failed to translate the module to LLVM IR");
+    return nullptr;
+  }
+  llvmModule->setDataLayout(tm.createDataLayout());
+  llvmModule->setTargetTriple(tm.getTargetTriple());
+  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &tm);
+  if (llvm::Error err = transformer(llvmModule.get())) {
+    module.emitError() << "LLVM optimization failed: "
+                       << llvm::toString(std::move(err));
+    return nullptr;
+  }
+  return llvmModule;
+}
+
+LogicalResult tcc::emitModule(ModuleOp module, const TargetOptions &options,
+                              OutputKind kind, llvm::raw_pwrite_stream &os) {
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, module);
+  if (!tm)
+    return failure();
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateAndOptimize(module, context, *tm, options.optLevel);
+  if (!llvmModule)
+    return failure();
+  if (kind == OutputKind::LLVMIR) {
+    llvmModule->print(os, nullptr);
+    return success();
+  }
+  llvm::legacy::PassManager pm;
+  auto fileType = kind == OutputKind::Object ? llvm::CodeGenFileType::ObjectFile
+                                             : llvm::CodeGenFileType::AssemblyFile;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, fileType)) {
+    module.emitError("the target cannot emit this file type");
+    return failure();
+  }
+  pm.run(*llvmModule);
+  return success();
+}

@@ -1,0 +1,151 @@
+//===- PlanWorkspace.cpp - tcc-plan-workspace -----------------------------===//
+//
+// Replaces the static allocations of the bufferized @main with views into
+// one caller-provided workspace, reusing memory of buffers that are dead.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Passes.h"
+
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace tcc {
+#define GEN_PASS_DEF_PLANWORKSPACE
+#include "tcc/Passes.h.inc"
+} // namespace tcc
+
+namespace {
+
+constexpr int64_t kAlignment = 64;
+
+struct Buffer {
+  memref::AllocOp alloc;
+  int64_t size;       // bytes, rounded up to kAlignment
+  int64_t begin, end; // live range, in top-level op indices
+  int64_t offset = -1;
+};
+
+/// The top-level op of `block` that contains `op`.
+static Operation *topLevelAncestor(Block &block, Operation *op) {
+  while (op && op->getBlock() != &block)
+    op = op->getParentOp();
+  return op;
+}
+
+/// Last top-level position where `value` or a view of it is used.
+static int64_t lastUse(Block &block, Value value,
+                       const DenseMap<Operation *, int64_t> &position) {
+  int64_t last = -1;
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      Operation *top = topLevelAncestor(block, user);
+      last = std::max(last, top ? position.lookup(top) : INT64_MAX / 2);
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+        if (view.getViewSource() == v)
+          llvm::append_range(worklist, user->getResults());
+      // A returned buffer would outlive the call: keep it to the end.
+      if (isa<func::ReturnOp>(user))
+        last = INT64_MAX / 2;
+    }
+  }
+  return last;
+}
+
+struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
+  void runOnOperation() override {
+    auto func = getOperation().lookupSymbol<func::FuncOp>("main");
+    if (!func || func.isExternal())
+      return;
+    Block &block = func.getBody().front();
+    if (!func.getBody().hasOneBlock()) {
+      func.emitError("tcc-plan-workspace expects a single-block @main");
+      return signalPassFailure();
+    }
+
+    DenseMap<Operation *, int64_t> position;
+    int64_t index = 0;
+    for (Operation &op : block)
+      position[&op] = index++;
+
+    SmallVector<Buffer> buffers;
+    WalkResult walk = func.walk([&](memref::AllocOp alloc) {
+      MemRefType type = alloc.getType();
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
+        alloc.emitError("dynamic shapes need a run-time memory plan, which "
+                        "is not supported yet");
+        return WalkResult::interrupt();
+      }
+      if (alloc->getBlock() != &block) {
+        alloc.emitError("allocation inside a region is not supported");
+        return WalkResult::interrupt();
+      }
+      int64_t bits = type.getElementTypeBitWidth();
+      int64_t bytes = type.getNumElements() * llvm::divideCeil(bits, 8);
+      buffers.push_back({alloc, (int64_t)llvm::alignTo(std::max<int64_t>(bytes, 1),
+                                                       kAlignment),
+                         position[alloc], lastUse(block, alloc, position)});
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+
+    // Greedy by size: each buffer takes the lowest offset that does not
+    // overlap a placed buffer whose live range intersects its own.
+    SmallVector<Buffer *> order;
+    for (Buffer &b : buffers)
+      order.push_back(&b);
+    llvm::stable_sort(order, [](Buffer *a, Buffer *b) { return a->size > b->size; });
+    int64_t total = 0;
+    SmallVector<Buffer *> placed;
+    for (Buffer *buf : order) {
+      SmallVector<std::pair<int64_t, int64_t>> busy;
+      for (Buffer *other : placed)
+        if (other->begin <= buf->end && buf->begin <= other->end)
+          busy.push_back({other->offset, other->offset + other->size});
+      llvm::sort(busy);
+      int64_t offset = 0;
+      for (auto [lo, hi] : busy) {
+        if (offset + buf->size <= lo)
+          break;
+        offset = std::max(offset, hi);
+      }
+      buf->offset = offset;
+      total = std::max(total, offset + buf->size);
+      placed.push_back(buf);
+    }
+
+    // The workspace argument comes last.
+    MLIRContext *ctx = &getContext();
+    auto wsType = MemRefType::get({total}, IntegerType::get(ctx, 8));
+    unsigned wsIndex = func.getNumArguments();
+    if (failed(func.insertArgument(wsIndex, wsType, {}, func.getLoc())))
+      return signalPassFailure();
+    Value workspace = func.getArgument(wsIndex);
+    for (Buffer &buf : buffers) {
+      OpBuilder b(buf.alloc);
+      Value offset =
+          arith::ConstantIndexOp::create(b, buf.alloc.getLoc(), buf.offset);
+      Value view = memref::ViewOp::create(b, buf.alloc.getLoc(),
+                                          buf.alloc.getType(), workspace,
+                                          offset, ValueRange{});
+      buf.alloc.replaceAllUsesWith(view);
+      buf.alloc.erase();
+    }
+    // Copies between strided views (from tensor.pad and concat) would lower
+    // to a call of MLIR's C runner library; as linalg.copy they become loops.
+    func.walk([](memref::CopyOp copy) {
+      OpBuilder b(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
+    });
+    func->setAttr("tcc.workspace_size",
+                  IntegerAttr::get(IntegerType::get(ctx, 64), total));
+  }
+};
+
+} // namespace

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""gen_fixtures.py - writes the small ONNX importer fixtures (valid and bad models, .npy inputs)."""
+import argparse
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+F32 = TensorProto.FLOAT
+IR_VERSION = 8  # opset 17's IR version; readable by ONNX >= 1.12 (Debian 12's libonnx-dev)
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def init(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def vi(name, shape, dtype=F32):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def model(name, nodes, inputs, outputs, inits=(), opset=17, extra_opsets=()):
+    graph = helper.make_graph(nodes, name, inputs, outputs, initializer=list(inits))
+    opsets = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, v) for d, v in extra_opsets]
+    m = helper.make_model(graph, opset_imports=opsets, producer_name="tcc-gen_fixtures")
+    m.ir_version = IR_VERSION
+    return m
+
+
+def conv():
+    r = rng(1)
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv0", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1], strides=[2, 2]),
+             helper.make_node("Relu", ["c"], ["y"], name="relu0")]
+    inits = [init("w", r.standard_normal((4, 3, 3, 3), dtype=np.float32)),
+             init("b", r.standard_normal(4, dtype=np.float32))]
+    return model("conv", nodes, [vi("x", [1, 3, 8, 8])], [vi("y", [1, 4, 4, 4])], inits)
+
+
+def gemm():
+    r = rng(2)
+    nodes = [helper.make_node("Gemm", ["a", "w", "bias"], ["y"], name="gemm0", transB=1,
+                              alpha=0.5, beta=2.0)]
+    inits = [init("w", r.standard_normal((6, 8), dtype=np.float32)),
+             init("bias", r.standard_normal(6, dtype=np.float32))]
+    return model("gemm", nodes, [vi("a", [2, 8])], [vi("y", [2, 6])], inits)
+
+
+def add_broadcast():
+    r = rng(3)
+    nodes = [helper.make_node("Add", ["x", "bias"], ["t"], name="add0"),
+             helper.make_node("Mul", ["t", "s"], ["y"], name="mul0")]
+    inits = [init("bias", r.standard_normal(4, dtype=np.float32))]
+    return model("add_broadcast", nodes, [vi("x", [2, 3, 4]), vi("s", [3, 1])],
+                 [vi("y", [2, 3, 4])], inits)
+
+
+def matmul_batched():
+    r = rng(4)
+    nodes = [helper.make_node("MatMul", ["a", "b"], ["y"], name="matmul0")]
+    inits = [init("b", r.standard_normal((4, 5), dtype=np.float32))]
+    return model("matmul_batched", nodes, [vi("a", [2, 3, 4])], [vi("y", [2, 3, 5])], inits)
+
+
+def pool():
+    nodes = [helper.make_node("MaxPool", ["x"], ["max"], name="maxpool0", kernel_shape=[3, 3],
+                              strides=[2, 2], pads=[1, 1, 1, 1]),
+             helper.make_node("AveragePool", ["x"], ["avg"], name="avgpool0", kernel_shape=[2, 2],
+                              strides=[2, 2]),
+             helper.make_node("GlobalAveragePool", ["x"], ["gap"], name="gap0")]
+    return model("pool", nodes, [vi("x", [1, 2, 8, 8])],
+                 [vi("max", [1, 2, 4, 4]), vi("avg", [1, 2, 4, 4]), vi("gap", [1, 2, 1, 1])])
+
+
+def bn():
+    r = rng(5)
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv0", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1]),
+             helper.make_node("BatchNormalization", ["c", "scale", "shift", "mean", "var"], ["y"],
+                              name="bn0", epsilon=1e-3)]
+    inits = [init("w", r.standard_normal((4, 3, 3, 3), dtype=np.float32)),
+             init("scale", r.uniform(0.5, 1.5, 4).astype(np.float32)),
+             init("shift", r.standard_normal(4, dtype=np.float32)),
+             init("mean", r.standard_normal(4, dtype=np.float32)),
+             init("var", r.uniform(0.5, 2.0, 4).astype(np.float32))]
+    return model("bn", nodes, [vi("x", [1, 3, 6, 6])], [vi("y", [1, 4, 6, 6])], inits)
+
+
+def reshape_transpose_concat():
+    nodes = [helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape0"),   # [2,6,2]
+             helper.make_node("Transpose", ["r"], ["t"], name="transpose0", perm=[0, 2, 1]),  # [2,2,6]
+             helper.make_node("Concat", ["t", "z"], ["c"], name="concat0", axis=1),  # [2,5,6]
+             helper.make_node("Flatten", ["c"], ["y"], name="flatten0", axis=1)]     # [2,30]
+    inits = [init("shape", np.array([0, -1, 2], dtype=np.int64))]
+    return model("reshape_transpose_concat", nodes, [vi("x", [2, 3, 4]), vi("z", [2, 3, 6])],
+                 [vi("y", [2, 30])], inits)
+
+
+def softmax():
+    nodes = [helper.make_node("Softmax", ["x"], ["y"], name="softmax0"),  # default axis -1
+             helper.make_node("Softmax", ["x"], ["y1"], name="softmax1", axis=1)]
+    return model("softmax", nodes, [vi("x", [2, 3, 5])], [vi("y", [2, 3, 5]), vi("y1", [2, 3, 5])])
+
+
+def identity_dropout_clip():
+    nodes = [helper.make_node("Identity", ["x"], ["a"], name="identity0"),
+             helper.make_node("Dropout", ["a"], ["b"], name="dropout0"),  # inference: identity
+             helper.make_node("Constant", [], ["lo"], name="const_lo",
+                              value=numpy_helper.from_array(np.array(-0.5, np.float32))),
+             helper.make_node("Clip", ["b", "lo", "hi"], ["c"], name="clip0"),
+             helper.make_node("Sigmoid", ["c"], ["d"], name="sigmoid0"),
+             helper.make_node("Sub", ["d", "x"], ["e"], name="sub0"),
+             helper.make_node("Constant", [], ["div"], name="const_div",
+                              value=numpy_helper.from_array(np.array([1, 2, 4, 8], np.float32))),
+             helper.make_node("Div", ["e", "div"], ["y"], name="div0")]
+    inits = [init("hi", np.array(0.5, np.float32))]
+    return model("identity_dropout_clip", nodes, [vi("x", [2, 4])], [vi("y", [2, 4])], inits)
+
+
+def unsupported():
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu0"),
+             helper.make_node("LpNormalization", ["r"], ["n"], name="lpnorm0", axis=-1, p=2),
+             helper.make_node("Foo", ["n"], ["y"], name="custom0", domain="com.example")]
+    return model("unsupported", nodes, [vi("x", [1, 4])], [vi("y", [1, 4])],
+                 extra_opsets=[("com.example", 1)])
+
+
+VALID = [conv, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
+         identity_dropout_clip]
+
+
+def random_feeds(m, seed=0):
+    r = rng(seed)
+    feeds = {}
+    for v in m.graph.input:
+        dims = [d.dim_value for d in v.type.tensor_type.shape.dim]
+        feeds[v.name] = r.standard_normal(dims).astype(np.float32)
+    return feeds
+
+
+def check(path, m):
+    """onnx.checker (with shape inference) and one onnxruntime run of a valid fixture."""
+    import onnxruntime as ort
+
+    onnx.checker.check_model(path, full_check=True)
+    sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    outs = sess.run(None, random_feeds(m))
+    for o, info in zip(outs, m.graph.output):
+        want = [d.dim_value for d in info.type.tensor_type.shape.dim]
+        assert list(o.shape) == want, f"{path}: {info.name} shape {o.shape} != {want}"
+        assert np.isfinite(o).all(), f"{path}: {info.name} not finite"
+
+
+def parses(path):
+    try:
+        onnx.load(path)
+        return True
+    except Exception:
+        return False
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("out_dir", nargs="?", default=os.path.join(HERE, "Inputs"))
+    ap.add_argument("--no-check", action="store_true", help="skip onnx.checker/onnxruntime")
+    args = ap.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+
+    def out(name):
+        return os.path.join(args.out_dir, name)
+
+    for fn in VALID:
+        m = fn()
+        path = out(fn.__name__ + ".onnx")
+        onnx.save(m, path)
+        assert os.path.getsize(path) < 20_000, path
+        if not args.no_check:
+            check(path, m)
+        print(f"wrote {path}{'' if args.no_check else ' (checked)'}")
+
+    with open(out("not_onnx.onnx"), "w") as f:
+        f.write("This is a text file, not an ONNX model.\n")
+    data = conv().SerializeToString()
+    with open(out("truncated.onnx"), "wb") as f:
+        f.write(data[: len(data) // 2])
+    for bad in ("not_onnx.onnx", "truncated.onnx"):
+        if parses(out(bad)):
+            raise SystemExit(f"error: {bad} parses as an ONNX model")
+    onnx.save(unsupported(), out("unsupported.onnx"))
+    print(f"wrote {out('not_onnx.onnx')}, {out('truncated.onnx')}, {out('unsupported.onnx')}")
+
+    x = rng(10).standard_normal((1, 3, 8, 8)).astype(np.float32)
+    np.save(out("conv_input.npy"), x)
+    np.save(out("conv_input_bad.npy"), rng(11).standard_normal((1, 3, 8, 7)).astype(np.float32))
+    print(f"wrote {out('conv_input.npy')} (1x3x8x8), {out('conv_input_bad.npy')} (1x3x8x7)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+# lit configuration of tcc's test suite (build/test holds the site config).
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tcc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
+config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt"]
+
+llvm_config.use_default_substitutions()
+tools_bin = os.path.join(config.tcc_obj_root, "bin")
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", tools_bin, append_path=True)
+llvm_config.add_tool_substitutions(["tcc", "tcc-opt"], [tools_bin])
+
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%tcc_src", config.tcc_src_root))
+config.substitutions.append(("%tcc_include",
+                             os.path.join(config.tcc_src_root, "include")))
+config.substitutions.append(("%tccrt",
+                             os.path.join(config.tcc_obj_root, "lib",
+                                          "libtccrt.a")))
+config.substitutions.append(("%models_cache",
+                             os.path.join(config.tcc_obj_root, "models")))
+
+# Python packages for reference outputs (onnxruntime, torch) gate tests.
+def python_has(module):
+    if not config.python_executable:
+        return False
+    return subprocess.run([config.python_executable, "-c", "import " + module],
+                          stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0
+
+for module in ["onnx", "onnxruntime", "torch", "torchvision"]:
+    if python_has(module):
+        config.available_features.add("py-" + module)

@@ -1,0 +1,471 @@
+//===- Driver.cpp - the tcc command line: compile and run -----------------===//
+//
+//   tcc compile MODEL.onnx -o OUT.o [--name N] [--emit obj|asm|llvm|mlir]
+//               [--stop-after onnx|linalg|bufferized|llvm] ...
+//   tcc run MODEL.onnx --input NAME=FILE ... --output-dir DIR
+//
+// Exit status: 0 success, 1 the model or an input is wrong or unsupported,
+// 2 usage error. Outputs are written to temporary files and renamed, so a
+// failure never leaves a partial file behind.
+//
+//===----------------------------------------------------------------------===//
+#include "TensorIO.h"
+
+#include "tcc/Header.h"
+#include "tcc/Import.h"
+#include "tcc/InitAll.h"
+#include "tcc/Pipelines.h"
+#include "tcc/Target.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+using namespace mlir;
+
+namespace {
+
+constexpr int kExitModelError = 1;
+constexpr int kExitUsageError = 2;
+
+struct CompileOptions {
+  std::string model, output, name, emit = "obj", stopAfter, mtriple, mcpu;
+  std::string target = "cpu";
+  int optLevel = 3;
+  std::vector<std::string> dims, shapes;
+  bool printIRAfterAll = false, timePasses = false;
+};
+
+struct RunOptions {
+  CompileOptions compile;
+  std::vector<std::string> inputs;
+  std::string outputDir;
+};
+
+int error(const llvm::Twine &message) {
+  llvm::errs() << "tcc: error: " << message << "\n";
+  return kExitModelError;
+}
+
+/// Prints diagnostics as "tcc: error: node 'conv1' (Conv, opset 17): ...".
+class Diagnostics {
+public:
+  Diagnostics(MLIRContext &ctx, std::map<std::string, tcc::NodeInfo> &nodes)
+      : handler(&ctx, [this](Diagnostic &diag) { print(diag); }),
+        nodes(nodes) {}
+
+private:
+  std::optional<std::string> nodeName(Location loc) {
+    if (auto name = dyn_cast<NameLoc>(loc))
+      return name.getName().str();
+    if (auto fused = dyn_cast<FusedLoc>(loc))
+      for (Location l : fused.getLocations())
+        if (auto n = nodeName(l))
+          return n;
+    return std::nullopt;
+  }
+
+  void print(Diagnostic &diag) {
+    llvm::raw_ostream &os = llvm::errs();
+    os << "tcc: ";
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Error: os << "error: "; break;
+    case DiagnosticSeverity::Warning: os << "warning: "; break;
+    case DiagnosticSeverity::Note: os << "note: "; break;
+    case DiagnosticSeverity::Remark: os << "remark: "; break;
+    }
+    std::string message = diag.str();
+    if (auto name = nodeName(diag.getLocation())) {
+      auto it = nodes.find(*name);
+      bool mentioned = StringRef(message).contains("'" + *name + "'");
+      if (it != nodes.end() && !mentioned)
+        os << "node '" << *name << "' (" << it->second.opType << ", opset "
+           << it->second.opset << "): ";
+      else if (!mentioned && it == nodes.end())
+        os << "'" << *name << "': ";
+    } else if (auto file = dyn_cast<FileLineColLoc>(diag.getLocation())) {
+      if (!StringRef(message).contains(file.getFilename().getValue()))
+        os << file.getFilename().getValue() << ": ";
+    }
+    os << message << "\n";
+    for (Diagnostic &note : diag.getNotes())
+      print(note);
+  }
+
+  ScopedDiagnosticHandler handler;
+  std::map<std::string, tcc::NodeInfo> &nodes;
+};
+
+/// A C identifier from the output file's stem.
+std::string defaultName(StringRef path) {
+  std::string name;
+  for (char c : llvm::sys::path::stem(path))
+    name += llvm::isAlnum(c) ? c : '_';
+  if (name.empty() || llvm::isDigit(name[0]))
+    name = "model_" + name;
+  return name;
+}
+
+bool parseDims(StringRef text, std::vector<int64_t> &dims) {
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  for (StringRef p : parts) {
+    int64_t d;
+    if (p.getAsInteger(10, d) || d < 0)
+      return false;
+    dims.push_back(d);
+  }
+  return !dims.empty();
+}
+
+/// Parses --dim/--shape into import options; false on a usage error.
+bool makeImportOptions(const CompileOptions &o, tcc::ImportOptions &import) {
+  for (const std::string &d : o.dims) {
+    auto [name, value] = StringRef(d).rsplit('=');
+    int64_t v;
+    if (name.empty() || value.getAsInteger(10, v) || v < 1) {
+      llvm::errs() << "tcc: usage error: --dim expects NAME=VALUE, got '" << d
+                   << "'\n";
+      return false;
+    }
+    import.dims[name.str()] = v;
+  }
+  for (const std::string &s : o.shapes) {
+    auto [name, value] = StringRef(s).rsplit('=');
+    std::vector<int64_t> dims;
+    if (name.empty() || !parseDims(value, dims)) {
+      llvm::errs() << "tcc: usage error: --shape expects NAME=DxDx..., got '"
+                   << s << "'\n";
+      return false;
+    }
+    import.shapes[name.str()] = dims;
+  }
+  return true;
+}
+
+/// Writes `text` to `path` through a temporary file.
+LogicalResult writeAtomically(
+    const std::string &path,
+    llvm::function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write) {
+  std::string tmp = path + ".tmp";
+  std::error_code ec;
+  {
+    llvm::ToolOutputFile out(tmp, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      error("cannot write '" + tmp + "': " + ec.message());
+      return failure();
+    }
+    if (failed(write(out.os())))
+      return failure(); // ~ToolOutputFile removes the temporary file.
+    out.os().flush();
+    if (out.os().has_error()) {
+      error("cannot write '" + tmp + "'");
+      return failure();
+    }
+    out.keep();
+  }
+  if ((ec = llvm::sys::fs::rename(tmp, path))) {
+    llvm::sys::fs::remove(tmp);
+    error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+    return failure();
+  }
+  return success();
+}
+
+struct Compiled {
+  OwningOpRef<ModuleOp> module;
+  tcc::ModelSignature signature;
+  int64_t workspaceSize = 0;
+  std::string name;
+};
+
+/// Imports and lowers the model to the LLVM dialect (or `stopAfter`).
+LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
+                                   Compiled &out, tcc::Stage stopAfter) {
+  tcc::ImportOptions import;
+  if (!makeImportOptions(o, import))
+    return failure();
+  out.module = tcc::importONNXModel(ctx, o.model, import);
+  if (!out.module)
+    return failure();
+  auto main = out.module->lookupSymbol<func::FuncOp>("main");
+  if (stopAfter >= tcc::Stage::Linalg) {
+    FailureOr<tcc::ModelSignature> sig = tcc::getSignature(main);
+    if (failed(sig))
+      return failure();
+    out.signature = *sig;
+  }
+  tcc::PipelineOptions pipeline;
+  pipeline.modelName = out.name;
+  pipeline.printIRAfterAll = o.printIRAfterAll;
+  pipeline.timePasses = o.timePasses;
+  if (failed(tcc::runPipeline(*out.module, pipeline, stopAfter)))
+    return failure();
+  if (stopAfter == tcc::Stage::LLVM) {
+    auto fn = out.module->lookupSymbol<LLVM::LLVMFuncOp>(out.name + "_main");
+    auto ws = fn ? fn->getAttrOfType<IntegerAttr>("tcc.workspace_size")
+                 : IntegerAttr();
+    out.workspaceSize = ws ? ws.getInt() : 0;
+  }
+  return success();
+}
+
+int runCompile(CompileOptions &o) {
+  if (o.target != "cpu")
+    return error("--target " + o.target + " is not supported yet (cpu only)");
+  if (o.name.empty())
+    o.name = defaultName(o.output.empty() ? o.model : o.output);
+  std::optional<tcc::Stage> stop = tcc::Stage::LLVM;
+  if (!o.stopAfter.empty() && !(stop = tcc::parseStage(o.stopAfter))) {
+    llvm::errs() << "tcc: usage error: unknown --stop-after stage '"
+                 << o.stopAfter << "' (onnx, linalg, bufferized, llvm)\n";
+    return kExitUsageError;
+  }
+  bool emitMLIR = o.emit == "mlir" || !o.stopAfter.empty();
+  std::string output = o.output;
+  if (output.empty())
+    output = emitMLIR ? "-" : (llvm::sys::path::stem(o.model) + ".o").str();
+
+  DialectRegistry registry;
+  tcc::registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  std::map<std::string, tcc::NodeInfo> nodes;
+  Diagnostics diagnostics(ctx, nodes);
+  Compiled compiled;
+  compiled.name = o.name;
+  (void)nodes;
+  if (failed(compileToLLVMDialect(ctx, o, compiled, *stop)))
+    return kExitModelError;
+
+  if (emitMLIR) {
+    auto print = [&](llvm::raw_pwrite_stream &os) {
+      compiled.module->print(os);
+      return success();
+    };
+    if (output == "-") {
+      compiled.module->print(llvm::outs());
+      return 0;
+    }
+    return failed(writeAtomically(output, print)) ? kExitModelError : 0;
+  }
+
+  tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
+  tcc::OutputKind kind = o.emit == "asm"    ? tcc::OutputKind::Assembly
+                         : o.emit == "llvm" ? tcc::OutputKind::LLVMIR
+                                            : tcc::OutputKind::Object;
+  // Generate the code in memory first so a failure leaves no file.
+  SmallString<0> code;
+  {
+    llvm::raw_svector_ostream os(code);
+    if (failed(tcc::emitModule(*compiled.module, target, kind, os)))
+      return kExitModelError;
+  }
+  auto writeCode = [&](llvm::raw_pwrite_stream &os) {
+    os << code;
+    return success();
+  };
+  if (kind != tcc::OutputKind::Object) {
+    if (output == "-") {
+      llvm::outs() << code;
+      return 0;
+    }
+    return failed(writeAtomically(output, writeCode)) ? kExitModelError : 0;
+  }
+  SmallString<256> header(output);
+  llvm::sys::path::replace_extension(header, ".h");
+  auto writeHeader = [&](llvm::raw_pwrite_stream &os) {
+    tcc::writeHeader(compiled.signature, compiled.name,
+                     compiled.workspaceSize, o.model, os);
+    return success();
+  };
+  if (failed(writeAtomically(header.str().str(), writeHeader)))
+    return kExitModelError;
+  if (failed(writeAtomically(output, writeCode))) {
+    llvm::sys::fs::remove(header);
+    return kExitModelError;
+  }
+  return 0;
+}
+
+int runRun(RunOptions &r) {
+  CompileOptions &o = r.compile;
+  o.name = "model";
+  DialectRegistry registry;
+  tcc::registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  std::map<std::string, tcc::NodeInfo> nodes;
+  Diagnostics diagnostics(ctx, nodes);
+
+  // Read and check the inputs before compiling: wrong inputs fail fast.
+  std::map<std::string, tcc::HostTensor> given;
+  for (const std::string &spec : r.inputs) {
+    auto [name, path] = StringRef(spec).split('=');
+    if (name.empty() || path.empty()) {
+      llvm::errs() << "tcc: usage error: --input expects NAME=FILE, got '"
+                   << spec << "'\n";
+      return kExitUsageError;
+    }
+    tcc::HostTensor t;
+    std::string err;
+    if (!tcc::readTensorFile(path.str(), t, err))
+      return error("input '" + name + "': " + err);
+    given[name.str()] = std::move(t);
+  }
+
+  Compiled compiled;
+  compiled.name = o.name;
+  if (failed(compileToLLVMDialect(ctx, o, compiled, tcc::Stage::LLVM)))
+    return kExitModelError;
+
+  auto shapeStr = [](const std::vector<int64_t> &dims) {
+    std::string s = "[";
+    for (size_t i = 0; i < dims.size(); ++i)
+      s += (i ? "," : "") + std::to_string(dims[i]);
+    return s + "]";
+  };
+  std::vector<const void *> inputPtrs;
+  for (const tcc::TensorSignature &in : compiled.signature.inputs) {
+    auto it = given.find(in.name);
+    if (it == given.end())
+      return error("missing input '" + in.name + "' (" +
+                   tcc::dtypeString(in.dtype) + " " + shapeStr(in.dims) +
+                   "): pass --input " + in.name + "=FILE.npy");
+    const tcc::HostTensor &t = it->second;
+    if (t.dtype != in.dtype || t.dims != in.dims)
+      return error("input '" + in.name + "': expected " +
+                   tcc::dtypeString(in.dtype) + " " + shapeStr(in.dims) +
+                   ", got " + tcc::dtypeString(t.dtype) + " " +
+                   shapeStr(t.dims));
+    inputPtrs.push_back(t.data.data());
+  }
+  for (const auto &[name, t] : given)
+    if (!llvm::any_of(compiled.signature.inputs,
+                      [&](auto &in) { return in.name == name; }))
+      return error("--input names '" + name +
+                   "', which is not an input of the model");
+
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = makeOptimizingTransformer(o.optLevel, 0, nullptr);
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = ExecutionEngine::create(*compiled.module, engineOptions);
+  if (!engine)
+    return error("JIT compilation failed: " +
+                 llvm::toString(engine.takeError()));
+  auto fn = (*engine)->lookup(compiled.name + "_run_packed");
+  if (!fn)
+    return error("JIT lookup failed: " + llvm::toString(fn.takeError()));
+  using RunPacked = int32_t (*)(const void *const *, void *const *, void *);
+  auto runPacked = reinterpret_cast<RunPacked>(*fn);
+
+  std::vector<tcc::HostTensor> outputs;
+  std::vector<void *> outputPtrs;
+  for (const tcc::TensorSignature &out : compiled.signature.outputs) {
+    tcc::HostTensor t;
+    t.dtype = out.dtype;
+    t.dims = out.dims;
+    t.data.resize(out.numElements() * tcc::dtypeSize(out.dtype));
+    outputs.push_back(std::move(t));
+  }
+  for (tcc::HostTensor &t : outputs)
+    outputPtrs.push_back(t.data.data());
+  size_t wsSize = llvm::alignTo(std::max<int64_t>(compiled.workspaceSize, 1), 64);
+  void *workspace = std::aligned_alloc(64, wsSize);
+  if (!workspace)
+    return error("cannot allocate " + std::to_string(wsSize) +
+                 " bytes of workspace");
+  int32_t status = runPacked(inputPtrs.data(), outputPtrs.data(), workspace);
+  std::free(workspace);
+  if (status != 0)
+    return error("the model returned status " + std::to_string(status));
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(r.outputDir))
+    return error("cannot create '" + r.outputDir + "': " + ec.message());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::string file;
+    for (char c : compiled.signature.outputs[i].name)
+      file += (c == '/' || c == '\\' || c == '\0') ? '_' : c;
+    if (file.empty() || file == "." || file == "..")
+      file = "output_" + std::to_string(i);
+    SmallString<256> path(r.outputDir);
+    llvm::sys::path::append(path, file + ".npy");
+    std::string err;
+    if (!tcc::writeNpy(path.str().str(), outputs[i], err))
+      return error(err);
+  }
+  return 0;
+}
+
+void addModelOptions(CLI::App *cmd, CompileOptions &o) {
+  cmd->add_option("model", o.model, "The ONNX model")->required();
+  cmd->add_option("--dim", o.dims, "Pin a symbolic dim: NAME=VALUE");
+  cmd->add_option("--shape", o.shapes, "Pin an input shape: NAME=DxDx...");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"tcc: an ahead-of-time compiler from ONNX models to object "
+               "files"};
+  app.require_subcommand(1);
+
+  CompileOptions compile;
+  CLI::App *compileCmd = app.add_subcommand(
+      "compile", "Compile a model to an object file and a C header");
+  addModelOptions(compileCmd, compile);
+  compileCmd->add_option("-o,--output", compile.output,
+                         "Output file (the header goes beside it as .h)");
+  compileCmd->add_option("--name", compile.name,
+                         "Symbol prefix (default: the output's stem)");
+  compileCmd->add_option("--target", compile.target, "cpu (cuda: later)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  compileCmd->add_option("--mtriple", compile.mtriple,
+                         "LLVM target triple (default: the host)");
+  compileCmd->add_option("--mcpu", compile.mcpu,
+                         "Target CPU (default: the host's)");
+  compileCmd->add_option("--emit", compile.emit, "obj, asm, llvm or mlir")
+      ->check(CLI::IsMember({"obj", "asm", "llvm", "mlir"}));
+  compileCmd->add_option("--stop-after", compile.stopAfter,
+                         "Print the MLIR after a stage: onnx, linalg, "
+                         "bufferized, llvm");
+  compileCmd->add_flag("--print-ir-after-all", compile.printIRAfterAll,
+                       "Print the IR after each pass");
+  compileCmd->add_flag("--time-passes", compile.timePasses,
+                       "Report the time of each pass");
+  compileCmd->add_option("-O", compile.optLevel, "Optimization level 0-3")
+      ->check(CLI::Range(0, 3));
+
+  RunOptions run;
+  CLI::App *runCmd =
+      app.add_subcommand("run", "Compile a model and run it once on inputs");
+  addModelOptions(runCmd, run.compile);
+  runCmd->add_option("--input", run.inputs,
+                     "An input: NAME=FILE (.npy, or an ONNX TensorProto .pb)");
+  runCmd->add_option("--output-dir", run.outputDir,
+                     "Where OUTPUT_NAME.npy files go")
+      ->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    app.exit(e);
+    return kExitUsageError;
+  }
+  if (compileCmd->parsed())
+    return runCompile(compile);
+  return runRun(run);
+}

@@ -1,0 +1,32 @@
+//===- TensorIO.h - .npy and ONNX TensorProto (.pb) tensors -----*- C++ -*-===//
+#ifndef TCC_TOOLS_TCC_TENSORIO_H
+#define TCC_TOOLS_TCC_TENSORIO_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tcc {
+
+/// A host tensor: ONNX dtype, dims, contiguous row-major little-endian data.
+struct HostTensor {
+  int dtype = 0;
+  std::vector<int64_t> dims;
+  std::vector<char> data;
+};
+
+/// Reads a .npy file (C order) or, for any other suffix, a serialized ONNX
+/// TensorProto. On failure returns false with `error` set.
+bool readTensorFile(const std::string &path, HostTensor &tensor,
+                    std::string &error);
+
+/// Writes `tensor` as a .npy file, atomically (temporary file + rename).
+bool writeNpy(const std::string &path, const HostTensor &tensor,
+              std::string &error);
+
+/// numpy's name of an ONNX dtype ("float32"), or "dtype N".
+std::string dtypeString(int dtype);
+
+} // namespace tcc
+
+#endif // TCC_TOOLS_TCC_TENSORIO_H

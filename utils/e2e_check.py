@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""e2e_check.py - compiles one ONNX model with tcc, runs it (C harness or `tcc run`) and compares with onnxruntime."""
+import argparse
+import importlib.util
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NP_DTYPES = {  # ONNX TensorProto.DataType -> numpy
+    1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16, 6: np.int32, 7: np.int64,
+    9: np.bool_, 10: np.float16, 11: np.float64, 12: np.uint32, 13: np.uint64,
+}
+
+
+class StepError(Exception):
+    pass
+
+
+def run(cmd, **kwargs):
+    """Runs `cmd`, echoing it first so a failure can be reproduced by hand."""
+    print("+ " + shlex.join(cmd), flush=True)
+    start = time.monotonic()
+    proc = subprocess.run(cmd, **kwargs)
+    if proc.returncode != 0:
+        raise StepError(f"command failed with exit status {proc.returncode}: {shlex.join(cmd)}")
+    print(f"  ({time.monotonic() - start:.2f} s)", flush=True)
+
+
+def model_name(path):
+    name = re.sub(r"[^A-Za-z0-9_]", "_", os.path.splitext(os.path.basename(path))[0])
+    return name if name and not name[0].isdigit() else "_" + name
+
+
+def graph_inputs(model):
+    """(name, numpy dtype, shape) of the real inputs (not initializers listed as inputs)."""
+    inits = {i.name for i in model.graph.initializer}
+    result = []
+    for v in model.graph.input:
+        if v.name in inits:
+            continue
+        t = v.type.tensor_type
+        if t.elem_type not in NP_DTYPES:
+            raise StepError(f"input {v.name!r}: unsupported element type {t.elem_type}")
+        shape = []
+        for d in t.shape.dim:
+            if d.HasField("dim_value") and d.dim_value > 0:
+                shape.append(d.dim_value)
+            else:
+                print(f"note: input {v.name!r} has a symbolic dim {d.dim_param or '?'}; using 1")
+                shape.append(1)
+        result.append((v.name, NP_DTYPES[t.elem_type], shape))
+    return result
+
+
+def make_inputs(model, seed):
+    rng = np.random.default_rng(seed)
+    feeds = {}
+    for name, dtype, shape in graph_inputs(model):
+        if np.issubdtype(dtype, np.floating):
+            a = rng.standard_normal(shape).astype(dtype)
+        elif dtype == np.bool_:
+            a = rng.integers(0, 2, shape).astype(np.bool_)
+        else:
+            a = rng.integers(0, 4, shape).astype(dtype)
+        feeds[name] = np.ascontiguousarray(a)
+    return feeds
+
+
+def reference(onnx_path, feeds):
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    sess = ort.InferenceSession(onnx_path, opts, providers=["CPUExecutionProvider"])
+    names = [o.name for o in sess.get_outputs()]
+    return dict(zip(names, sess.run(names, feeds)))
+
+
+def run_harness(args, onnx_path, name, feeds, refs, work):
+    obj = os.path.join(work, name + ".o")
+    run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name])
+    exe = os.path.join(work, "harness")
+    run([args.cc, "-O1", "-I", args.include, "-I", work, f'-DTCC_MODEL_HEADER="{name}.h"',
+         f"-DTCC_MODEL_PREFIX={name}", args.harness, obj, args.rtlib, "-lm", "-lpthread",
+         "-o", exe])
+    io_dir = os.path.join(work, "io")
+    os.makedirs(io_dir, exist_ok=True)
+    for i, a in enumerate(feeds.values()):
+        a.tofile(os.path.join(io_dir, f"input_{i}.bin"))
+    for i in range(len(refs)):
+        path = os.path.join(io_dir, f"output_{i}.bin")
+        if os.path.exists(path):
+            os.unlink(path)
+    run([exe, io_dir])
+    got = {}
+    for i, (oname, ref) in enumerate(refs.items()):
+        path = os.path.join(io_dir, f"output_{i}.bin")
+        raw = np.fromfile(path, dtype=ref.dtype)
+        if raw.size != ref.size:
+            raise StepError(f"{path}: {raw.size} elements, onnxruntime gives {ref.size} {ref.shape}")
+        got[oname] = raw.reshape(ref.shape)
+    return got
+
+
+def run_tcc_run(args, onnx_path, feeds, refs, work):
+    in_dir, out_dir = os.path.join(work, "inputs"), os.path.join(work, "outputs")
+    os.makedirs(in_dir, exist_ok=True)
+    os.makedirs(out_dir, exist_ok=True)
+    cmd = [args.tcc, "run", onnx_path]
+    for i, (iname, a) in enumerate(feeds.items()):
+        path = os.path.join(in_dir, f"input_{i}.npy")
+        np.save(path, a)
+        cmd += ["--input", f"{iname}={path}"]
+    for oname in refs:
+        path = os.path.join(out_dir, oname + ".npy")
+        if os.path.exists(path):
+            os.unlink(path)
+    run(cmd + ["--output-dir", out_dir])
+    return {oname: np.load(os.path.join(out_dir, oname + ".npy")) for oname in refs}
+
+
+def compare(got, refs, rtol, atol):
+    ok = True
+    for oname, b in refs.items():
+        a = got[oname]
+        if a.shape != b.shape or a.dtype != b.dtype:
+            print(f"output {oname!r}: FAIL: got {a.dtype}{list(a.shape)}, "
+                  f"expected {b.dtype}{list(b.shape)}")
+            ok = False
+            continue
+        a64, b64 = a.astype(np.float64), b.astype(np.float64)
+        diff = np.abs(a64 - b64)
+        close = np.isclose(a64, b64, rtol=rtol, atol=atol)
+        nz = b64 != 0  # relative error only where the reference is non-zero
+        rel = diff[nz] / np.abs(b64[nz])
+        max_abs = float(np.max(diff)) if diff.size else 0.0  # NaN when a result is NaN
+        max_rel = float(np.max(rel)) if rel.size else 0.0
+        passed = bool(close.all())
+        line = (f"output {oname!r}: shape {list(b.shape)} {b.dtype}: max abs err {max_abs:.3g}, "
+                f"max rel err {max_rel:.3g}, max |ref| {float(np.abs(b64).max()) if b.size else 0:.3g}")
+        if b.ndim == 2 and b.shape[1] > 1:
+            agree = int((a64.argmax(1) == b64.argmax(1)).sum())
+            line += f", top-1 agreement {agree}/{b.shape[0]}"
+        print(line + (": PASS" if passed else ": FAIL"))
+        if not passed:
+            bad = np.argwhere(~close)
+            idx = tuple(int(i) for i in bad[0])
+            print(f"  {len(bad)}/{b.size} elements out of tolerance (atol {atol}, rtol {rtol}); "
+                  f"first at {list(idx)}: got {a64[idx]:.9g}, expected {b64[idx]:.9g}; "
+                  f"NaNs in result: {int(np.isnan(a64).sum())}")
+            ok = False
+    return ok
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--onnx", help="MODEL.onnx to check")
+    src.add_argument("--export", choices=("resnet18", "mobilenet_v2"),
+                     help="export a torchvision model (cached in --cache-dir) and check it")
+    p.add_argument("--cache-dir", default=os.path.join(ROOT, "build", "models"))
+    p.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
+    p.add_argument("--include", default=os.path.join(ROOT, "include"))
+    p.add_argument("--rtlib", default=os.path.join(ROOT, "build", "lib", "libtccrt.a"))
+    p.add_argument("--harness", default=os.path.join(ROOT, "test", "e2e", "harness.c"))
+    p.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    p.add_argument("--workdir", help="scratch directory (default: build/e2e/NAME)")
+    p.add_argument("--rtol", type=float, default=1e-4)
+    p.add_argument("--atol", type=float, default=1e-5)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--tcc-run", action="store_true",
+                   help="run with `tcc run ... --output-dir` instead of the C harness")
+    args = p.parse_args()
+
+    try:
+        if args.export:
+            spec = importlib.util.spec_from_file_location(
+                "export_torchvision", os.path.join(ROOT, "models", "export_torchvision.py"))
+            exporter = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(exporter)
+            onnx_path = exporter.export(args.export, os.path.join(args.cache_dir, args.export + ".onnx"))
+        else:
+            onnx_path = args.onnx
+        onnx_path = os.path.abspath(onnx_path)
+        name = model_name(onnx_path)
+        work = os.path.abspath(args.workdir or os.path.join(ROOT, "build", "e2e", name))
+        os.makedirs(work, exist_ok=True)
+        for opt in ("tcc", "include", "rtlib", "harness"):
+            setattr(args, opt, os.path.abspath(getattr(args, opt)))
+        print(f"e2e_check: {onnx_path} ({'tcc run' if args.tcc_run else 'C harness'}), "
+              f"workdir {work}, seed {args.seed}")
+
+        model = onnx.load(onnx_path, load_external_data=False)
+        feeds = make_inputs(model, args.seed)
+        for iname, a in feeds.items():
+            print(f"input {iname!r}: shape {list(a.shape)} {a.dtype}")
+        start = time.monotonic()
+        refs = reference(onnx_path, feeds)
+        print(f"onnxruntime reference: {time.monotonic() - start:.2f} s")
+        if args.tcc_run:
+            got = run_tcc_run(args, onnx_path, feeds, refs, work)
+        else:
+            got = run_harness(args, onnx_path, name, feeds, refs, work)
+    except (StepError, OSError, ValueError, onnx.onnx_cpp2py_export.checker.ValidationError) as e:
+        print(f"e2e_check: error: {e}", file=sys.stderr)
+        return 3
+
+    ok = compare(got, refs, args.rtol, args.atol)
+    print(f"e2e_check: {'PASS' if ok else 'FAIL'}: {os.path.basename(onnx_path)}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
