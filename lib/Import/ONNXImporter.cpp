@@ -104,7 +104,7 @@ LogicalResult Importer::checkSupported(const onnx::GraphProto &graph) {
     if (known)
       continue;
     ++unsupported;
-    StringRef domain = node.domain().empty() ? "ai.onnx" : node.domain();
+    std::string domain = node.domain().empty() ? "ai.onnx" : node.domain();
     InFlightDiagnostic diag =
         emitError(NameLoc::get(StringAttr::get(&ctx, name)))
         << "unsupported operator: node '" << name << "' op " << node.op_type()

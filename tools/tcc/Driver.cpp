@@ -357,6 +357,8 @@ int runRun(RunOptions &r) {
       return error("--input names '" + name +
                    "', which is not an input of the model");
 
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = makeOptimizingTransformer(o.optLevel, 0, nullptr);
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;

@@ -1,0 +1,72 @@
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-convert-onnx-to-linalg | FileCheck %s
+
+// Bias initializes the accumulator; pads become tensor.pad with zeros.
+// CHECK-LABEL: func @conv_bias_pads
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: %[[INIT:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<4xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK-SAME: ins(%[[P]], %arg1 : tensor<1x3x10x10xf32>, tensor<4x3x3x3xf32>) outs(%[[INIT]]
+func.func @conv_bias_pads(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = onnx.Conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// Groups split C and M and use the grouped named op.
+// CHECK-LABEL: func @conv_depthwise
+// CHECK: tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] {{.*}} into tensor<1x4x1x8x8xf32>
+// CHECK: tensor.expand_shape %arg1 {{\[\[}}0, 1], [2], [3], [4]] {{.*}} into tensor<4x1x1x3x3xf32>
+// CHECK: linalg.conv_2d_ngchw_gfchw
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x4x6x6xf32>
+func.func @conv_depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  %none = onnx.NoValue
+  %0 = onnx.Conv %x, %w, %none {group = 4} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>, none) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @maxpool_ceil
+// CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, 1, 1]
+// CHECK: linalg.fill ins(%[[NEG]]
+// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+func.func @maxpool_ceil(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x2x2xf32> {
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, ceil_mode = 1} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  %1 = tensor.extract_slice %0[0, 0, 0, 0] [1, 2, 2, 2] [1, 1, 1, 1] : tensor<1x2x3x3xf32> to tensor<1x2x2x2xf32>
+  return %1 : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// Excluded pads are not counted: the corner window sees 4 of 9 values.
+// CHECK-LABEL: func @avgpool_exclude_pad
+// CHECK: linalg.pooling_nchw_sum
+// CHECK: arith.constant dense<{{\[\[}}4.000000e+00, 6.000000e+00, 4.000000e+00], [6.000000e+00, 9.000000e+00, 6.000000e+00], [4.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<3x3xf32>
+// CHECK: arith.divf
+func.func @avgpool_exclude_pad(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32> {
+  %0 = onnx.AveragePool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @global_average_pool
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+// CHECK: arith.divf
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x8x1x1xf32>
+func.func @global_average_pool(%x: tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32> {
+  %0 = onnx.GlobalAveragePool %x : (tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32>
+  return %0 : tensor<1x8x1x1xf32>
+}
+
+// -----
+
+func.func @conv_3d(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x2x2x2xf32>) -> tensor<1x1x3x3x3xf32> {
+  %none = onnx.NoValue
+  // expected-error @+2 {{with 3 spatial dims is not supported yet (only 2-d)}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Conv'}}
+  %0 = onnx.Conv %x, %w, %none : (tensor<1x1x4x4x4xf32>, tensor<1x1x2x2x2xf32>, none) -> tensor<1x1x3x3x3xf32>
+  return %0 : tensor<1x1x3x3x3xf32>
+}

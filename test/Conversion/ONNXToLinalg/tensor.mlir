@@ -1,0 +1,47 @@
+// RUN: tcc-opt %s -split-input-file --tcc-convert-onnx-to-linalg | FileCheck %s
+
+// CHECK-LABEL: func @flatten
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0], [1, 2, 3]] : tensor<1x512x1x1xf32> into tensor<1x512xf32>
+func.func @flatten(%x: tensor<1x512x1x1xf32>) -> tensor<1x512xf32> {
+  %0 = onnx.Flatten %x : (tensor<1x512x1x1xf32>) -> tensor<1x512xf32>
+  return %0 : tensor<1x512xf32>
+}
+
+// -----
+
+// A reshape that does not regroup dims goes through 1-d.
+// CHECK-LABEL: func @reshape
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<2x6xf32> into tensor<12xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [3, 4] : tensor<12xf32> into tensor<3x4xf32>
+func.func @reshape(%x: tensor<2x6xf32>) -> tensor<3x4xf32> {
+  %s = onnx.Constant dense<[3, 4]> : tensor<2xi64> : tensor<2xi64>
+  %0 = onnx.Reshape %x, %s : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @transpose
+// CHECK: linalg.transpose ins(%arg0 : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<4x2x3xf32>) permutation = [2, 0, 1]
+func.func @transpose(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = onnx.Transpose %x {perm = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  return %0 : tensor<4x2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @concat
+// CHECK: tensor.concat dim(1) %arg0, %arg1 : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
+func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> tensor<2x8xf32> {
+  %0 = onnx.Concat %a, %b {axis = -1} : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @constant
+// CHECK: arith.constant dense<[1, 2]> : tensor<2xi64>
+func.func @constant() -> tensor<2xi64> {
+  %0 = onnx.Constant dense<[1, 2]> : tensor<2xi64> : tensor<2xi64>
+  return %0 : tensor<2xi64>
+}

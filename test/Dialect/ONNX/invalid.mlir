@@ -1,0 +1,199 @@
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics
+
+func.func @add_no_broadcast(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{cannot broadcast shapes [2,3] and [4]}}
+  %0 = onnx.Add %a, %b : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @add_mixed_types(%a: tensor<2xf32>, %b: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects operands of one element type}}
+  %0 = onnx.Add %a, %b : (tensor<2xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @conv_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects input channels 3 = W.shape[1] (2) * group (1)}}
+  %0 = onnx.Conv %x, %w, %none : (tensor<1x3x8x8xf32>, tensor<4x2x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects bias of shape [4], got [5]}}
+  %0 = onnx.Conv %x, %w, %b : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @conv_group(%x: tensor<1x4x8x8xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects output channels 3 divisible by group 2}}
+  %0 = onnx.Conv %x, %w, %none {group = 2} : (tensor<1x4x8x8xf32>, tensor<3x2x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @conv_kernel_shape(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has kernel_shape [5,5] that does not match W's shape [4,3,3,3]}}
+  %0 = onnx.Conv %x, %w, %none {kernel_shape = array<i64: 5, 5>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @pool_rank(%x: tensor<1x3x8xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects an input of rank 4, got [1,3,8]}}
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 2, 2>} : (tensor<1x3x8xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @pool_storage_order(%x: tensor<1x3x8x8xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{with storage_order=1 is not supported}}
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 2, 2>, storage_order = 1} : (tensor<1x3x8x8xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @global_pool_rank(%x: tensor<1x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects an input of rank >= 3, got [1,3]}}
+  %0 = onnx.GlobalAveragePool %x : (tensor<1x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @bn_training(%x: tensor<1x3x4x4xf32>, %c: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{with training_mode=1 is not supported}}
+  %0 = onnx.BatchNormalization %x, %c, %c, %c, %c {training_mode = 1} : (tensor<1x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @bn_channels(%x: tensor<1x3x4x4xf32>, %c: tensor<3xf32>, %d: tensor<4xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects scale, B, mean and var of shape [3], got [4]}}
+  %0 = onnx.BatchNormalization %x, %c, %d, %c, %c : (tensor<1x3x4x4xf32>, tensor<3xf32>, tensor<4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @softmax_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0 = onnx.Softmax %x {axis = 2} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gemm_rank(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects A of rank 2, got [2,3,4]}}
+  %0 = onnx.Gemm %a, %b, %none : (tensor<2x3x4xf32>, tensor<4x5xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gemm_inner(%a: tensor<2x3xf32>, %b: tensor<5x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has mismatched inner dims: A [2,3], B [5,4] (transposed)}}
+  %0 = onnx.Gemm %a, %b, %none {transB = 1} : (tensor<2x3xf32>, tensor<5x4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @matmul_inner(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has mismatched inner dims: [2,3] x [4,5]}}
+  %0 = onnx.MatMul %a, %b : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @matmul_batch(%a: tensor<2x2x3xf32>, %b: tensor<3x3x5xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{cannot broadcast batch dims of [2,2,3] and [3,3,5]}}
+  %0 = onnx.MatMul %a, %b : (tensor<2x2x3xf32>, tensor<3x3x5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @flatten_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis 3 out of range [-2, 2] for rank 2}}
+  %0 = onnx.Flatten %x {axis = 3} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @reshape_rank(%x: tensor<2x3xf32>, %s: tensor<2x2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a 1-d shape operand, got [2,2]}}
+  %0 = onnx.Reshape %x, %s : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @transpose_perm(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has perm [0,0] that is not a permutation}}
+  %0 = onnx.Transpose %x {perm = array<i64: 0, 0>} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @transpose_perm_size(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has perm of size 3 for an input of rank 2}}
+  %0 = onnx.Transpose %x {perm = array<i64: 0, 1, 2>} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @concat_shapes(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects inputs to match except on axis 0, got [2,3] and [2,4]}}
+  %0 = onnx.Concat %a, %b {axis = 0} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @clip_bounds(%x: tensor<4xf32>, %lo: tensor<2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects scalar min/max, got shape [2]}}
+  %0 = onnx.Clip %x, %lo, %none : (tensor<4xf32>, tensor<2xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @dropout_training(%x: tensor<4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %t = onnx.Constant dense<true> : tensor<i1> : tensor<i1>
+  // expected-error @+1 {{with training_mode=true is not supported}}
+  %0 = onnx.Dropout %x, %none, %t : (tensor<4xf32>, none, tensor<i1>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @constant_type() -> tensor<3xf32> {
+  // expected-error @+1 {{value type 'tensor<2xf32>' does not match result type 'tensor<3xf32>'}}
+  %0 = onnx.Constant dense<1.0> : tensor<2xf32> : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

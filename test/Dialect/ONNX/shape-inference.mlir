@@ -1,0 +1,65 @@
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-onnx-shape-inference | FileCheck %s
+
+// CHECK-LABEL: func @conv_pool_chain
+// CHECK-SAME: -> tensor<1x8x56x56xf32>
+// CHECK: onnx.Conv {{.*}} -> tensor<1x8x112x112xf32>
+// CHECK: onnx.MaxPool {{.*}} -> tensor<1x8x56x56xf32>
+func.func @conv_pool_chain(%x: tensor<1x3x224x224xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<1.0> : tensor<8x3x7x7xf32> : tensor<8x3x7x7xf32>
+  %c = onnx.Conv %x, %w, %none {pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x3x224x224xf32>, tensor<8x3x7x7xf32>, none) -> tensor<*xf32>
+  %p = onnx.MaxPool %c {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<*xf32>) -> tensor<*xf32>
+  return %p : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @same_upper_and_ceil
+// CHECK: onnx.Conv {{.*}} -> tensor<1x4x4x4xf32>
+// CHECK: onnx.AveragePool {{.*}} -> tensor<1x4x2x2xf32>
+func.func @same_upper_and_ceil(%x: tensor<1x2x7x7xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<1.0> : tensor<4x2x3x3xf32> : tensor<4x2x3x3xf32>
+  %c = onnx.Conv %x, %w, %none {auto_pad = "SAME_UPPER", strides = array<i64: 2, 2>} : (tensor<1x2x7x7xf32>, tensor<4x2x3x3xf32>, none) -> tensor<*xf32>
+  %p = onnx.AveragePool %c {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = 1} : (tensor<*xf32>) -> tensor<*xf32>
+  return %p : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @dynamic_batch
+// CHECK: onnx.Add {{.*}} -> tensor<?x3x4xf32>
+// CHECK: onnx.MatMul {{.*}} -> tensor<?x3x5xf32>
+// CHECK: onnx.Gemm {{.*}} -> tensor<2x6xf32>
+// CHECK: onnx.Flatten {{.*}} -> tensor<?x15xf32>
+func.func @dynamic_batch(%x: tensor<?x3x4xf32>, %b: tensor<4xf32>, %m: tensor<4x5xf32>, %a: tensor<3x2xf32>, %g: tensor<6x3xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue
+  %0 = onnx.Add %x, %b : (tensor<?x3x4xf32>, tensor<4xf32>) -> tensor<*xf32>
+  %1 = onnx.MatMul %0, %m : (tensor<*xf32>, tensor<4x5xf32>) -> tensor<*xf32>
+  %2 = onnx.Gemm %a, %g, %none {transA = 1, transB = 1} : (tensor<3x2xf32>, tensor<6x3xf32>, none) -> tensor<*xf32>
+  %3 = onnx.Flatten %1 : (tensor<*xf32>) -> tensor<*xf32>
+  return %2, %3 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @reshape_transpose_concat
+// CHECK: onnx.Reshape {{.*}} -> tensor<2x12xf32>
+// CHECK: onnx.Transpose {{.*}} -> tensor<12x2xf32>
+// CHECK: onnx.Concat {{.*}} -> tensor<12x4xf32>
+func.func @reshape_transpose_concat(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %s = onnx.Constant dense<[0, -1]> : tensor<2xi64> : tensor<2xi64>
+  %r = onnx.Reshape %x, %s : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  %t = onnx.Transpose %r : (tensor<*xf32>) -> tensor<*xf32>
+  %c = onnx.Concat %t, %t {axis = -1} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
+  return %c : tensor<*xf32>
+}
+
+// -----
+
+func.func @reshape_mismatch(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %s = onnx.Constant dense<[4, 2]> : tensor<2xi64> : tensor<2xi64>
+  // expected-error @+1 {{cannot reshape [2,3] (6 elements) to [4,2] (8 elements)}}
+  %r = onnx.Reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
