@@ -128,32 +128,52 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
   }
 };
 
+/// What MaxPool and AveragePool share: ranked 2-d types, the resolved
+/// window, and end pads extended so that ceil_mode's last window fits.
+struct PoolSetup {
+  RankedTensorType inType, outType;
+  onnx::WindowGeometry geometry;
+  SmallVector<int64_t> padsEnd;
+};
+
+template <typename PoolOp>
+static FailureOr<PoolSetup> setUpPool(PoolOp op, Value input,
+                                      ConversionPatternRewriter &rewriter) {
+  PoolSetup p;
+  p.inType = dyn_cast<RankedTensorType>(input.getType());
+  p.outType = dyn_cast<RankedTensorType>(op.getType());
+  if (!p.inType || !p.outType)
+    return rewriter.notifyMatchFailure(op, "unranked operands");
+  if (failed(check2d(op, p.inType, p.outType, rewriter)))
+    return failure();
+  FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
+      op, p.inType.getShape(), op.getKernelShape(), op.getAutoPad(),
+      op.getPads(), op.getStrides(), op.getDilations(), op.getCeilMode() != 0);
+  if (failed(g))
+    return failure();
+  p.geometry = *g;
+  p.padsEnd = g->padsEnd;
+  for (int i = 0; i < 2; ++i) {
+    int64_t need = (g->outSizes[i] - 1) * g->strides[i] +
+                   (g->kernel[i] - 1) * g->dilations[i] + 1 -
+                   p.inType.getDimSize(i + 2) - g->padsBegin[i];
+    p.padsEnd[i] = std::max(p.padsEnd[i], need);
+  }
+  return p;
+}
+
 struct MaxPoolPattern : OpConversionPattern<onnx::MaxPoolOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(onnx::MaxPoolOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto inType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
-    auto outType = dyn_cast<RankedTensorType>(op.getType());
-    if (!inType || !outType)
-      return rewriter.notifyMatchFailure(op, "unranked operands");
-    if (failed(check2d(op, inType, outType, rewriter)))
+    FailureOr<PoolSetup> setup = setUpPool(op, adaptor.getX(), rewriter);
+    if (failed(setup))
       return failure();
-    FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
-        op, inType.getShape(), op.getKernelShape(), op.getAutoPad(),
-        op.getPads(), op.getStrides(), op.getDilations(),
-        op.getCeilMode() != 0);
-    if (failed(g))
-      return failure();
-    // ceil_mode windows may run past the end padding: pad further.
-    SmallVector<int64_t> padsEnd(g->padsEnd);
-    for (int i = 0; i < 2; ++i) {
-      int64_t need = (g->outSizes[i] - 1) * g->strides[i] +
-                     (g->kernel[i] - 1) * g->dilations[i] + 1 -
-                     inType.getDimSize(i + 2) - g->padsBegin[i];
-      padsEnd[i] = std::max(padsEnd[i], need);
-    }
+    RankedTensorType outType = setup->outType;
+    const onnx::WindowGeometry *g = &setup->geometry;
+    ArrayRef<int64_t> padsEnd = setup->padsEnd;
     Type elem = outType.getElementType();
     auto ft = cast<FloatType>(elem);
     Value lowest = arith::ConstantOp::create(
@@ -185,27 +205,14 @@ struct AveragePoolPattern : OpConversionPattern<onnx::AveragePoolOp> {
   matchAndRewrite(onnx::AveragePoolOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto inType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
-    auto outType = dyn_cast<RankedTensorType>(op.getType());
-    if (!inType || !outType)
-      return rewriter.notifyMatchFailure(op, "unranked operands");
-    if (failed(check2d(op, inType, outType, rewriter)))
+    FailureOr<PoolSetup> setup = setUpPool(op, adaptor.getX(), rewriter);
+    if (failed(setup))
       return failure();
-    FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
-        op, inType.getShape(), op.getKernelShape(), op.getAutoPad(),
-        op.getPads(), op.getStrides(), op.getDilations(),
-        op.getCeilMode() != 0);
-    if (failed(g))
-      return failure();
+    RankedTensorType inType = setup->inType, outType = setup->outType;
+    const onnx::WindowGeometry *g = &setup->geometry;
+    ArrayRef<int64_t> padsEnd = setup->padsEnd;
     int64_t inH = inType.getDimSize(2), inW = inType.getDimSize(3);
     int64_t outH = outType.getDimSize(2), outW = outType.getDimSize(3);
-    SmallVector<int64_t> padsEnd(g->padsEnd);
-    for (int i = 0; i < 2; ++i) {
-      int64_t need = (g->outSizes[i] - 1) * g->strides[i] +
-                     (g->kernel[i] - 1) * g->dilations[i] + 1 -
-                     inType.getDimSize(i + 2) - g->padsBegin[i];
-      padsEnd[i] = std::max(padsEnd[i], need);
-    }
     // Count of the window positions that take part in each output.
     bool includePad = op.getCountIncludePad() != 0;
     SmallVector<float> counts(outH * outW);
