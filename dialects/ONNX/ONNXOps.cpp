@@ -191,13 +191,6 @@ FailureOr<WindowGeometry> tcc::onnx::resolveWindow(
 // Constants
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConstantOp::verify() {
-  if (getValue().getType() != getType())
-    return emitOpError() << "value type " << getValue().getType()
-                         << " does not match result type " << getType();
-  return success();
-}
-
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 OpFoldResult NoValueOp::fold(FoldAdaptor) { return UnitAttr::get(getContext()); }
 OpFoldResult IdentityOp::fold(FoldAdaptor) {

@@ -33,13 +33,13 @@ def FloatTensor : TensorOf<[AnyFloat]>;
 // Constants
 //===----------------------------------------------------------------------===//
 
-def ONNX_ConstantOp : ONNX_Op<"Constant", [ConstantLike]> {
+def ONNX_ConstantOp : ONNX_Op<"Constant", [ConstantLike,
+    AllTypesMatch<["value", "output"]>]> {
   let summary = "A constant tensor (also every graph initializer)";
   let arguments = (ins ElementsAttr:$value);
   let results = (outs AnyStaticShapeTensor:$output);
-  let assemblyFormat = "$value attr-dict `:` type($output)";
+  let assemblyFormat = "$value attr-dict";
   let hasFolder = 1;
-  let hasVerifier = 1;
 }
 
 def ONNX_NoValueOp : ONNX_Op<"NoValue", [ConstantLike]> {

@@ -14,7 +14,7 @@ func.func @flatten(%x: tensor<1x512x1x1xf32>) -> tensor<1x512xf32> {
 // CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<2x6xf32> into tensor<12xf32>
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [3, 4] : tensor<12xf32> into tensor<3x4xf32>
 func.func @reshape(%x: tensor<2x6xf32>) -> tensor<3x4xf32> {
-  %s = onnx.Constant dense<[3, 4]> : tensor<2xi64> : tensor<2xi64>
+  %s = onnx.Constant dense<[3, 4]> : tensor<2xi64>
   %0 = onnx.Reshape %x, %s : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
@@ -42,6 +42,6 @@ func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> tensor<2x8xf32> {
 // CHECK-LABEL: func @constant
 // CHECK: arith.constant dense<[1, 2]> : tensor<2xi64>
 func.func @constant() -> tensor<2xi64> {
-  %0 = onnx.Constant dense<[1, 2]> : tensor<2xi64> : tensor<2xi64>
+  %0 = onnx.Constant dense<[1, 2]> : tensor<2xi64>
   return %0 : tensor<2xi64>
 }

@@ -35,12 +35,12 @@ func.func @dropout_removed(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: bn_folded_weight: "0x040000000000803F0000803F"
 // CHECK: bn_folded_bias: "0x040000000000803F000000C0"
 func.func @bn_folded_into_conv(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
-  %w = onnx.Constant dense<1.0> : tensor<2x1x1x1xf32> : tensor<2x1x1x1xf32>
-  %b = onnx.Constant dense<1.0> : tensor<2xf32> : tensor<2xf32>
-  %scale = onnx.Constant dense<[2.0, 4.0]> : tensor<2xf32> : tensor<2xf32>
-  %beta = onnx.Constant dense<[1.0, 0.0]> : tensor<2xf32> : tensor<2xf32>
-  %mean = onnx.Constant dense<[1.0, 3.0]> : tensor<2xf32> : tensor<2xf32>
-  %var = onnx.Constant dense<[3.0, 15.0]> : tensor<2xf32> : tensor<2xf32>
+  %w = onnx.Constant dense<1.0> : tensor<2x1x1x1xf32>
+  %b = onnx.Constant dense<1.0> : tensor<2xf32>
+  %scale = onnx.Constant dense<[2.0, 4.0]> : tensor<2xf32>
+  %beta = onnx.Constant dense<[1.0, 0.0]> : tensor<2xf32>
+  %mean = onnx.Constant dense<[1.0, 3.0]> : tensor<2xf32>
+  %var = onnx.Constant dense<[3.0, 15.0]> : tensor<2xf32>
   %c = onnx.Conv %x, %w, %b : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
   %y = onnx.BatchNormalization %c, %scale, %beta, %mean, %var {epsilon = 1.0 : f32} : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
   return %y : tensor<1x2x4x4xf32>
@@ -54,8 +54,8 @@ func.func @bn_folded_into_conv(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
 // CHECK: onnx.BatchNormalization
 func.func @bn_not_folded_when_shared(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) {
   %none = onnx.NoValue
-  %w = onnx.Constant dense<1.0> : tensor<2x1x1x1xf32> : tensor<2x1x1x1xf32>
-  %p = onnx.Constant dense<1.0> : tensor<2xf32> : tensor<2xf32>
+  %w = onnx.Constant dense<1.0> : tensor<2x1x1x1xf32>
+  %p = onnx.Constant dense<1.0> : tensor<2xf32>
   %c = onnx.Conv %x, %w, %none : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>, none) -> tensor<1x2x4x4xf32>
   %y = onnx.BatchNormalization %c, %p, %p, %p, %p : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
   return %y, %c : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>

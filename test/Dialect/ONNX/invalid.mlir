@@ -184,7 +184,7 @@ func.func @clip_bounds(%x: tensor<4xf32>, %lo: tensor<2xf32>) -> tensor<*xf32> {
 
 func.func @dropout_training(%x: tensor<4xf32>) -> tensor<*xf32> {
   %none = onnx.NoValue
-  %t = onnx.Constant dense<true> : tensor<i1> : tensor<i1>
+  %t = onnx.Constant dense<true> : tensor<i1>
   // expected-error @+1 {{with training_mode=true is not supported}}
   %0 = onnx.Dropout %x, %none, %t : (tensor<4xf32>, none, tensor<i1>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
@@ -193,7 +193,7 @@ func.func @dropout_training(%x: tensor<4xf32>) -> tensor<*xf32> {
 // -----
 
 func.func @constant_type() -> tensor<3xf32> {
-  // expected-error @+1 {{value type 'tensor<2xf32>' does not match result type 'tensor<3xf32>'}}
-  %0 = onnx.Constant dense<1.0> : tensor<2xf32> : tensor<3xf32>
+  // expected-error @+1 {{failed to verify that all of {value, output} have same type}}
+  %0 = "onnx.Constant"() <{value = dense<1.0> : tensor<2xf32>}> : () -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }

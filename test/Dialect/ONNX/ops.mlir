@@ -3,7 +3,7 @@
 // CHECK-LABEL: func @all_ops
 func.func @all_ops(%x: tensor<1x3x8x8xf32>, %v: tensor<8xf32>, %m: tensor<2x8xf32>) -> tensor<1x3x8x8xf32> {
   %none = onnx.NoValue
-  %w = onnx.Constant dense<1.0> : tensor<3x3x3x3xf32> : tensor<3x3x3x3xf32>
+  %w = onnx.Constant dense<1.0> : tensor<3x3x3x3xf32>
   // CHECK: onnx.Conv %{{.*}}, %{{.*}}, %{{.*}} {pads = array<i64: 1, 1, 1, 1>}
   %c = onnx.Conv %x, %w, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<3x3x3x3xf32>, none) -> tensor<1x3x8x8xf32>
   // CHECK: onnx.Relu
@@ -26,13 +26,13 @@ func.func @all_ops(%x: tensor<1x3x8x8xf32>, %v: tensor<8xf32>, %m: tensor<2x8xf3
   %q = onnx.AveragePool %f {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
   // CHECK: onnx.GlobalAveragePool
   %g = onnx.GlobalAveragePool %q : (tensor<1x3x4x4xf32>) -> tensor<1x3x1x1xf32>
-  %ch = onnx.Constant dense<1.0> : tensor<3xf32> : tensor<3xf32>
+  %ch = onnx.Constant dense<1.0> : tensor<3xf32>
   // CHECK: onnx.BatchNormalization {{.*}}epsilon = 1.000000e-03
   %bn = onnx.BatchNormalization %f, %ch, %ch, %ch, %ch {epsilon = 1.0e-3 : f32} : (tensor<1x3x8x8xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<1x3x8x8xf32>
   // CHECK: onnx.Flatten
   %fl = onnx.Flatten %g : (tensor<1x3x1x1xf32>) -> tensor<1x3xf32>
   // CHECK: onnx.Gemm {{.*}}transB = 1
-  %wt = onnx.Constant dense<1.0> : tensor<8x3xf32> : tensor<8x3xf32>
+  %wt = onnx.Constant dense<1.0> : tensor<8x3xf32>
   %gm = onnx.Gemm %fl, %wt, %v {transB = 1} : (tensor<1x3xf32>, tensor<8x3xf32>, tensor<8xf32>) -> tensor<1x8xf32>
   // CHECK: onnx.MatMul
   %mm = onnx.MatMul %gm, %v : (tensor<1x8xf32>, tensor<8xf32>) -> tensor<1xf32>
@@ -40,7 +40,7 @@ func.func @all_ops(%x: tensor<1x3x8x8xf32>, %v: tensor<8xf32>, %m: tensor<2x8xf3
   %sm = onnx.Softmax %m {axis = 1} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   // CHECK: onnx.Transpose {{.*}}perm = array<i64: 1, 0>
   %t = onnx.Transpose %sm {perm = array<i64: 1, 0>} : (tensor<2x8xf32>) -> tensor<8x2xf32>
-  %shape = onnx.Constant dense<[4, -1]> : tensor<2xi64> : tensor<2xi64>
+  %shape = onnx.Constant dense<[4, -1]> : tensor<2xi64>
   // CHECK: onnx.Reshape
   %rs = onnx.Reshape %t, %shape : (tensor<8x2xf32>, tensor<2xi64>) -> tensor<4x4xf32>
   // CHECK: onnx.Concat {{.*}}axis = 0

@@ -6,7 +6,7 @@
 // CHECK: onnx.MaxPool {{.*}} -> tensor<1x8x56x56xf32>
 func.func @conv_pool_chain(%x: tensor<1x3x224x224xf32>) -> tensor<*xf32> {
   %none = onnx.NoValue
-  %w = onnx.Constant dense<1.0> : tensor<8x3x7x7xf32> : tensor<8x3x7x7xf32>
+  %w = onnx.Constant dense<1.0> : tensor<8x3x7x7xf32>
   %c = onnx.Conv %x, %w, %none {pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 2, 2>} : (tensor<1x3x224x224xf32>, tensor<8x3x7x7xf32>, none) -> tensor<*xf32>
   %p = onnx.MaxPool %c {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<*xf32>) -> tensor<*xf32>
   return %p : tensor<*xf32>
@@ -19,7 +19,7 @@ func.func @conv_pool_chain(%x: tensor<1x3x224x224xf32>) -> tensor<*xf32> {
 // CHECK: onnx.AveragePool {{.*}} -> tensor<1x4x2x2xf32>
 func.func @same_upper_and_ceil(%x: tensor<1x2x7x7xf32>) -> tensor<*xf32> {
   %none = onnx.NoValue
-  %w = onnx.Constant dense<1.0> : tensor<4x2x3x3xf32> : tensor<4x2x3x3xf32>
+  %w = onnx.Constant dense<1.0> : tensor<4x2x3x3xf32>
   %c = onnx.Conv %x, %w, %none {auto_pad = "SAME_UPPER", strides = array<i64: 2, 2>} : (tensor<1x2x7x7xf32>, tensor<4x2x3x3xf32>, none) -> tensor<*xf32>
   %p = onnx.AveragePool %c {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = 1} : (tensor<*xf32>) -> tensor<*xf32>
   return %p : tensor<*xf32>
@@ -48,7 +48,7 @@ func.func @dynamic_batch(%x: tensor<?x3x4xf32>, %b: tensor<4xf32>, %m: tensor<4x
 // CHECK: onnx.Transpose {{.*}} -> tensor<12x2xf32>
 // CHECK: onnx.Concat {{.*}} -> tensor<12x4xf32>
 func.func @reshape_transpose_concat(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
-  %s = onnx.Constant dense<[0, -1]> : tensor<2xi64> : tensor<2xi64>
+  %s = onnx.Constant dense<[0, -1]> : tensor<2xi64>
   %r = onnx.Reshape %x, %s : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
   %t = onnx.Transpose %r : (tensor<*xf32>) -> tensor<*xf32>
   %c = onnx.Concat %t, %t {axis = -1} : (tensor<*xf32>, tensor<*xf32>) -> tensor<*xf32>
@@ -58,7 +58,7 @@ func.func @reshape_transpose_concat(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
 // -----
 
 func.func @reshape_mismatch(%x: tensor<2x3xf32>) -> tensor<*xf32> {
-  %s = onnx.Constant dense<[4, 2]> : tensor<2xi64> : tensor<2xi64>
+  %s = onnx.Constant dense<[4, 2]> : tensor<2xi64>
   // expected-error @+1 {{cannot reshape [2,3] (6 elements) to [4,2] (8 elements)}}
   %r = onnx.Reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
   return %r : tensor<*xf32>
