@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""gen_fixtures.py - writes the small ONNX importer fixtures (valid and bad models, .npy inputs)."""
+"""gen_fixtures.py - writes the small ONNX importer fixtures (valid and bad models, .npy inputs).
+
+Valid fixtures pass onnx.checker and run in onnxruntime (unless --no-check). The error fixtures
+(BAD) are models tcc must reject; many of them the checker would refuse too, so they are written
+as raw protobuf bytes and never checked. The conv_input* files exercise the driver's input checks.
+"""
 import argparse
 import os
 
@@ -134,12 +139,171 @@ VALID = [conv, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_
          identity_dropout_clip]
 
 
+# ---- valid feature fixtures (checked like VALID) ----
+
+def constant_forms():
+    nodes = [helper.make_node("Constant", [], ["a"], name="const_float", value_float=2.0),
+             helper.make_node("Constant", [], ["b"], name="const_floats",
+                              value_floats=[0.5, -1.0, 3.0]),
+             helper.make_node("Constant", [], ["shape"], name="const_ints", value_ints=[1, 3]),
+             helper.make_node("Add", ["x", "a"], ["t"], name="add0"),
+             helper.make_node("Add", ["t", "b"], ["u"], name="add1"),
+             helper.make_node("Reshape", ["u", "shape"], ["y"], name="reshape0")]
+    return model("constant_forms", nodes, [vi("x", [3])], [vi("y", [1, 3])])
+
+
+def clip_v6():
+    # Clip-6 form (min/max as attributes), valid up to opset 10.
+    nodes = [helper.make_node("Clip", ["x"], ["y"], name="clip0", min=-0.5, max=0.5)]
+    return model("clip_v6", nodes, [vi("x", [2, 3])], [vi("y", [2, 3])], opset=10)
+
+
+def softmax_v11():
+    # Rank 2, so Softmax-11's flatten-at-axis semantics equal Softmax-13's.
+    nodes = [helper.make_node("Softmax", ["x"], ["y"], name="softmax0"),  # default axis 1 in v11
+             helper.make_node("Softmax", ["x"], ["y1"], name="softmax1", axis=-1)]
+    return model("softmax_v11", nodes, [vi("x", [2, 5])], [vi("y", [2, 5]), vi("y1", [2, 5])],
+                 opset=11)
+
+
+def dynamic_batch():
+    # Valid ONNX (checked), but the batch dimension is symbolic: tcc must reject it.
+    r = rng(20)
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu0"),
+             helper.make_node("Add", ["r", "bias"], ["y"], name="add0")]
+    inits = [init("bias", r.standard_normal(4, dtype=np.float32))]
+    return model("dynamic_batch", nodes, [vi("x", ["batch", 3, 4])], [vi("y", ["batch", 3, 4])],
+                 inits)
+
+
+CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch]
+
+
+# ---- error fixtures: models tcc must reject (written raw, not checked) ----
+
+def relu(name, **attrs):
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu0", **attrs)]
+    return model(name, nodes, [vi("x", [4])], [vi("y", [4])])
+
+
+def no_opset():
+    m = relu("no_opset")
+    del m.opset_import[:]
+    m.opset_import.append(helper.make_opsetid("com.example", 1))
+    return m
+
+
+def old_opset():
+    m = relu("old_opset")
+    m.opset_import[0].version = 6
+    return m
+
+
+def sequence_input():
+    nodes = [helper.make_node("SequenceLength", ["xs"], ["n"], name="seqlen0")]
+    return model("sequence_input", nodes,
+                 [helper.make_tensor_sequence_value_info("xs", F32, [3])],
+                 [vi("n", [], TensorProto.INT64)])
+
+
+def string_input():
+    nodes = [helper.make_node("Identity", ["s"], ["t"], name="identity0")]
+    return model("string_input", nodes, [vi("s", [2], TensorProto.STRING)],
+                 [vi("t", [2], TensorProto.STRING)])
+
+
+def no_shape():
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu0")]
+    return model("no_shape", nodes, [vi("x", None)], [vi("y", None)])
+
+
+def external_data():
+    w = TensorProto(name="w", data_type=F32, dims=[4], data_location=TensorProto.EXTERNAL)
+    w.external_data.add(key="location", value="w.bin")  # w.bin is deliberately not written
+    nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add0")]
+    return model("external_data", nodes, [vi("x", [4])], [vi("y", [4])], [w])
+
+
+def bad_initializer():
+    w = TensorProto(name="w", data_type=F32, dims=[4], float_data=[1.0, 2.0, 3.0])  # 3 of 4
+    nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add0")]
+    return model("bad_initializer", nodes, [vi("x", [4])], [vi("y", [4])], [w])
+
+
+def undefined_input():
+    nodes = [helper.make_node("Relu", ["nowhere"], ["y"], name="relu0")]
+    return model("undefined_input", nodes, [vi("x", [4])], [vi("y", [4])])
+
+
+def softmax_v11_axis():
+    # Softmax-11 with axis=1 on rank 3 flattens [3,4]; not the per-axis Softmax-13.
+    nodes = [helper.make_node("Softmax", ["x"], ["y"], name="sm0", axis=1)]
+    return model("softmax_v11_axis", nodes, [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], opset=11)
+
+
+def bn_spatial0():
+    r = rng(21)
+    nodes = [helper.make_node("BatchNormalization", ["x", "scale", "B", "mean", "var"], ["y"],
+                              name="bn0", spatial=0)]
+    inits = [init("scale", r.uniform(0.5, 1.5, 2).astype(np.float32)),
+             init("B", r.standard_normal(2, dtype=np.float32)),
+             init("mean", r.standard_normal(2, dtype=np.float32)),
+             init("var", r.uniform(0.5, 2.0, 2).astype(np.float32))]
+    return model("bn_spatial0", nodes, [vi("x", [1, 2, 3, 3])], [vi("y", [1, 2, 3, 3])], inits,
+                 opset=7)
+
+
+def unknown_attr():
+    return relu("unknown_attr", foo=1)
+
+
+def maxpool_indices():
+    nodes = [helper.make_node("MaxPool", ["x"], ["y", "indices"], name="pool0",
+                              kernel_shape=[2, 2], strides=[2, 2])]
+    return model("maxpool_indices", nodes, [vi("x", [1, 1, 4, 4])],
+                 [vi("y", [1, 1, 2, 2]), vi("indices", [1, 1, 2, 2], TensorProto.INT64)])
+
+
+def dangling_output():
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu0")]
+    return model("dangling_output", nodes, [vi("x", [4])], [vi("z", [4])])
+
+
+def constant_string():
+    nodes = [helper.make_node("Constant", [], ["c"], name="c0", value_string="hi")]
+    return model("constant_string", nodes, [], [vi("c", [], TensorProto.STRING)])
+
+
+def strings_attr():
+    return relu("strings_attr", tags=["a", "b"])
+
+
+def conv_bad_channels():
+    r = rng(22)
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv0", kernel_shape=[3, 3])]
+    inits = [init("w", r.standard_normal((4, 2, 3, 3), dtype=np.float32))]  # x has 3 channels
+    return model("conv_bad_channels", nodes, [vi("x", [1, 3, 8, 8])], [vi("y", [1, 4, 6, 6])],
+                 inits)
+
+
+BAD = [no_opset, old_opset, sequence_input, string_input, no_shape, external_data,
+       bad_initializer, undefined_input, softmax_v11_axis, bn_spatial0, unknown_attr,
+       maxpool_indices, dangling_output, constant_string, strings_attr, conv_bad_channels]
+
+
+SYMBOLIC_DIM = 2  # value fed for a dim_param (e.g. "batch") when checking
+
+
+def dims_of(info):
+    return [d.dim_value if d.HasField("dim_value") else SYMBOLIC_DIM
+            for d in info.type.tensor_type.shape.dim]
+
+
 def random_feeds(m, seed=0):
     r = rng(seed)
     feeds = {}
     for v in m.graph.input:
-        dims = [d.dim_value for d in v.type.tensor_type.shape.dim]
-        feeds[v.name] = r.standard_normal(dims).astype(np.float32)
+        feeds[v.name] = r.standard_normal(dims_of(v)).astype(np.float32)
     return feeds
 
 
@@ -151,7 +315,7 @@ def check(path, m):
     sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     outs = sess.run(None, random_feeds(m))
     for o, info in zip(outs, m.graph.output):
-        want = [d.dim_value for d in info.type.tensor_type.shape.dim]
+        want = dims_of(info)
         assert list(o.shape) == want, f"{path}: {info.name} shape {o.shape} != {want}"
         assert np.isfinite(o).all(), f"{path}: {info.name} not finite"
 
@@ -174,7 +338,7 @@ def main():
     def out(name):
         return os.path.join(args.out_dir, name)
 
-    for fn in VALID:
+    for fn in VALID + CHECKED:
         m = fn()
         path = out(fn.__name__ + ".onnx")
         onnx.save(m, path)
@@ -198,6 +362,27 @@ def main():
     np.save(out("conv_input.npy"), x)
     np.save(out("conv_input_bad.npy"), rng(11).standard_normal((1, 3, 8, 7)).astype(np.float32))
     print(f"wrote {out('conv_input.npy')} (1x3x8x8), {out('conv_input_bad.npy')} (1x3x8x7)")
+
+    for fn in BAD:  # raw bytes: onnx.save would try to resolve external_data.onnx's w.bin
+        path = out(fn.__name__ + ".onnx")
+        with open(path, "wb") as f:
+            f.write(fn().SerializeToString())
+        assert os.path.getsize(path) < 20_000, path
+    print(f"wrote {len(BAD)} error fixtures: {', '.join(fn.__name__ + '.onnx' for fn in BAD)}")
+
+    np.save(out("conv_input_f64.npy"), x.astype(np.float64))
+    np.save(out("conv_input_fortran.npy"), np.asfortranarray(x))
+    with open(out("conv_input_fortran.npy"), "rb") as f:
+        np.lib.format.read_magic(f)
+        assert np.lib.format.read_array_header_1_0(f)[1], "conv_input_fortran.npy not fortran_order"
+    with open(out("conv_input.npy"), "rb") as f:
+        npy = f.read()
+    with open(out("conv_input_truncated.npy"), "wb") as f:
+        f.write(npy[:-10])
+    with open(out("conv_input.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(x, "x").SerializeToString())
+    print(f"wrote {out('conv_input_f64.npy')}, {out('conv_input_fortran.npy')}, "
+          f"{out('conv_input_truncated.npy')}, {out('conv_input.pb')}")
 
 
 if __name__ == "__main__":

@@ -52,6 +52,10 @@ struct GemmPattern : OpConversionPattern<onnx::GemmOp> {
     if (!isa<NoneType>(adaptor.getC().getType()) && beta != 0.0) {
       if (!isa<RankedTensorType>(adaptor.getC().getType()))
         return rewriter.notifyMatchFailure(op, "unranked C");
+      // The accumulator's dynamic dims would have to come from A and B.
+      if (!type->hasStaticShape())
+        return op.emitOpError() << "with a dynamic shape and C is not "
+                                << "supported yet";
       init = buildElementwise(
           rewriter, loc, *type, {adaptor.getC()},
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -59,10 +63,6 @@ struct GemmPattern : OpConversionPattern<onnx::GemmOp> {
               return args[0];
             return mulScalars(b, l, args[0], constantScalar(b, l, elem, beta));
           });
-      // The accumulator's dynamic dims must come from A and B, not C.
-      if (!type->hasStaticShape())
-        return op.emitOpError() << "with a dynamic shape and C is not "
-                                << "supported yet";
     } else {
       Value zero = constantScalar(rewriter, loc, elem, 0);
       SmallVector<OpFoldResult> sizes = {

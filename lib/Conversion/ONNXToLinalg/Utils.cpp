@@ -34,6 +34,7 @@ Value tcc::onnx_to_linalg::createEmptyLike(OpBuilder &b, Location loc,
       dim = tensor::DimOp::create(b, loc, src, j);
       break;
     }
+    // Callers reject results whose dynamic dims no operand carries.
     assert(dim && "no source for a dynamic dim");
     sizes.push_back(dim);
   }

@@ -70,3 +70,34 @@ func.func @conv_3d(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x2x2x2xf32>) -> tens
   %0 = onnx.Conv %x, %w, %none : (tensor<1x1x4x4x4xf32>, tensor<1x1x2x2x2xf32>, none) -> tensor<1x1x3x3x3xf32>
   return %0 : tensor<1x1x3x3x3xf32>
 }
+
+// -----
+
+func.func @conv_dynamic_spatial(%x: tensor<1x3x?x?xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x?x?xf32> {
+  %none = onnx.NoValue
+  // expected-error @+2 {{with dynamic channel or spatial dims is not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Conv'}}
+  %0 = onnx.Conv %x, %w, %none : (tensor<1x3x?x?xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x4x?x?xf32>
+  return %0 : tensor<1x4x?x?xf32>
+}
+
+// -----
+
+// A dynamic batch is fine: it comes from the input.
+// CHECK-LABEL: func @conv_dynamic_batch
+// CHECK: tensor.dim %arg0
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @conv_dynamic_batch(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<?x4x6x6xf32> {
+  %none = onnx.NoValue
+  %0 = onnx.Conv %x, %w, %none : (tensor<?x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<?x4x6x6xf32>
+  return %0 : tensor<?x4x6x6xf32>
+}
+
+// -----
+
+func.func @avgpool_f64(%x: tensor<1x1x4x4xf64>) -> tensor<1x1x2x2xf64> {
+  // expected-error @+2 {{is only supported for f32 yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.AveragePool'}}
+  %0 = onnx.AveragePool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf64>) -> tensor<1x1x2x2xf64>
+  return %0 : tensor<1x1x2x2xf64>
+}

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s -split-input-file --tcc-convert-onnx-to-linalg | FileCheck %s
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-convert-onnx-to-linalg | FileCheck %s
 
 // transB reads B as (n, k); alpha scales the product, beta * C starts the sum.
 // CHECK-DAG: #[[$A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -41,4 +41,25 @@ func.func @matmul_batched(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>) -> tensor<
 func.func @matmul_vector(%a: tensor<3x4xi64>, %b: tensor<4xi64>) -> tensor<3xi64> {
   %0 = onnx.MatMul %a, %b : (tensor<3x4xi64>, tensor<4xi64>) -> tensor<3xi64>
   return %0 : tensor<3xi64>
+}
+
+// -----
+
+func.func @gemm_dynamic_with_c(%a: tensor<?x4xf32>, %b: tensor<4x3xf32>, %c: tensor<3xf32>) -> tensor<?x3xf32> {
+  // expected-error @+2 {{with a dynamic shape and C is not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Gemm'}}
+  %0 = onnx.Gemm %a, %b, %c : (tensor<?x4xf32>, tensor<4x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+// Without C, a dynamic M is fine: the accumulator takes it from A.
+// CHECK-LABEL: func @gemm_dynamic
+// CHECK: %[[M:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4xf32>
+// CHECK: tensor.empty(%[[M]]) : tensor<?x3xf32>
+func.func @gemm_dynamic(%a: tensor<?x4xf32>, %b: tensor<4x3xf32>) -> tensor<?x3xf32> {
+  %none = onnx.NoValue
+  %0 = onnx.Gemm %a, %b, %none : (tensor<?x4xf32>, tensor<4x3xf32>, none) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
 }

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s -split-input-file --tcc-convert-onnx-to-linalg | FileCheck %s
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-convert-onnx-to-linalg | FileCheck %s
 
 // CHECK-LABEL: func @flatten
 // CHECK: tensor.collapse_shape %arg0 {{\[\[}}0], [1, 2, 3]] : tensor<1x512x1x1xf32> into tensor<1x512xf32>
@@ -44,4 +44,14 @@ func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> tensor<2x8xf32> {
 func.func @constant() -> tensor<2xi64> {
   %0 = onnx.Constant dense<[1, 2]> : tensor<2xi64>
   return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @reshape_dynamic(%x: tensor<?x6xf32>) -> tensor<?x3xf32> {
+  %s = onnx.Constant dense<[-1, 3]> : tensor<2xi64>
+  // expected-error @+2 {{with dynamic shapes is not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Reshape'}}
+  %0 = onnx.Reshape %x, %s : (tensor<?x6xf32>, tensor<2xi64>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
 }

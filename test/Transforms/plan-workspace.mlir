@@ -1,0 +1,52 @@
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-plan-workspace | FileCheck %s
+
+// Three 4 KiB buffers: %a dies when %c is written, so %c reuses its offset;
+// %b is live meanwhile and gets its own. Copies become linalg.copy.
+// CHECK-LABEL: func @main
+// CHECK-SAME: (%[[IN:.*]]: memref<1024xf32>, %[[OUT:.*]]: memref<1024xf32>, %[[WS:.*]]: memref<8192xi8>)
+// CHECK-SAME: attributes {tcc.workspace_size = 8192 : i64}
+// CHECK-NOT: memref.alloc
+// CHECK: %[[O1:.*]] = arith.constant 0 : index
+// CHECK: %[[A:.*]] = memref.view %[[WS]][%[[O1]]][] : memref<8192xi8> to memref<1024xf32>
+// CHECK: linalg.copy ins(%[[IN]] : memref<1024xf32>) outs(%[[A]] : memref<1024xf32>)
+// CHECK: %[[O2:.*]] = arith.constant 4096 : index
+// CHECK: memref.view %[[WS]][%[[O2]]][]
+// CHECK: %[[O3:.*]] = arith.constant 0 : index
+// CHECK: memref.view %[[WS]][%[[O3]]][]
+// CHECK-NOT: memref.copy
+func.func @main(%in: memref<1024xf32>, %out: memref<1024xf32>) {
+  %a = memref.alloc() : memref<1024xf32>
+  memref.copy %in, %a : memref<1024xf32> to memref<1024xf32>
+  %b = memref.alloc() : memref<1024xf32>
+  memref.copy %a, %b : memref<1024xf32> to memref<1024xf32>
+  %c = memref.alloc() : memref<1024xf32>
+  memref.copy %b, %c : memref<1024xf32> to memref<1024xf32>
+  memref.copy %c, %out : memref<1024xf32> to memref<1024xf32>
+  return
+}
+
+// -----
+
+// A view keeps its source alive: %a is read through %v after %b is made.
+// CHECK-LABEL: func @main
+// CHECK-SAME: memref<128xi8>
+// CHECK: arith.constant 0 : index
+// CHECK: arith.constant 64 : index
+func.func @main(%in: memref<4x4xf32>, %out: memref<16xf32>) {
+  %a = memref.alloc() : memref<4x4xf32>
+  memref.copy %in, %a : memref<4x4xf32> to memref<4x4xf32>
+  %v = memref.collapse_shape %a [[0, 1]] : memref<4x4xf32> into memref<16xf32>
+  %b = memref.alloc() : memref<16xf32>
+  memref.copy %v, %b : memref<16xf32> to memref<16xf32>
+  memref.copy %b, %out : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @main(%in: memref<?xf32>, %n: index) {
+  // expected-error @+1 {{dynamic shapes need a run-time memory plan, which is not supported yet}}
+  %a = memref.alloc(%n) : memref<?xf32>
+  memref.copy %in, %a : memref<?xf32> to memref<?xf32>
+  return
+}
