@@ -11,7 +11,7 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
-config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt"]
+config.excludes = ["Inputs", "lit.cfg.py", "CMakeLists.txt", "README.md"]
 
 llvm_config.use_default_substitutions()
 tools_bin = os.path.join(config.tcc_obj_root, "bin")

@@ -25,6 +25,8 @@ struct ModelSignature {
 /// Attribute names the importer puts on @main's arguments and results.
 inline constexpr llvm::StringLiteral kNameAttr = "tcc.name";
 inline constexpr llvm::StringLiteral kDtypeAttr = "tcc.dtype";
+/// ONNX dim_param of each dim ("" for a fixed dim), when an input has any.
+inline constexpr llvm::StringLiteral kDimNamesAttr = "tcc.dim_names";
 
 /// Reads the signature of the imported, shape-inferred @main. Fails (with
 /// an error on `func`) when a shape is not static.

@@ -474,6 +474,15 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
     func.setArgAttr(i, tcc::kDtypeAttr,
                     b.getI64IntegerAttr(
                         inputs[i]->type().tensor_type().elem_type()));
+    // Symbolic dim names, for messages and (later) the dynamic ABI.
+    SmallVector<Attribute> dimNames;
+    bool symbolic = false;
+    for (const auto &dim : inputs[i]->type().tensor_type().shape().dim()) {
+      dimNames.push_back(b.getStringAttr(dim.dim_param()));
+      symbolic |= !dim.dim_param().empty();
+    }
+    if (symbolic)
+      func.setArgAttr(i, tcc::kDimNamesAttr, b.getArrayAttr(dimNames));
   }
   for (const auto &init : graph.initializer()) {
     Location loc = NameLoc::get(StringAttr::get(&ctx, init.name()));

@@ -65,7 +65,9 @@ class Diagnostics {
 public:
   Diagnostics(MLIRContext &ctx, std::map<std::string, tcc::NodeInfo> &nodes)
       : handler(&ctx, [this](Diagnostic &diag) { print(diag); }),
-        nodes(nodes) {}
+        nodes(nodes) {
+    ctx.printOpOnDiagnostic(false);
+  }
 
 private:
   std::optional<std::string> nodeName(Location loc) {
@@ -194,11 +196,11 @@ struct Compiled {
 
 /// Imports and lowers the model to the LLVM dialect (or `stopAfter`).
 LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
-                                   Compiled &out, tcc::Stage stopAfter) {
+                                   Compiled &out, tcc::Stage stopAfter,
+                                   std::map<std::string, tcc::NodeInfo> &nodes) {
   tcc::ImportOptions import;
-  if (!makeImportOptions(o, import))
-    return failure();
-  out.module = tcc::importONNXModel(ctx, o.model, import);
+  (void)makeImportOptions(o, import); // validated by the caller
+  out.module = tcc::importONNXModel(ctx, o.model, import, &nodes);
   if (!out.module)
     return failure();
   auto main = out.module->lookupSymbol<func::FuncOp>("main");
@@ -226,6 +228,8 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
 int runCompile(CompileOptions &o) {
   if (o.target != "cpu")
     return error("--target " + o.target + " is not supported yet (cpu only)");
+  if (tcc::ImportOptions check; !makeImportOptions(o, check))
+    return kExitUsageError;
   if (o.name.empty())
     o.name = defaultName(o.output.empty() ? o.model : o.output);
   std::optional<tcc::Stage> stop = tcc::Stage::LLVM;
@@ -246,8 +250,7 @@ int runCompile(CompileOptions &o) {
   Diagnostics diagnostics(ctx, nodes);
   Compiled compiled;
   compiled.name = o.name;
-  (void)nodes;
-  if (failed(compileToLLVMDialect(ctx, o, compiled, *stop)))
+  if (failed(compileToLLVMDialect(ctx, o, compiled, *stop, nodes)))
     return kExitModelError;
 
   if (emitMLIR) {
@@ -303,6 +306,8 @@ int runCompile(CompileOptions &o) {
 int runRun(RunOptions &r) {
   CompileOptions &o = r.compile;
   o.name = "model";
+  if (tcc::ImportOptions check; !makeImportOptions(o, check))
+    return kExitUsageError;
   DialectRegistry registry;
   tcc::registerAllDialects(registry);
   MLIRContext ctx(registry);
@@ -327,7 +332,7 @@ int runRun(RunOptions &r) {
 
   Compiled compiled;
   compiled.name = o.name;
-  if (failed(compileToLLVMDialect(ctx, o, compiled, tcc::Stage::LLVM)))
+  if (failed(compileToLLVMDialect(ctx, o, compiled, tcc::Stage::LLVM, nodes)))
     return kExitModelError;
 
   auto shapeStr = [](const std::vector<int64_t> &dims) {

@@ -49,6 +49,15 @@ tcc::createTargetMachine(const TargetOptions &options, ModuleOp module) {
   } else if (host) {
     cpu = "generic";
   }
+  if (!host) {
+    std::unique_ptr<llvm::MCSubtargetInfo> sti(
+        target->createMCSubtargetInfo(triple, "", ""));
+    if (!sti || !sti->isCPUStringValid(cpu)) {
+      module.emitError() << "unknown CPU '" << cpu << "' for target '"
+                         << triple.str() << "'";
+      return nullptr;
+    }
+  }
   llvm::TargetOptions targetOptions;
   auto codeGenOpt = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
                     : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
@@ -60,12 +69,6 @@ tcc::createTargetMachine(const TargetOptions &options, ModuleOp module) {
   if (!tm)
     module.emitError() << "cannot create a target machine for '"
                        << triple.str() << "' (cpu " << cpu << ")";
-  else if (!host &&
-           !tm->getMCSubtargetInfo()->isCPUStringValid(cpu)) {
-    module.emitError() << "unknown CPU '" << cpu << "' for target '"
-                       << triple.str() << "'";
-    return nullptr;
-  }
   return tm;
 }
 

@@ -76,10 +76,27 @@ FailureOr<tcc::ModelSignature> tcc::getSignature(func::FuncOp func) {
     t.name = name ? name.str() : (what + Twine(index)).str();
     t.dtype = dtype ? dtype.getInt() : 0;
     auto ranked = dyn_cast<RankedTensorType>(type);
-    if (!ranked || !ranked.hasStaticShape())
-      return func.emitError() << what << " '" << t.name << "' has type "
-                              << type << ": symbolic dims must be pinned "
-                              << "with --dim NAME=VALUE or --shape";
+    if (!ranked)
+      return func.emitError() << what << " '" << t.name << "' has no rank";
+    auto dimNames = attrs ? attrs.getAs<ArrayAttr>(kDimNamesAttr) : ArrayAttr();
+    for (int64_t d = 0; d < ranked.getRank(); ++d) {
+      if (!ranked.isDynamicDim(d))
+        continue;
+      StringRef dimName;
+      if (dimNames && d < (int64_t)dimNames.size())
+        dimName = cast<StringAttr>(dimNames[d]).getValue();
+      InFlightDiagnostic diag = func.emitError()
+                                << what << " '" << t.name << "' has a symbolic dim "
+                                << d;
+      if (!dimName.empty())
+        diag << " ('" << dimName << "'): pin it with --dim " << dimName
+             << "=VALUE";
+      else
+        diag << ": pin it";
+      diag << " or --shape " << t.name << "=DxDx... (symbolic dims at run "
+           << "time are not supported yet)";
+      return diag;
+    }
     t.dims.assign(ranked.getShape().begin(), ranked.getShape().end());
     return t;
   };
