@@ -135,7 +135,36 @@ def unsupported():
                  extra_opsets=[("com.example", 1)])
 
 
-VALID = [conv, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
+def conv_nd():
+    """1-d grouped, dilated Conv and a 3-d Conv with asymmetric pads."""
+    r = rng(30)
+    nodes = [helper.make_node("Conv", ["x1", "w1", "b1"], ["y1"], name="conv1d", group=2,
+                              dilations=[2], pads=[1, 2], strides=[2]),
+             helper.make_node("Conv", ["x3", "w3"], ["y3"], name="conv3d",
+                              pads=[0, 1, 1, 1, 0, 1])]
+    inits = [init("w1", r.standard_normal((4, 2, 3), dtype=np.float32)),
+             init("b1", r.standard_normal(4, dtype=np.float32)),
+             init("w3", r.standard_normal((2, 3, 2, 2, 2), dtype=np.float32))]
+    return model("conv_nd", nodes, [vi("x1", [1, 4, 11]), vi("x3", [1, 3, 4, 5, 4])],
+                 [vi("y1", [1, 4, 5]), vi("y3", [1, 2, 4, 5, 5])], inits)
+
+
+def pool_nd():
+    """1-d and 3-d pooling, with ceil_mode, pads and count_include_pad."""
+    nodes = [helper.make_node("MaxPool", ["x1"], ["max1"], name="maxpool1d", kernel_shape=[3],
+                              strides=[2], ceil_mode=1),
+             helper.make_node("AveragePool", ["x1"], ["avg1"], name="avgpool1d", kernel_shape=[3],
+                              strides=[2], pads=[1, 1], count_include_pad=1),
+             helper.make_node("AveragePool", ["x3"], ["avg3"], name="avgpool3d",
+                              kernel_shape=[2, 2, 2], pads=[1, 0, 1, 1, 0, 1]),
+             helper.make_node("MaxPool", ["x3"], ["max3"], name="maxpool3d",
+                              kernel_shape=[2, 2, 2], strides=[2, 2, 2])]
+    return model("pool_nd", nodes, [vi("x1", [1, 2, 10]), vi("x3", [1, 2, 4, 4, 4])],
+                 [vi("max1", [1, 2, 5]), vi("avg1", [1, 2, 5]), vi("avg3", [1, 2, 5, 3, 5]),
+                  vi("max3", [1, 2, 2, 2, 2])])
+
+
+VALID = [conv, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
          identity_dropout_clip]
 
 

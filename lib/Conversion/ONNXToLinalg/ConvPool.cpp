@@ -7,21 +7,117 @@ using namespace tcc::onnx_to_linalg;
 
 namespace {
 
-/// Static-shape checks shared by Conv and pooling: 2-d windows, and no
-/// dynamic dims other than the batch (output sizes come from the input's).
-static LogicalResult check2d(Operation *op, RankedTensorType in,
-                             RankedTensorType out,
-                             ConversionPatternRewriter &rewriter) {
-  if (in.getRank() != 4)
-    return op->emitOpError() << "with " << in.getRank() - 2
-                             << " spatial dims is not supported yet "
-                             << "(only 2-d)";
-  for (int64_t i = 1; i < 4; ++i)
+/// Checks shared by Conv and pooling: ranked operands, and no dynamic dims
+/// other than the batch (output sizes come from static input sizes).
+static LogicalResult checkWindowed(Operation *op, RankedTensorType in,
+                                   RankedTensorType out) {
+  for (int64_t i = 1; i < in.getRank(); ++i)
     if (in.isDynamicDim(i) || out.isDynamicDim(i))
       return op->emitOpError()
              << "with dynamic channel or spatial dims is not supported yet";
-  (void)rewriter;
   return success();
+}
+
+/// Inserts a group dim: [.., size, ..] -> [.., groups, size/groups, ..] at
+/// `dim`; returns the expanded value and the reassociation to undo it.
+static std::pair<Value, SmallVector<ReassociationIndices>>
+splitGroups(OpBuilder &b, Location loc, Value v, int64_t dim, int64_t groups) {
+  auto t = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(t.getShape());
+  shape[dim] = t.getDimSize(dim) / groups;
+  shape.insert(shape.begin() + dim, groups);
+  SmallVector<ReassociationIndices> reassoc;
+  for (int64_t i = 0, e = t.getRank(); i < e; ++i) {
+    if (i < dim)
+      reassoc.push_back({i});
+    else if (i == dim)
+      reassoc.push_back({i, i + 1});
+    else
+      reassoc.push_back({i + 1});
+  }
+  auto type = RankedTensorType::get(shape, t.getElementType());
+  return {tensor::ExpandShapeOp::create(b, loc, type, v, reassoc).getResult(),
+          reassoc};
+}
+
+/// `o * stride + k * dilation`, the input index a window position reads.
+static AffineExpr windowIndex(AffineExpr o, AffineExpr k, int64_t stride,
+                              int64_t dilation) {
+  return o * stride + k * dilation;
+}
+
+/// Grouped N-d convolution as one linalg.generic over
+/// in [N, G, C/G, S...], w [G, M/G, C/G, K...], init [N, G, M/G, O...].
+/// Dims: n, g, m, o..., c, k... (the last 1 + #k are reductions).
+static Value buildGenericConv(OpBuilder &b, Location loc, Value in, Value w,
+                              Value init, const onnx::WindowGeometry &g) {
+  MLIRContext *ctx = b.getContext();
+  int64_t k = g.kernel.size();
+  int64_t numDims = 4 + 2 * k;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  AffineExpr n = d(0), grp = d(1), m = d(2), c = d(3 + k);
+  SmallVector<AffineExpr> inExprs = {n, grp, c}, wExprs = {grp, m, c},
+                          outExprs = {n, grp, m};
+  for (int64_t i = 0; i < k; ++i) {
+    inExprs.push_back(
+        windowIndex(d(3 + i), d(4 + k + i), g.strides[i], g.dilations[i]));
+    wExprs.push_back(d(4 + k + i));
+    outExprs.push_back(d(3 + i));
+  }
+  SmallVector<utils::IteratorType> iterators(3 + k,
+                                             utils::IteratorType::parallel);
+  iterators.append(1 + k, utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{in, w},
+             ValueRange{init},
+             ArrayRef<AffineMap>{AffineMap::get(numDims, 0, inExprs, ctx),
+                                 AffineMap::get(numDims, 0, wExprs, ctx),
+                                 AffineMap::get(numDims, 0, outExprs, ctx)},
+             iterators,
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value prod = mulScalars(nb, nloc, args[0], args[1]);
+               linalg::YieldOp::create(nb, nloc,
+                                       addScalars(nb, nloc, args[2], prod));
+             })
+      .getResult(0);
+}
+
+/// N-d max or sum pooling as one linalg.generic over in [N, C, S...]:
+/// dims n, c, o..., k...; a kernel-shaped empty tensor gives the k bounds.
+static Value buildGenericPool(OpBuilder &b, Location loc, Value in, Value init,
+                              const onnx::WindowGeometry &g, bool isMax) {
+  MLIRContext *ctx = b.getContext();
+  int64_t k = g.kernel.size();
+  int64_t numDims = 2 + 2 * k;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> inExprs = {d(0), d(1)}, windowExprs,
+                          outExprs = {d(0), d(1)};
+  for (int64_t i = 0; i < k; ++i) {
+    inExprs.push_back(
+        windowIndex(d(2 + i), d(2 + k + i), g.strides[i], g.dilations[i]));
+    windowExprs.push_back(d(2 + k + i));
+    outExprs.push_back(d(2 + i));
+  }
+  Type elem = cast<RankedTensorType>(init.getType()).getElementType();
+  Value window = tensor::EmptyOp::create(b, loc, g.kernel, elem);
+  SmallVector<utils::IteratorType> iterators(2 + k,
+                                             utils::IteratorType::parallel);
+  iterators.append(k, utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{in, window},
+             ValueRange{init},
+             ArrayRef<AffineMap>{AffineMap::get(numDims, 0, inExprs, ctx),
+                                 AffineMap::get(numDims, 0, windowExprs, ctx),
+                                 AffineMap::get(numDims, 0, outExprs, ctx)},
+             iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value r = isMax ? (Value)arith::MaximumFOp::create(
+                                     nb, nloc, args[2], args[0])
+                               : (Value)arith::AddFOp::create(nb, nloc,
+                                                              args[2], args[0]);
+               linalg::YieldOp::create(nb, nloc, r);
+             })
+      .getResult(0);
 }
 
 /// Bias broadcast along channel dim 1 (or zeros when there is none).
@@ -48,6 +144,8 @@ static Value createConvInit(OpBuilder &b, Location loc, RankedTensorType type,
       .getResult(0);
 }
 
+/// 2-d convolutions use linalg's named ops (ungrouped and grouped); other
+/// ranks a grouped linalg.generic.
 struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -59,7 +157,7 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
     auto outType = dyn_cast<RankedTensorType>(op.getType());
     if (!inType || !wType || !outType)
       return rewriter.notifyMatchFailure(op, "unranked operands");
-    if (failed(check2d(op, inType, outType, rewriter)))
+    if (failed(checkWindowed(op, inType, outType)))
       return failure();
     if (!wType.hasStaticShape())
       return op.emitOpError() << "with dynamic weight shape is not supported";
@@ -75,12 +173,13 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
                               g->padsEnd, constantScalar(rewriter, loc, elem, 0));
     Value init = createConvInit(rewriter, loc, outType, adaptor.getB(),
                                 adaptor.getX());
+    int64_t groups = op.getGroup();
+    bool is2d = inType.getRank() == 4;
     SmallVector<NamedAttribute> attrs = {
         rewriter.getNamedAttr("strides", i64Elements(rewriter, g->strides)),
         rewriter.getNamedAttr("dilations",
                               i64Elements(rewriter, g->dilations))};
-    int64_t groups = op.getGroup();
-    if (groups == 1) {
+    if (is2d && groups == 1) {
       Value conv = linalg::Conv2DNchwFchwOp::create(
                        rewriter, loc, TypeRange{outType},
                        ValueRange{input, adaptor.getW()}, ValueRange{init},
@@ -90,37 +189,19 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
       return success();
     }
 
-    // Grouped: split C and M into (G, C/G) and (G, M/G) and use the
-    // ngchw/gfchw form, then merge the groups back.
-    auto paddedType = cast<RankedTensorType>(input.getType());
-    int64_t c = paddedType.getDimSize(1), m = wType.getDimSize(0);
-    auto split = [&](Value v, RankedTensorType t, int64_t dim, int64_t size) {
-      SmallVector<int64_t> shape(t.getShape());
-      shape[dim] = size / groups;
-      shape.insert(shape.begin() + dim, groups);
-      SmallVector<ReassociationIndices> reassoc;
-      for (int64_t i = 0, e = t.getRank(); i < e; ++i) {
-        if (i < dim)
-          reassoc.push_back({i});
-        else if (i == dim)
-          reassoc.push_back({i, i + 1});
-        else
-          reassoc.push_back({i + 1});
-      }
-      auto type = RankedTensorType::get(shape, t.getElementType());
-      return std::make_pair(
-          tensor::ExpandShapeOp::create(rewriter, loc, type, v, reassoc)
-              .getResult(),
-          reassoc);
-    };
-    Value groupedIn = split(input, paddedType, 1, c).first;
-    Value groupedW = split(adaptor.getW(), wType, 0, m).first;
-    auto [groupedInit, outReassoc] = split(init, outType, 1, m);
-    Value conv = linalg::Conv2DNgchwGfchwOp::create(
-                     rewriter, loc, TypeRange{groupedInit.getType()},
-                     ValueRange{groupedIn, groupedW}, ValueRange{groupedInit},
-                     attrs)
-                     .getResult(0);
+    // Split C and M into (G, C/G) and (G, M/G), convolve per group, merge.
+    Value groupedIn = splitGroups(rewriter, loc, input, 1, groups).first;
+    Value groupedW = splitGroups(rewriter, loc, adaptor.getW(), 0, groups).first;
+    auto [groupedInit, outReassoc] =
+        splitGroups(rewriter, loc, init, 1, groups);
+    Value conv =
+        is2d ? linalg::Conv2DNgchwGfchwOp::create(
+                   rewriter, loc, TypeRange{groupedInit.getType()},
+                   ValueRange{groupedIn, groupedW}, ValueRange{groupedInit},
+                   attrs)
+                   .getResult(0)
+             : buildGenericConv(rewriter, loc, groupedIn, groupedW,
+                                groupedInit, *g);
     Value result = tensor::CollapseShapeOp::create(rewriter, loc, outType,
                                                    conv, outReassoc);
     rewriter.replaceOp(op, result);
@@ -128,8 +209,8 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
   }
 };
 
-/// What MaxPool and AveragePool share: ranked 2-d types, the resolved
-/// window, and end pads extended so that ceil_mode's last window fits.
+/// What MaxPool and AveragePool share: ranked types, the resolved window,
+/// and end pads extended so that ceil_mode's last window fits.
 struct PoolSetup {
   RankedTensorType inType, outType;
   onnx::WindowGeometry geometry;
@@ -144,7 +225,9 @@ static FailureOr<PoolSetup> setUpPool(PoolOp op, Value input,
   p.outType = dyn_cast<RankedTensorType>(op.getType());
   if (!p.inType || !p.outType)
     return rewriter.notifyMatchFailure(op, "unranked operands");
-  if (failed(check2d(op, p.inType, p.outType, rewriter)))
+  if (!isa<FloatType>(p.inType.getElementType()))
+    return op.emitOpError() << "is only supported on floats";
+  if (failed(checkWindowed(op, p.inType, p.outType)))
     return failure();
   FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
       op, p.inType.getShape(), op.getKernelShape(), op.getAutoPad(),
@@ -153,13 +236,33 @@ static FailureOr<PoolSetup> setUpPool(PoolOp op, Value input,
     return failure();
   p.geometry = *g;
   p.padsEnd = g->padsEnd;
-  for (int i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < g->kernel.size(); ++i) {
     int64_t need = (g->outSizes[i] - 1) * g->strides[i] +
                    (g->kernel[i] - 1) * g->dilations[i] + 1 -
                    p.inType.getDimSize(i + 2) - g->padsBegin[i];
     p.padsEnd[i] = std::max(p.padsEnd[i], need);
   }
   return p;
+}
+
+/// Pools the padded input: linalg's named NCHW op for 2-d, else a generic.
+static Value buildPool(OpBuilder &b, Location loc, Value input, Value init,
+                       const onnx::WindowGeometry &g, bool isMax) {
+  if (g.kernel.size() != 2)
+    return buildGenericPool(b, loc, input, init, g, isMax);
+  Type elem = cast<RankedTensorType>(init.getType()).getElementType();
+  Value window = tensor::EmptyOp::create(b, loc, g.kernel, elem);
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("strides", i64Elements(b, g.strides)),
+      b.getNamedAttr("dilations", i64Elements(b, g.dilations))};
+  SmallVector<Value> ins = {input, window};
+  if (isMax)
+    return linalg::PoolingNchwMaxOp::create(b, loc, TypeRange{init.getType()},
+                                            ins, ValueRange{init}, attrs)
+        .getResult(0);
+  return linalg::PoolingNchwSumOp::create(b, loc, TypeRange{init.getType()},
+                                          ins, ValueRange{init}, attrs)
+      .getResult(0);
 }
 
 struct MaxPoolPattern : OpConversionPattern<onnx::MaxPoolOp> {
@@ -172,30 +275,50 @@ struct MaxPoolPattern : OpConversionPattern<onnx::MaxPoolOp> {
     if (failed(setup))
       return failure();
     RankedTensorType outType = setup->outType;
-    const onnx::WindowGeometry *g = &setup->geometry;
-    ArrayRef<int64_t> padsEnd = setup->padsEnd;
-    Type elem = outType.getElementType();
-    auto ft = cast<FloatType>(elem);
+    auto ft = cast<FloatType>(outType.getElementType());
     Value lowest = arith::ConstantOp::create(
-        rewriter, loc, elem,
+        rewriter, loc, ft,
         rewriter.getFloatAttr(
             ft, APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/true)));
-    Value input =
-        padTrailing(rewriter, loc, adaptor.getX(), g->padsBegin, padsEnd, lowest);
+    Value input = padTrailing(rewriter, loc, adaptor.getX(),
+                              setup->geometry.padsBegin, setup->padsEnd, lowest);
     Value init = createFilled(rewriter, loc, outType, lowest, {adaptor.getX()});
-    Value window = tensor::EmptyOp::create(rewriter, loc, g->kernel, elem);
-    SmallVector<NamedAttribute> attrs = {
-        rewriter.getNamedAttr("strides", i64Elements(rewriter, g->strides)),
-        rewriter.getNamedAttr("dilations",
-                              i64Elements(rewriter, g->dilations))};
-    Value pool = linalg::PoolingNchwMaxOp::create(
-                     rewriter, loc, TypeRange{outType},
-                     ValueRange{input, window}, ValueRange{init}, attrs)
-                     .getResult(0);
-    rewriter.replaceOp(op, pool);
+    rewriter.replaceOp(op, buildPool(rewriter, loc, input, init,
+                                     setup->geometry, /*isMax=*/true));
     return success();
   }
 };
+
+/// Number of window positions that take part in each output of an average
+/// pool: inside the input, or (count_include_pad) inside the explicit pads.
+static SmallVector<float> poolCounts(const onnx::WindowGeometry &g,
+                                     ArrayRef<int64_t> inSizes,
+                                     bool includePad) {
+  int64_t k = g.kernel.size();
+  int64_t numOut = 1, numWindow = 1;
+  for (int64_t i = 0; i < k; ++i) {
+    numOut *= g.outSizes[i];
+    numWindow *= g.kernel[i];
+  }
+  SmallVector<float> counts(numOut);
+  for (int64_t o = 0; o < numOut; ++o) {
+    int64_t n = 0;
+    for (int64_t w = 0; w < numWindow; ++w) {
+      bool inside = true, inPads = true;
+      for (int64_t i = k - 1, oi = o, wi = w; i >= 0; --i) {
+        int64_t oc = oi % g.outSizes[i], kc = wi % g.kernel[i];
+        oi /= g.outSizes[i];
+        wi /= g.kernel[i];
+        int64_t x = oc * g.strides[i] + kc * g.dilations[i] - g.padsBegin[i];
+        inside &= x >= 0 && x < inSizes[i];
+        inPads &= x >= -g.padsBegin[i] && x < inSizes[i] + g.padsEnd[i];
+      }
+      n += includePad ? inPads : inside;
+    }
+    counts[o] = n ? (float)n : 1.0f;
+  }
+  return counts;
+}
 
 /// AveragePool: a sum pool divided by a per-position count that is computed
 /// at compile time (it depends on pads, ceil_mode and count_include_pad).
@@ -209,46 +332,18 @@ struct AveragePoolPattern : OpConversionPattern<onnx::AveragePoolOp> {
     if (failed(setup))
       return failure();
     RankedTensorType inType = setup->inType, outType = setup->outType;
-    const onnx::WindowGeometry *g = &setup->geometry;
-    ArrayRef<int64_t> padsEnd = setup->padsEnd;
-    int64_t inH = inType.getDimSize(2), inW = inType.getDimSize(3);
-    int64_t outH = outType.getDimSize(2), outW = outType.getDimSize(3);
-    // Count of the window positions that take part in each output.
-    bool includePad = op.getCountIncludePad() != 0;
-    SmallVector<float> counts(outH * outW);
-    for (int64_t oh = 0; oh < outH; ++oh) {
-      for (int64_t ow = 0; ow < outW; ++ow) {
-        int64_t n = 0;
-        for (int64_t kh = 0; kh < g->kernel[0]; ++kh) {
-          for (int64_t kw = 0; kw < g->kernel[1]; ++kw) {
-            int64_t h = oh * g->strides[0] + kh * g->dilations[0] - g->padsBegin[0];
-            int64_t w = ow * g->strides[1] + kw * g->dilations[1] - g->padsBegin[1];
-            bool inside = h >= 0 && h < inH && w >= 0 && w < inW;
-            bool inPads = h >= -g->padsBegin[0] && h < inH + g->padsEnd[0] &&
-                          w >= -g->padsBegin[1] && w < inW + g->padsEnd[1];
-            n += includePad ? inPads : inside;
-          }
-        }
-        counts[oh * outW + ow] = n ? (float)n : 1.0f;
-      }
-    }
+    const onnx::WindowGeometry &g = setup->geometry;
     Type elem = outType.getElementType();
     if (!elem.isF32())
       return op.emitOpError() << "is only supported for f32 yet";
+    SmallVector<float> counts = poolCounts(g, inType.getShape().drop_front(2),
+                                           op.getCountIncludePad() != 0);
     Value zero = constantScalar(rewriter, loc, elem, 0);
-    Value input =
-        padTrailing(rewriter, loc, adaptor.getX(), g->padsBegin, padsEnd, zero);
+    Value input = padTrailing(rewriter, loc, adaptor.getX(), g.padsBegin,
+                              setup->padsEnd, zero);
     Value init = createFilled(rewriter, loc, outType, zero, {adaptor.getX()});
-    Value window = tensor::EmptyOp::create(rewriter, loc, g->kernel, elem);
-    SmallVector<NamedAttribute> attrs = {
-        rewriter.getNamedAttr("strides", i64Elements(rewriter, g->strides)),
-        rewriter.getNamedAttr("dilations",
-                              i64Elements(rewriter, g->dilations))};
-    Value sum = linalg::PoolingNchwSumOp::create(
-                    rewriter, loc, TypeRange{outType},
-                    ValueRange{input, window}, ValueRange{init}, attrs)
-                    .getResult(0);
-    auto countType = RankedTensorType::get({outH, outW}, elem);
+    Value sum = buildPool(rewriter, loc, input, init, g, /*isMax=*/false);
+    auto countType = RankedTensorType::get(g.outSizes, elem);
     Value countConst = arith::ConstantOp::create(
         rewriter, loc, countType,
         DenseElementsAttr::get(countType, ArrayRef<float>(counts)));

@@ -63,12 +63,27 @@ func.func @global_average_pool(%x: tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32> {
 
 // -----
 
-func.func @conv_3d(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x2x2x2xf32>) -> tensor<1x1x3x3x3xf32> {
+// Other ranks (and groups) use one grouped linalg.generic; the input map
+// reads o * stride + k * dilation.
+// CHECK-DAG: #[[$IN3:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8, d9) -> (d0, d1, d6, d3 * 2 + d7, d4 + d8, d5 + d9)>
+// CHECK-LABEL: func @conv_3d
+// CHECK: tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4], [5]]
+// CHECK: linalg.generic {indexing_maps = [#[[$IN3]], {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x1x2x3x3xf32>
+func.func @conv_3d(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x2x2x2xf32>) -> tensor<1x1x2x3x3xf32> {
   %none = onnx.NoValue
-  // expected-error @+2 {{with 3 spatial dims is not supported yet (only 2-d)}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.Conv'}}
-  %0 = onnx.Conv %x, %w, %none : (tensor<1x1x4x4x4xf32>, tensor<1x1x2x2x2xf32>, none) -> tensor<1x1x3x3x3xf32>
-  return %0 : tensor<1x1x3x3x3xf32>
+  %0 = onnx.Conv %x, %w, %none {strides = array<i64: 2, 1, 1>} : (tensor<1x1x4x4x4xf32>, tensor<1x1x2x2x2xf32>, none) -> tensor<1x1x2x3x3xf32>
+  return %0 : tensor<1x1x2x3x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @maxpool_1d
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: arith.maximumf
+func.func @maxpool_1d(%x: tensor<1x2x9xf32>) -> tensor<1x2x4xf32> {
+  %0 = onnx.MaxPool %x {kernel_shape = array<i64: 3>, strides = array<i64: 2>} : (tensor<1x2x9xf32>) -> tensor<1x2x4xf32>
+  return %0 : tensor<1x2x4xf32>
 }
 
 // -----
