@@ -31,7 +31,7 @@ rewrites the list from the current passes). tcc crashes (signals, exit
 statuses other than 0/1/2, timeouts) are listed with a command that
 reproduces them. The last line printed is `N passed, N failed, N skipped`.
 
-Exit status: 0 no regression, 1 regressions, 2 usage or setup error.
+Exit status: 0 no regression, 1 regressions or crashes, 2 usage or setup error.
 
 Examples:
   .venv/bin/python utils/conformance.py                     # everything
@@ -390,7 +390,7 @@ def compare(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) 
         if bad.any():
             i = np.unravel_index(int(np.argmax(bad)), bad.shape)
             return (f"{int(bad.sum())}/{bad.size} elements differ (exact compare), "
-                    f"first at {list(map(int, i))}: {actual[i]!r} vs {expected[i]!r}")
+                    f"first at {list(map(int, i))}: {actual[i].item()!r} vs {expected[i].item()!r}")
         return None
     if expected.dtype.name == "bfloat16":
         rtol = max(rtol, 2.0**-6)  # two bfloat16 ULPs, as ONNX's runner
@@ -398,7 +398,8 @@ def compare(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) 
     b = expected.astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         diff = np.abs(a - b)
-        ok = (a == b) | (np.isnan(a) & np.isnan(b)) | (diff <= atol + rtol * np.abs(b))
+        close = np.isfinite(a) & np.isfinite(b) & (diff <= atol + rtol * np.abs(b))
+        ok = (a == b) | (np.isnan(a) & np.isnan(b)) | close
     if ok.all():
         return None
     bad = ~ok
@@ -460,34 +461,41 @@ def _run_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float) -
     if remaining <= 0:
         test.crash = {"kind": "timeout", "command": repro}
         return "timeout (no time left for this data set)"
+    # Own process group, so that a timeout kills whatever tcc started too.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            errors="replace", start_new_session=True)
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
-                              timeout=remaining)
+        _, stderr = proc.communicate(timeout=remaining)
     except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
         test.crash = {"kind": "timeout", "command": repro,
                       "detail": f"still running after {remaining:.0f} s"}
         return f"timeout after {remaining:.0f} s"
     rc = proc.returncode
-    err = _first_error(proc.stderr)
+    err = _first_error(stderr)
     if rc < 0:
         test.crash = {"kind": "signal", "command": repro, "detail": _signal_name(rc),
-                      "stderr": proc.stderr[-2000:]}
+                      "stderr": stderr[-2000:]}
         return f"crash: {_signal_name(rc)}" + (f": {err}" if err else "")
     if rc not in (0, 1, 2):
         test.crash = {"kind": "exit", "command": repro, "detail": f"exit status {rc}",
-                      "stderr": proc.stderr[-2000:]}
+                      "stderr": stderr[-2000:]}
         return f"crash: exit status {rc}" + (f": {err}" if err else "")
     if rc == 2:
         test.crash = {"kind": "usage", "command": repro, "detail": "exit status 2 (usage error)",
-                      "stderr": proc.stderr[-2000:]}
+                      "stderr": stderr[-2000:]}
         return f"usage error (exit 2): {err}"
     if rc == 1:
         test.unsupported = sorted(set(re.findall(
-            r"unsupported operator: node '.*' op (\S+)", proc.stderr)))
+            r"unsupported operator: node '.*' op (\S+)", stderr)))
         if not err.startswith("tcc: error:"):
             test.crash = {"kind": "unclean", "command": repro,
                           "detail": "exit status 1 without a 'tcc: error:' line",
-                          "stderr": proc.stderr[-2000:]}
+                          "stderr": stderr[-2000:]}
         return err or "exit status 1 without a message"
     for k, path in enumerate(_numbered(ds, "output")):
         tp, expected = _read_pb(path)
@@ -513,6 +521,7 @@ def reason_group(t: Test) -> str:
     """Groups failure reasons: names, numbers and shapes elided."""
     r = t.reason
     r = re.sub(r"^test_data_set_\d+: ", "", r)
+    r = r.replace(os.path.join(t.dir, "model.onnx"), "model.onnx")
     m = re.search(r"unsupported operator: node '.*' op (\S+)", r)
     if m:
         return f"unsupported operator {m.group(1)}"
@@ -523,6 +532,11 @@ def reason_group(t: Test) -> str:
     r = re.sub(r"\(got .*?\)", "", r)
     r = re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "N", r)
     return r[:160]
+
+
+def _show(path: str) -> str:
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
 
 def _md(s: str) -> str:
@@ -543,7 +557,7 @@ def write_report(path: str, tests: list, meta: dict) -> None:
     lines += ["", "## Per op", "",
               "`node` tests count under their main op (an `_expanded` test under its "
               "base test's op); other sets count as a whole.", "",
-              "| op | passed | failed | skipped | total | failing tests (first reason) |",
+              "| op | passed | failed | skipped | total | most common failure reason |",
               "|---|---:|---:|---:|---:|---|"]
     by_op = {}
     for t in tests:
@@ -551,8 +565,9 @@ def write_report(path: str, tests: list, meta: dict) -> None:
     for op in sorted(by_op, key=str.lower):
         ts = by_op[op]
         c = {k: sum(t.status == k for t in ts) for k in ("passed", "failed", "skipped")}
-        fails = [t for t in ts if t.status == "failed"]
-        note = f"{len(fails)}: {_md(reason_group(fails[0]))}" if fails else ""
+        fails = [reason_group(t) for t in ts if t.status == "failed"]
+        top = max(set(fails), key=lambda g: (fails.count(g), g)) if fails else ""
+        note = f"{_md(top)} ({fails.count(top)}/{len(fails)})" if fails else ""
         lines.append(f"| {_md(op)} | {c['passed']} | {c['failed']} | {c['skipped']} | "
                      f"{len(ts)} | {note} |")
     groups = {}
@@ -638,7 +653,7 @@ def main() -> int:
     p = argparse.ArgumentParser(
         description="Run ONNX's backend conformance tests through `tcc run`.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Exit status: 0 no regression, 1 regressions, 2 usage or setup error.")
+        epilog="Exit status: 0 no regression, 1 regressions or crashes, 2 usage or setup error.")
     p.add_argument("--tcc", default=os.path.join(REPO, "build", "bin", "tcc"),
                    help="the tcc binary (default: %(default)s)")
     p.add_argument("--jobs", "-j", type=int, default=2,
@@ -660,6 +675,9 @@ def main() -> int:
                    help="Debian libonnx-testdata data folder, '' for none (default: %(default)s)")
     p.add_argument("--cache-dir", default=os.path.join(REPO, "build", "conformance"),
                    help="where the wheel's node tests are generated (default: %(default)s)")
+    p.add_argument("--summary", metavar="FILE",
+                   help="also write the counts (passed, failed, skipped, regressions, "
+                        "crashes) as JSON, for utils/check.sh")
     p.add_argument("--list", action="store_true",
                    help="classify and list the tests, run nothing")
     p.add_argument("-v", "--verbose", action="store_true", help="print every test's result")
@@ -710,6 +728,7 @@ def main() -> int:
               file=sys.stderr)
         return 0
 
+    tcc_stamp = os.stat(tcc).st_mtime_ns
     todo = [t for t in tests if not t.status]
     print(f"conformance: {len(tests)} tests ({len(todo)} to run, "
           f"{len(tests) - len(todo)} skipped or unloadable), {args.jobs} jobs",
@@ -726,7 +745,16 @@ def main() -> int:
             elif done % 250 == 0:
                 print(f"conformance: {done}/{len(todo)} run", file=sys.stderr)
     elapsed = time.monotonic() - t0
+    try:
+        changed = os.stat(tcc).st_mtime_ns != tcc_stamp
+    except OSError:
+        changed = True
+    if changed:
+        print(f"conformance: warning: {tcc} changed during the run (rebuilt?); "
+              "results may mix two builds", file=sys.stderr)
     meta["seconds"] = round(elapsed, 1)
+    meta["counts"] = {s: {k: sum(t.status == k for t in tests if t.set == s)
+                          for k in ("passed", "failed", "skipped")} for s in SETS}
 
     for path in (args.report, args.json):
         if path:
@@ -763,7 +791,7 @@ def main() -> int:
         for k in missing:
             print(f"  {k}")
     if new_passes:
-        print(f"\nnew passes ({len(new_passes)}), not in {os.path.relpath(args.expected)}"
+        print(f"\nnew passes ({len(new_passes)}), not in {_show(args.expected)}"
               + ("" if args.update_expected else " (add them with --update-expected)") + ":")
         for k in new_passes:
             print(f"  {k}")
@@ -775,12 +803,17 @@ def main() -> int:
         keep = [k for k in expected if flt and not flt.search(k)]
         passes = [t.key for t in tests if t.status == "passed"]
         write_expected(args.expected, keep + passes, meta)
-        print(f"\nwrote {os.path.relpath(args.expected)}: {len(set(keep + passes))} tests")
+        print(f"\nwrote {_show(args.expected)}: {len(set(keep + passes))} tests")
 
     counts = {k: sum(t.status == k for t in tests) for k in ("passed", "failed", "skipped")}
     print(f"\nreport: {args.report or '-'}; details: {args.json or '-'}; "
           f"{elapsed:.0f} s with {args.jobs} jobs")
     print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
+    if args.summary:
+        with open(args.summary, "w") as f:
+            json.dump({**counts, "regressions": len(regressions), "crashes": len(crashes)}, f)
+    if crashes:
+        return 1  # A crash, hang or odd exit is a bug whether or not the test is listed.
     return 1 if regressions and not args.update_expected else 0
 
 

@@ -1,0 +1,61 @@
+//===- ConvPoolOps.td - Conv and pooling -*- tablegen -*-===//
+#ifndef TCC_ONNX_CONVPOOLOPS_TD
+#define TCC_ONNX_CONVPOOLOPS_TD
+
+include "ONNXBase.td"
+
+def ONNX_ConvOp : ONNX_Op<"Conv"> {
+  let summary = "N-d convolution (NCHW), with groups, strides, dilations, pads";
+  let arguments = (ins FloatTensor:$X, FloatTensor:$W, TensorOrNone:$B,
+    DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    DefaultValuedAttr<ONNX_I64Attr, "1">:$group,
+    OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$pads,
+    OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs FloatTensor:$Y);
+  let assemblyFormat = [{
+    $X `,` $W `,` $B attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+class ONNX_PoolOp<string mnemonic> : ONNX_Op<mnemonic> {
+  let results = (outs FloatTensor:$Y);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def ONNX_MaxPoolOp : ONNX_PoolOp<"MaxPool"> {
+  let summary = "Max pooling (the Indices output is not supported)";
+  let arguments = (ins FloatTensor:$X,
+    DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$ceil_mode,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    DenseI64ArrayAttr:$kernel_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$pads,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$storage_order,
+    OptionalAttr<DenseI64ArrayAttr>:$strides);
+}
+
+def ONNX_AveragePoolOp : ONNX_PoolOp<"AveragePool"> {
+  let summary = "Average pooling";
+  let arguments = (ins FloatTensor:$X,
+    DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$ceil_mode,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$count_include_pad,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    DenseI64ArrayAttr:$kernel_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$pads,
+    OptionalAttr<DenseI64ArrayAttr>:$strides);
+}
+
+def ONNX_GlobalAveragePoolOp : ONNX_Op<"GlobalAveragePool"> {
+  let summary = "Mean over all spatial dims, kept as size-1 dims";
+  let arguments = (ins FloatTensor:$X);
+  let results = (outs FloatTensor:$Y);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+#endif // TCC_ONNX_CONVPOOLOPS_TD

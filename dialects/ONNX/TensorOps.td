@@ -1,0 +1,62 @@
+//===- TensorOps.td - constants and data movement -*- tablegen -*-===//
+#ifndef TCC_ONNX_TENSOROPS_TD
+#define TCC_ONNX_TENSOROPS_TD
+
+include "ONNXBase.td"
+
+def ONNX_ConstantOp : ONNX_Op<"Constant", [ConstantLike,
+    AllTypesMatch<["value", "output"]>]> {
+  let summary = "A constant tensor (also every graph initializer)";
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs AnyStaticShapeTensor:$output);
+  let assemblyFormat = "$value attr-dict";
+  let hasFolder = 1;
+}
+
+def ONNX_NoValueOp : ONNX_Op<"NoValue", [ConstantLike]> {
+  let summary = "Stands for an optional input that the node leaves out";
+  let results = (outs NoneType:$none);
+  let assemblyFormat = "attr-dict";
+  let hasFolder = 1;
+}
+
+def ONNX_FlattenOp : ONNX_Op<"Flatten"> {
+  let summary = "Reshapes to 2-D around `axis`";
+  let arguments = (ins AnyTensor:$input, DefaultValuedAttr<ONNX_I64Attr, "1">:$axis);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def ONNX_ReshapeOp : ONNX_Op<"Reshape"> {
+  let summary = "Reshape to a shape given as an int64 tensor (0 copies, -1 infers)";
+  let arguments = (ins AnyTensor:$data, TensorOf<[I64]>:$shape,
+                   DefaultValuedAttr<ONNX_I64Attr, "0">:$allowzero);
+  let results = (outs AnyTensor:$reshaped);
+  let assemblyFormat = [{
+    $data `,` $shape attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def ONNX_TransposeOp : ONNX_Op<"Transpose"> {
+  let summary = "Permutes dims (default: reverses them)";
+  let arguments = (ins AnyTensor:$data, OptionalAttr<DenseI64ArrayAttr>:$perm);
+  let results = (outs AnyTensor:$transposed);
+  let assemblyFormat = "$data attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def ONNX_ConcatOp : ONNX_Op<"Concat"> {
+  let summary = "Concatenates along `axis`";
+  let arguments = (ins Variadic<AnyTensor>:$inputs, ONNX_I64Attr:$axis);
+  let results = (outs AnyTensor:$concat_result);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+
+
+#endif // TCC_ONNX_TENSOROPS_TD
