@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Import.h"
 
+#include "Normalize.h"
+
 #include "dialects/ONNX/ONNXOps.h"
 #include "tcc/Header.h"
 
@@ -26,8 +28,6 @@ using namespace mlir;
 
 namespace {
 
-/// Oldest default-domain opset whose operators we import.
-constexpr int64_t kMinOpset = 7;
 /// Tensors with more elements than this become dense_resource blobs.
 constexpr int64_t kMaxInlineElements = 64;
 
@@ -38,10 +38,16 @@ Type toElementType(MLIRContext *ctx, int dtype) {
   case onnx::TensorProto::DOUBLE: return b.getF64Type();
   case onnx::TensorProto::FLOAT16: return b.getF16Type();
   case onnx::TensorProto::BFLOAT16: return b.getBF16Type();
-  case onnx::TensorProto::INT8: case onnx::TensorProto::UINT8: return b.getI8Type();
-  case onnx::TensorProto::INT16: case onnx::TensorProto::UINT16: return b.getI16Type();
-  case onnx::TensorProto::INT32: case onnx::TensorProto::UINT32: return b.getI32Type();
-  case onnx::TensorProto::INT64: case onnx::TensorProto::UINT64: return b.getI64Type();
+  case onnx::TensorProto::INT8: return b.getI8Type();
+  case onnx::TensorProto::INT16: return b.getI16Type();
+  case onnx::TensorProto::INT32: return b.getI32Type();
+  case onnx::TensorProto::INT64: return b.getI64Type();
+  // Unsigned stays unsigned in the onnx dialect (Div, Max, comparisons
+  // and casts depend on it); the lowering makes it signless.
+  case onnx::TensorProto::UINT8: return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT16: return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT32: return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT64: return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   case onnx::TensorProto::BOOL: return b.getI1Type();
   default: return {};
   }
@@ -306,9 +312,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
     state.operands.push_back(it->second);
   }
 
-  // Optional trailing inputs the node leaves out become `none`.
-  const onnx::OpSchema *schema =
-      onnx::OpSchemaRegistry::Schema(opType.str(), opset, "");
+  // Optional trailing inputs the node leaves out become `none` (up to the
+  // newest form libonnx knows; normalizers handle newer forms).
+  const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(opType.str(), "");
   if (schema && !schema->inputs().empty() &&
       schema->inputs().back().GetOption() !=
           onnx::OpSchema::FormalParameterOption::Variadic)
@@ -322,42 +328,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
     state.addAttribute(a.name(), *attr);
   }
 
-  // Forms of older opsets, normalized to the newest.
-  if (opType == "Softmax" && opset < 13) {
-    auto in = dyn_cast<RankedTensorType>(state.operands[0].getType());
-    auto axisAttr = state.attributes.get("axis");
-    int64_t axis = axisAttr ? cast<IntegerAttr>(axisAttr).getInt() : 1;
-    if (!in || (axis != -1 && axis != in.getRank() - 1))
-      return emitError(loc) << "node '" << name << "' (Softmax, opset "
-                            << opset << "): the flattening semantics of "
-                            << "opset < 13 with axis != last are not "
-                            << "supported yet";
-    state.attributes.set("axis", b.getI64IntegerAttr(-1));
-  }
-  if (opType == "Clip" && opset < 11) {
-    Type elem = getElementTypeOrSelf(state.operands[0]);
-    for (StringRef bound : {"min", "max"}) {
-      Attribute v = state.attributes.erase(bound);
-      if (!v) {
-        state.operands.push_back(noValue(loc));
-        continue;
-      }
-      float f = cast<FloatAttr>(v).getValueAsDouble();
-      auto type = RankedTensorType::get({}, elem);
-      state.operands.push_back(tcc::onnx::ConstantOp::create(
-          b, loc, type,
-          DenseElementsAttr::get(type, b.getFloatAttr(elem, f))));
-    }
-  }
-  if (opType == "Dropout" && opset < 12)
-    state.attributes.erase("ratio");
-  if (opType == "BatchNormalization" && opset < 9) {
-    Attribute spatial = state.attributes.erase("spatial");
-    if (spatial && cast<IntegerAttr>(spatial).getInt() != 1)
-      return emitError(loc) << "node '" << name
-                            << "' (BatchNormalization): spatial=0 is not "
-                            << "supported";
-  }
+  tcc::import::NodeBuild nb{b, loc, node, name, opset, state, {}};
+  if (failed(tcc::import::normalizeNode(nb)))
+    return failure();
 
   // Attributes the op does not know would be silently ignored: refuse.
   std::optional<RegisteredOperationName> opName = state.name.getRegisteredInfo();
@@ -373,23 +346,34 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
   Type elem = state.operands.empty()
                   ? Type(b.getF32Type())
                   : getElementTypeOrSelf(state.operands[0].getType());
-  state.addTypes(UnrankedTensorType::get(elem));
+  unsigned numResults = tcc::import::numResults(node);
+  for (unsigned i = 0; i < numResults; ++i)
+    state.addTypes(UnrankedTensorType::get(elem));
   int requested = 0;
   for (int i = 0; i < node.output_size(); ++i)
     if (!node.output(i).empty())
       requested = i + 1;
-  if (requested > 1)
+  if (requested > (int)numResults)
     return emitError(loc) << "node '" << name << "' (" << opType
                           << ") asks for " << requested
-                          << " outputs; tcc supports only the first "
-                          << "(inference form)";
+                          << " outputs; tcc supports "
+                          << (numResults == 1 ? "only the first"
+                                              : "the first " +
+                                                    std::to_string(numResults))
+                          << " (inference form)";
 
   Operation *op = b.create(state);
   if (failed(verify(op)) ||
       failed(cast<tcc::onnx::ShapeInferenceOpInterface>(op).inferShapes()))
     return failure();
-  if (node.output_size() > 0)
-    values[node.output(0)] = op->getResult(0);
+  for (int i = 0; i < requested; ++i) {
+    if (node.output(i).empty())
+      continue;
+    Value result = op->getResult(i);
+    if (i == 0 && nb.post)
+      result = nb.post(result);
+    values[node.output(i)] = result;
+  }
   return success();
 }
 
@@ -416,11 +400,6 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
       opset = imp.version();
   if (opset == 0) {
     emitError(fileLoc) << "'" << path << "' imports no default-domain opset";
-    return nullptr;
-  }
-  if (opset < kMinOpset) {
-    emitError(fileLoc) << "'" << path << "' uses opset " << opset
-                       << "; tcc supports opset " << kMinOpset << " and newer";
     return nullptr;
   }
   const onnx::GraphProto &graph = model.graph();

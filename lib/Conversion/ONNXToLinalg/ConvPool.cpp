@@ -427,7 +427,8 @@ struct GlobalAveragePoolPattern : OpConversionPattern<onnx::GlobalAveragePoolOp>
 
 } // namespace
 
-void tcc::onnx_to_linalg::populateConvPoolPatterns(RewritePatternSet &patterns) {
+void tcc::onnx_to_linalg::populateConvPoolPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns) {
   patterns.add<ConvPattern, MaxPoolPattern, AveragePoolPattern,
-               GlobalAveragePoolPattern>(patterns.getContext());
+               GlobalAveragePoolPattern>(converter, patterns.getContext());
 }

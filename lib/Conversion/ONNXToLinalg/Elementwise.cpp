@@ -8,7 +8,8 @@ using namespace tcc::onnx_to_linalg;
 namespace {
 
 /// Add/Sub/Mul/Div with broadcasting; float or integer (Div: signed).
-template <typename OnnxOp, typename FloatOp, typename IntOp>
+template <typename OnnxOp, typename FloatOp, typename IntOp,
+          typename UnsignedOp = IntOp>
 struct BinaryPattern : OpConversionPattern<OnnxOp> {
   using OpConversionPattern<OnnxOp>::OpConversionPattern;
   LogicalResult
@@ -17,11 +18,14 @@ struct BinaryPattern : OpConversionPattern<OnnxOp> {
     FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
     if (failed(type))
       return failure();
+    bool isUnsignedOp = isUnsigned(op.getA());
     Value result = buildElementwise(
         rewriter, op.getLoc(), *type, {adaptor.getA(), adaptor.getB()},
-        [](OpBuilder &b, Location loc, ValueRange args) -> Value {
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           if (isa<FloatType>(args[0].getType()))
             return FloatOp::create(b, loc, args[0], args[1]);
+          if (isUnsignedOp)
+            return UnsignedOp::create(b, loc, args[0], args[1]);
           return IntOp::create(b, loc, args[0], args[1]);
         });
     rewriter.replaceOp(op, result);
@@ -39,10 +43,12 @@ struct ReluPattern : OpConversionPattern<onnx::ReluOp> {
       return failure();
     Value result = buildElementwise(
         rewriter, op.getLoc(), *type, {adaptor.getX()},
-        [](OpBuilder &b, Location loc, ValueRange args) -> Value {
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           Value zero = constantScalar(b, loc, args[0].getType(), 0);
           if (isa<FloatType>(args[0].getType()))
             return arith::MaximumFOp::create(b, loc, args[0], zero);
+          if (isUnsigned(op.getX()))
+            return args[0];
           return arith::MaxSIOp::create(b, loc, args[0], zero);
         });
     rewriter.replaceOp(op, result);
@@ -97,15 +103,18 @@ struct ClipPattern : OpConversionPattern<onnx::ClipOp> {
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           Value x = args[0];
           bool isFloat = isa<FloatType>(x.getType());
+          bool isUns = isUnsigned(op.getInput());
           unsigned next = 1;
           if (hasMin) {
             Value lo = args[next++];
             x = isFloat ? (Value)arith::MaximumFOp::create(b, loc, x, lo)
+                : isUns ? (Value)arith::MaxUIOp::create(b, loc, x, lo)
                         : (Value)arith::MaxSIOp::create(b, loc, x, lo);
           }
           if (hasMax) {
             Value hi = args[next++];
             x = isFloat ? (Value)arith::MinimumFOp::create(b, loc, x, hi)
+                : isUns ? (Value)arith::MinUIOp::create(b, loc, x, hi)
                         : (Value)arith::MinSIOp::create(b, loc, x, hi);
           }
           return x;
@@ -123,9 +132,9 @@ struct ForwardPattern : OpConversionPattern<OnnxOp> {
   matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getOperands()[0];
-    if (input.getType() != op.getType())
-      input = tensor::CastOp::create(rewriter, op.getLoc(), op.getType(),
-                                     input);
+    Type type = toSignless(op.getType());
+    if (input.getType() != type)
+      input = tensor::CastOp::create(rewriter, op.getLoc(), type, input);
     rewriter.replaceOp(op, input);
     return success();
   }
@@ -133,14 +142,15 @@ struct ForwardPattern : OpConversionPattern<OnnxOp> {
 
 } // namespace
 
-void tcc::onnx_to_linalg::populateElementwisePatterns(
-    RewritePatternSet &patterns) {
+void tcc::onnx_to_linalg::populateElementwisePatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<BinaryPattern<onnx::AddOp, arith::AddFOp, arith::AddIOp>,
                BinaryPattern<onnx::SubOp, arith::SubFOp, arith::SubIOp>,
                BinaryPattern<onnx::MulOp, arith::MulFOp, arith::MulIOp>,
-               BinaryPattern<onnx::DivOp, arith::DivFOp, arith::DivSIOp>,
+               BinaryPattern<onnx::DivOp, arith::DivFOp, arith::DivSIOp,
+                             arith::DivUIOp>,
                ReluPattern, SigmoidPattern, ClipPattern,
                ForwardPattern<onnx::IdentityOp>,
-               ForwardPattern<onnx::DropoutOp>>(ctx);
+               ForwardPattern<onnx::DropoutOp>>(converter, ctx);
 }

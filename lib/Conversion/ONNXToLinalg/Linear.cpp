@@ -185,6 +185,7 @@ struct MatMulPattern : OpConversionPattern<onnx::MatMulOp> {
 
 } // namespace
 
-void tcc::onnx_to_linalg::populateLinearPatterns(RewritePatternSet &patterns) {
-  patterns.add<GemmPattern, MatMulPattern>(patterns.getContext());
+void tcc::onnx_to_linalg::populateLinearPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns) {
+  patterns.add<GemmPattern, MatMulPattern>(converter, patterns.getContext());
 }

@@ -143,7 +143,7 @@ struct SoftmaxPattern : OpConversionPattern<onnx::SoftmaxOp> {
 
 } // namespace
 
-void tcc::onnx_to_linalg::populateNormalizationPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<BatchNormPattern, SoftmaxPattern>(patterns.getContext());
+void tcc::onnx_to_linalg::populateNormalizationPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns) {
+  patterns.add<BatchNormPattern, SoftmaxPattern>(converter, patterns.getContext());
 }

@@ -2,6 +2,9 @@
 #include "Patterns.h"
 #include "tcc/Passes.h"
 
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 
 namespace tcc {
@@ -14,17 +17,29 @@ struct ConvertONNXToLinalg
     : tcc::impl::ConvertONNXToLinalgBase<ConvertONNXToLinalg> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    using namespace tcc::onnx_to_linalg;
+    TypeConverter converter;
+    populateSignlessTypeConversion(converter);
     RewritePatternSet patterns(ctx);
-    tcc::onnx_to_linalg::populateElementwisePatterns(patterns);
-    tcc::onnx_to_linalg::populateConvPoolPatterns(patterns);
-    tcc::onnx_to_linalg::populateLinearPatterns(patterns);
-    tcc::onnx_to_linalg::populateNormalizationPatterns(patterns);
-    tcc::onnx_to_linalg::populateTensorPatterns(patterns);
+    populateElementwisePatterns(converter, patterns);
+    populateConvPoolPatterns(converter, patterns);
+    populateLinearPatterns(converter, patterns);
+    populateNormalizationPatterns(converter, patterns);
+    populateTensorPatterns(converter, patterns);
+    // Unsigned integers become signless: in the signature too.
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
 
     ConversionTarget target(*ctx);
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect,
-                           func::FuncDialect>();
+                           scf::SCFDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp>(
+        [&](func::ReturnOp op) { return converter.isLegal(op); });
     target.addIllegalDialect<tcc::onnx::ONNXDialect>();
     // `none` placeholders die with their users.
     target.addLegalOp<tcc::onnx::NoValueOp>();

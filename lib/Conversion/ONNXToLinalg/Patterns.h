@@ -16,11 +16,16 @@
 
 namespace tcc::onnx_to_linalg {
 
-void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
-void populateConvPoolPatterns(mlir::RewritePatternSet &patterns);
-void populateLinearPatterns(mlir::RewritePatternSet &patterns);
-void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
-void populateTensorPatterns(mlir::RewritePatternSet &patterns);
+void populateElementwisePatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
+void populateConvPoolPatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
+void populateLinearPatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
+void populateNormalizationPatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
+void populateTensorPatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Shared builders (Utils.cpp)
@@ -29,7 +34,17 @@ void populateTensorPatterns(mlir::RewritePatternSet &patterns);
 using BodyBuilder = llvm::function_ref<mlir::Value(
     mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
 
-/// The result type of a converted op, which must be ranked.
+/// `type` with unsigned (and signed) integer element types made signless,
+/// as arith and linalg want them; ONNX's signedness stays on the onnx ops.
+mlir::Type toSignless(mlir::Type type);
+
+/// The type converter of the ONNX to linalg conversion (toSignless).
+void populateSignlessTypeConversion(mlir::TypeConverter &converter);
+
+/// Whether `value`'s element type is an unsigned integer (ONNX uint*).
+bool isUnsigned(mlir::Value value);
+
+/// The (signless) result type of a converted op, which must be ranked.
 mlir::FailureOr<mlir::RankedTensorType>
 getRankedResultType(mlir::Operation *op, mlir::ConversionPatternRewriter &r);
 

@@ -2,6 +2,7 @@
 #include "Patterns.h"
 
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -126,16 +127,27 @@ struct ConstantPattern : OpConversionPattern<onnx::ConstantOp> {
   LogicalResult
   matchAndRewrite(onnx::ConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, op.getType(),
-                                                   op.getValue());
+    auto type = cast<RankedTensorType>(toSignless(op.getType()));
+    ElementsAttr value = op.getValue();
+    if (type != op.getType()) {
+      // Unsigned data: the same bytes, seen as signless integers.
+      if (auto dense = dyn_cast<DenseElementsAttr>(value))
+        value = dense.bitcast(type.getElementType());
+      else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+        value = DenseResourceElementsAttr::get(type, resource.getRawHandle());
+      else
+        return op.emitOpError() << "has an unsupported constant kind";
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, value);
     return success();
   }
 };
 
 } // namespace
 
-void tcc::onnx_to_linalg::populateTensorPatterns(RewritePatternSet &patterns) {
+void tcc::onnx_to_linalg::populateTensorPatterns(const TypeConverter &converter,
+                                          RewritePatternSet &patterns) {
   patterns.add<ReshapePattern<onnx::FlattenOp>,
                ReshapePattern<onnx::ReshapeOp>, TransposePattern,
-               ConcatPattern, ConstantPattern>(patterns.getContext());
+               ConcatPattern, ConstantPattern>(converter, patterns.getContext());
 }

@@ -4,13 +4,37 @@
 using namespace mlir;
 using namespace tcc::onnx_to_linalg;
 
+Type tcc::onnx_to_linalg::toSignless(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(toSignless(shaped.getElementType()));
+  if (auto integer = dyn_cast<IntegerType>(type); integer && !integer.isSignless())
+    return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+void tcc::onnx_to_linalg::populateSignlessTypeConversion(
+    TypeConverter &converter) {
+  converter.addConversion([](Type type) { return toSignless(type); });
+  auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                 Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
+  };
+  converter.addSourceMaterialization(cast);
+  converter.addTargetMaterialization(cast);
+}
+
+bool tcc::onnx_to_linalg::isUnsigned(Value value) {
+  return getElementTypeOrSelf(value.getType()).isUnsignedInteger();
+}
+
 FailureOr<RankedTensorType>
 tcc::onnx_to_linalg::getRankedResultType(Operation *op,
                                          ConversionPatternRewriter &r) {
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!type)
     return r.notifyMatchFailure(op, "result is not ranked");
-  return type;
+  return cast<RankedTensorType>(toSignless(type));
 }
 
 Value tcc::onnx_to_linalg::createEmptyLike(OpBuilder &b, Location loc,
