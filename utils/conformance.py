@@ -92,6 +92,7 @@ class Test:
     inputs: list = field(default_factory=list)  # non-initializer graph inputs
     outputs: list = field(default_factory=list)  # graph output names
     dynamic_inputs: set = field(default_factory=set)  # inputs with unknown dims
+    bound: set = field(default_factory=set)  # parameter inputs passed with --bind
     status: str = ""  # passed, failed, skipped
     reason: str = ""
     crash: dict | None = None
@@ -314,6 +315,12 @@ def classify(test: Test) -> None:
     nodes = list(_all_nodes(graph))
     for fn in model.functions:
         nodes.extend(fn.node)
+    # Graph inputs that feed a shape/axes-like parameter of a node: tcc needs
+    # those at compile time, so they are bound (`tcc run --bind`), not fed.
+    for n in graph.node:
+        for pos in PARAMETER_INPUTS.get(n.op_type, ()):
+            if pos < len(n.input) and n.input[pos] in test.inputs:
+                test.bound.add(n.input[pos])
     test.ops = sorted({_qualified(n) for n in nodes})
     top = [_qualified(n) for n in graph.node]
     if test.set != "node":
@@ -426,6 +433,23 @@ def _signal_name(rc: int) -> str:
         return f"signal {-rc}"
 
 
+# Inputs (by position) that set shapes, axes, counts or modes rather than
+# carry data. ONNX's node tests often feed them as graph inputs; tcc wants
+# them constant at compile time, so the runner binds them (`--bind`): the
+# computation itself still runs in compiled code.
+_AXES = (1,)
+PARAMETER_INPUTS = {
+    "Reshape": (1,), "Expand": (1,), "Tile": (1,), "Slice": (1, 2, 3, 4),
+    "Pad": (1, 2, 3), "Squeeze": _AXES, "Unsqueeze": _AXES, "Split": (1,),
+    "ReduceSum": _AXES, "ReduceMean": _AXES, "ReduceMax": _AXES, "ReduceMin": _AXES,
+    "ReduceProd": _AXES, "ReduceL1": _AXES, "ReduceL2": _AXES, "ReduceLogSum": _AXES,
+    "ReduceLogSumExp": _AXES, "ReduceSumSquare": _AXES, "TopK": (1,),
+    "Range": (0, 1, 2), "ConstantOfShape": (0,), "Resize": (1, 2, 3), "Upsample": (1,),
+    "OneHot": (1,), "CumSum": (1,), "Trilu": (1,), "Dropout": (1, 2),
+    "CenterCropPad": (1,), "Col2Im": (1, 2),
+}
+
+
 def run_test(test: Test, tcc: str, timeout: float) -> None:
     start = time.monotonic()
     deadline = start + timeout
@@ -452,7 +476,7 @@ def _run_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float) -
             test.inputs[k] if k < len(test.inputs) else tp.name)
         if not name:
             return f"cannot name {os.path.basename(path)}: the model has {len(test.inputs)} inputs"
-        cmd += ["--input", f"{name}={path}"]
+        cmd += ["--bind" if name in test.bound else "--input", f"{name}={path}"]
         if name in test.dynamic_inputs and arr.ndim > 0:
             cmd += ["--shape", f"{name}={'x'.join(map(str, arr.shape))}"]
     cmd += ["--output-dir", out_dir]
@@ -554,6 +578,9 @@ def write_report(path: str, tests: list, meta: dict) -> None:
         ts = [t for t in tests if s in (t.set, "total")]
         c = {k: sum(t.status == k for t in ts) for k in ("passed", "failed", "skipped")}
         lines.append(f"| {s} | {c['passed']} | {c['failed']} | {c['skipped']} | {len(ts)} |")
+    bound = [t for t in tests if t.bound and t.status == "passed"]
+    lines += ["", f"{len(bound)} of the passing tests bind parameter inputs (shapes, "
+              "axes, ...) at compile time with `tcc run --bind`.", ""]
     lines += ["", "## Per op", "",
               "`node` tests count under their main op (an `_expanded` test under its "
               "base test's op); other sets count as a whole.", "",
@@ -615,7 +642,8 @@ def write_json(path: str, tests: list, meta: dict) -> None:
         "test": t.key, "set": t.set, "name": t.name, "source": t.source, "dir": t.dir,
         "op": t.op, "ops": t.ops, "status": t.status, "reason": t.reason,
         "group": reason_group(t) if t.status == "failed" else None,
-        "crash": t.crash, "unsupported_ops": t.unsupported, "rtol": t.rtol, "atol": t.atol,
+        "crash": t.crash, "unsupported_ops": t.unsupported, "bound": sorted(t.bound),
+        "rtol": t.rtol, "atol": t.atol,
         "datasets": len(t.datasets), "seconds": round(t.seconds, 3)} for t in tests]}
     with open(path, "w") as f:
         json.dump(out, f, indent=1)

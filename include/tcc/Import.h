@@ -11,11 +11,21 @@
 
 namespace tcc {
 
+/// A host tensor: ONNX dtype, dims, contiguous row-major little-endian data.
+struct HostTensor {
+  int dtype = 0;
+  std::vector<int64_t> dims;
+  std::vector<char> data;
+};
+
 struct ImportOptions {
   /// Symbolic dims pinned by name (`--dim batch=1`).
   std::map<std::string, int64_t> dims;
   /// Input shapes pinned by input name (`--shape input=1x3x224x224`).
   std::map<std::string, std::vector<int64_t>> shapes;
+  /// Inputs bound to values at compile time (`--bind axes=axes.npy`): they
+  /// become constants, so shapes that depend on them become static.
+  std::map<std::string, HostTensor> bound;
 };
 
 /// What the importer learned about a node, for error messages.

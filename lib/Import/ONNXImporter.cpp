@@ -69,6 +69,8 @@ public:
 private:
   LogicalResult checkSupported(const onnx::GraphProto &graph);
   FailureOr<Type> importValueType(const onnx::ValueInfoProto &info);
+  FailureOr<ElementsAttr> importBound(const onnx::ValueInfoProto &info,
+                                      const tcc::HostTensor &tensor);
   FailureOr<ElementsAttr> importTensor(const onnx::TensorProto &tensor,
                                        Location loc);
   FailureOr<Attribute> importAttribute(const onnx::AttributeProto &attr,
@@ -155,6 +157,35 @@ FailureOr<Type> Importer::importValueType(const onnx::ValueInfoProto &info) {
     }
   }
   return RankedTensorType::get(shape, elem);
+}
+
+FailureOr<ElementsAttr>
+Importer::importBound(const onnx::ValueInfoProto &info,
+                      const tcc::HostTensor &tensor) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, info.name()));
+  const onnx::TypeProto::Tensor &declared = info.type().tensor_type();
+  if (declared.elem_type() != tensor.dtype)
+    return emitError(loc) << "--bind " << info.name() << ": the input is "
+                          << dtypeName(declared.elem_type()) << ", the value "
+                          << dtypeName(tensor.dtype);
+  if (declared.has_shape()) {
+    bool fits = declared.shape().dim_size() == (int)tensor.dims.size();
+    for (int i = 0; fits && i < declared.shape().dim_size(); ++i)
+      fits = !declared.shape().dim(i).has_dim_value() ||
+             declared.shape().dim(i).dim_value() == tensor.dims[i];
+    if (!fits)
+      return emitError(loc) << "--bind " << info.name() << ": the value's shape "
+                            << tcc::onnx::formatShape(tensor.dims)
+                            << " does not fit the input's";
+  }
+  auto type = RankedTensorType::get(tensor.dims,
+                                    toElementType(&ctx, tensor.dtype));
+  if (type.getElementType().isInteger(1)) {
+    SmallVector<bool> bools(tensor.data.begin(), tensor.data.end());
+    return cast<ElementsAttr>(DenseElementsAttr::get(type, bools));
+  }
+  return cast<ElementsAttr>(DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(tensor.data.data(), tensor.data.size())));
 }
 
 /// Copies the typed repeated field of a TensorProto into little-endian
@@ -426,14 +457,30 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
     initializers.insert(init.name());
   SmallVector<Type> argTypes;
   SmallVector<const onnx::ValueInfoProto *> inputs;
+  SmallVector<std::pair<const onnx::ValueInfoProto *, ElementsAttr>> boundInputs;
   for (const auto &input : graph.input()) {
     if (initializers.contains(input.name()))
       continue;
+    if (auto it = options.bound.find(input.name()); it != options.bound.end()) {
+      FailureOr<ElementsAttr> value = importBound(input, it->second);
+      if (failed(value))
+        return nullptr;
+      boundInputs.push_back({&input, *value});
+      continue;
+    }
     FailureOr<Type> type = importValueType(input);
     if (failed(type))
       return nullptr;
     argTypes.push_back(*type);
     inputs.push_back(&input);
+  }
+  for (const auto &[name, tensor] : options.bound) {
+    if (!llvm::any_of(boundInputs,
+                      [&](auto &in) { return in.first->name() == name; })) {
+      emitError(fileLoc) << "--bind names '" << name
+                         << "', which is not an input of the model";
+      return nullptr;
+    }
   }
   for (const auto &[name, shape] : options.shapes) {
     if (!llvm::any_of(inputs, [&](auto *in) { return in->name() == name; })) {
@@ -463,6 +510,10 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
     if (symbolic)
       func.setArgAttr(i, tcc::kDimNamesAttr, b.getArrayAttr(dimNames));
   }
+  for (auto [input, value] : boundInputs)
+    values[input->name()] = tcc::onnx::ConstantOp::create(
+        b, NameLoc::get(StringAttr::get(&ctx, input->name())), value.getType(),
+        value);
   for (const auto &init : graph.initializer()) {
     Location loc = NameLoc::get(StringAttr::get(&ctx, init.name()));
     FailureOr<ElementsAttr> value = importTensor(init, loc);

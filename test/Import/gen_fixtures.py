@@ -164,6 +164,13 @@ def pool_nd():
                   vi("max3", [1, 2, 2, 2, 2])])
 
 
+def reshape_shape_input():
+    """Reshape whose target shape is a graph input (as in ONNX's node tests)."""
+    nodes = [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape0")]
+    return model("reshape_shape_input", nodes,
+                 [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64)], [vi("y", [3, 4])])
+
+
 VALID = [conv, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
          identity_dropout_clip]
 
@@ -385,6 +392,12 @@ def main():
         if parses(out(bad)):
             raise SystemExit(f"error: {bad} parses as an ONNX model")
     onnx.save(unsupported(), out("unsupported.onnx"))
+    # Parameter inputs for --bind (random data would not make valid shapes).
+    onnx.save(reshape_shape_input(), out("reshape_shape_input.onnx"))
+    np.save(out("reshape_shape.npy"), np.array([3, 4], dtype=np.int64))
+    np.save(out("reshape_shape_i32.npy"), np.array([3, 4], dtype=np.int32))
+    np.save(out("reshape_shape_3d.npy"), np.array([3, 2, 2], dtype=np.int64))
+    np.save(out("reshape_x.npy"), np.arange(12, dtype=np.float32).reshape(2, 6))
     print(f"wrote {out('not_onnx.onnx')}, {out('truncated.onnx')}, {out('unsupported.onnx')}")
 
     x = rng(10).standard_normal((1, 3, 8, 8)).astype(np.float32)

@@ -45,7 +45,7 @@ struct CompileOptions {
   std::string model, output, name, emit = "obj", stopAfter, mtriple, mcpu;
   std::string target = "cpu";
   int optLevel = 3;
-  std::vector<std::string> dims, shapes;
+  std::vector<std::string> dims, shapes, binds;
   bool printIRAfterAll = false, timePasses = false;
 };
 
@@ -145,6 +145,15 @@ bool makeImportOptions(const CompileOptions &o, tcc::ImportOptions &import) {
     }
     import.dims[name.str()] = v;
   }
+  for (const std::string &spec : o.binds) {
+    auto [name, path] = StringRef(spec).split('=');
+    if (name.empty() || path.empty()) {
+      llvm::errs() << "tcc: usage error: --bind expects NAME=FILE, got '"
+                   << spec << "'\n";
+      return false;
+    }
+    import.bound[name.str()] = {};
+  }
   for (const std::string &s : o.shapes) {
     auto [name, value] = StringRef(s).rsplit('=');
     std::vector<int64_t> dims;
@@ -200,6 +209,14 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
                                    std::map<std::string, tcc::NodeInfo> &nodes) {
   tcc::ImportOptions import;
   (void)makeImportOptions(o, import); // validated by the caller
+  for (const std::string &spec : o.binds) {
+    auto [name, path] = StringRef(spec).split('=');
+    std::string err;
+    if (!tcc::readTensorFile(path.str(), import.bound[name.str()], err)) {
+      error("--bind " + name + ": " + err);
+      return failure();
+    }
+  }
   out.module = tcc::importONNXModel(ctx, o.model, import, &nodes);
   if (!out.module)
     return failure();
@@ -419,6 +436,9 @@ void addModelOptions(CLI::App *cmd, CompileOptions &o) {
   cmd->add_option("model", o.model, "The ONNX model")->required();
   cmd->add_option("--dim", o.dims, "Pin a symbolic dim: NAME=VALUE");
   cmd->add_option("--shape", o.shapes, "Pin an input shape: NAME=DxDx...");
+  cmd->add_option("--bind", o.binds,
+                  "Bind an input to a value at compile time: NAME=FILE "
+                  "(.npy or .pb); shapes that depend on it become static");
 }
 
 } // namespace

@@ -2,18 +2,13 @@
 #ifndef TCC_TOOLS_TCC_TENSORIO_H
 #define TCC_TOOLS_TCC_TENSORIO_H
 
+#include "tcc/Import.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace tcc {
-
-/// A host tensor: ONNX dtype, dims, contiguous row-major little-endian data.
-struct HostTensor {
-  int dtype = 0;
-  std::vector<int64_t> dims;
-  std::vector<char> data;
-};
 
 /// Reads a .npy file (C order) or, for any other suffix, a serialized ONNX
 /// TensorProto. On failure returns false with `error` set.

@@ -82,6 +82,11 @@ FailureOr<tcc::ModelSignature> tcc::getSignature(func::FuncOp func) {
     for (int64_t d = 0; d < ranked.getRank(); ++d) {
       if (!ranked.isDynamicDim(d))
         continue;
+      if (what == "output")
+        return func.emitError()
+               << "output '" << t.name << "' has a dynamic dim " << d
+               << ": it depends on input values (a shape, axes, ...); bind "
+               << "them at compile time with --bind NAME=FILE";
       StringRef dimName;
       if (dimNames && d < (int64_t)dimNames.size())
         dimName = cast<StringAttr>(dimNames[d]).getValue();
