@@ -106,3 +106,115 @@ LogicalResult GlobalAveragePoolOp::inferShapes() {
   shape[1] = (*x)[1];
   return setShape(*this, shape, elem);
 }
+
+FailureOr<WindowGeometry> tcc::onnx::resolveTransposedWindow(
+    Operation *op, ArrayRef<int64_t> inShape, ArrayRef<int64_t> kernel,
+    StringRef autoPad, std::optional<ArrayRef<int64_t>> pads,
+    std::optional<ArrayRef<int64_t>> strides,
+    std::optional<ArrayRef<int64_t>> dilations,
+    std::optional<ArrayRef<int64_t>> outputPadding,
+    std::optional<ArrayRef<int64_t>> outputShape) {
+  size_t n = kernel.size();
+  if (inShape.size() != n + 2)
+    return op->emitOpError() << "expects an input of rank " << n + 2
+                             << " for a " << n << "-d kernel, got shape "
+                             << formatShape(inShape);
+  auto checkSize = [&](std::optional<ArrayRef<int64_t>> attr, size_t size,
+                       StringRef name) -> LogicalResult {
+    if (attr && attr->size() != size)
+      return op->emitOpError() << "expects '" << name << "' to have " << size
+                               << " values, got " << attr->size();
+    return success();
+  };
+  if (failed(checkSize(pads, 2 * n, "pads")) ||
+      failed(checkSize(strides, n, "strides")) ||
+      failed(checkSize(dilations, n, "dilations")))
+    return failure();
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER")
+    return op->emitOpError() << "has unknown auto_pad '" << autoPad << "'";
+  WindowGeometry r;
+  r.kernel.assign(kernel.begin(), kernel.end());
+  r.strides = strides ? SmallVector<int64_t>(*strides) : SmallVector<int64_t>(n, 1);
+  r.dilations =
+      dilations ? SmallVector<int64_t>(*dilations) : SmallVector<int64_t>(n, 1);
+  SmallVector<int64_t> outPad =
+      outputPadding ? SmallVector<int64_t>(*outputPadding)
+                    : SmallVector<int64_t>(n, 0);
+  if (outPad.size() != n)
+    return op->emitOpError() << "expects 'output_padding' to have " << n
+                             << " values, got " << outPad.size();
+  if (outputShape && outputShape->size() != n && outputShape->size() != n + 2)
+    return op->emitOpError() << "expects 'output_shape' to have " << n
+                             << " values, got " << outputShape->size();
+  for (size_t i = 0; i < n; ++i) {
+    int64_t in = inShape[i + 2];
+    if (ShapedType::isDynamic(in))
+      return op->emitOpError() << "needs static spatial dims";
+    if (r.strides[i] < 1 || r.dilations[i] < 1 || r.kernel[i] < 1)
+      return op->emitOpError()
+             << "expects kernel sizes, strides and dilations >= 1";
+    int64_t effKernel = (r.kernel[i] - 1) * r.dilations[i] + 1;
+    int64_t full = r.strides[i] * (in - 1) + outPad[i] + effKernel;
+    int64_t out;
+    if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      out = outputShape ? outputShape->drop_front(outputShape->size() - n)[i]
+                        : in * r.strides[i];
+      int64_t total = std::max<int64_t>(full - out, 0);
+      bool upper = autoPad == "SAME_UPPER";
+      r.padsBegin.push_back(upper ? total / 2 : total - total / 2);
+      r.padsEnd.push_back(total - r.padsBegin.back());
+    } else {
+      int64_t begin = pads && autoPad == "NOTSET" ? (*pads)[i] : 0;
+      int64_t end = pads && autoPad == "NOTSET" ? (*pads)[i + n] : 0;
+      r.padsBegin.push_back(begin);
+      r.padsEnd.push_back(end);
+      out = full - begin - end;
+    }
+    if (out < 1)
+      return op->emitOpError() << "has an empty output along spatial dim "
+                               << i;
+    r.outSizes.push_back(out);
+  }
+  return r;
+}
+
+LogicalResult ConvTransposeOp::verify() {
+  auto x = rankedShape(getX()), w = rankedShape(getW());
+  if (getGroup() < 1)
+    return emitOpError() << "expects group >= 1, got " << getGroup();
+  if (!x || !w)
+    return success();
+  if (x->size() < 3 || x->size() != w->size())
+    return emitOpError() << "expects X and W of one rank >= 3, got shapes "
+                         << formatShape(*x) << " and " << formatShape(*w);
+  if (!ShapedType::isDynamic((*x)[1]) && !ShapedType::isDynamic((*w)[0]) &&
+      (*x)[1] != (*w)[0])
+    return emitOpError() << "expects input channels " << (*x)[1]
+                         << " = W.shape[0] (" << (*w)[0] << ")";
+  if (!ShapedType::isDynamic((*w)[0]) && (*w)[0] % getGroup() != 0)
+    return emitOpError() << "expects input channels " << (*w)[0]
+                         << " divisible by group " << getGroup();
+  if (auto ks = getKernelShape();
+      ks && (ks->size() != w->size() - 2 || !llvm::equal(*ks, w->drop_front(2))))
+    return emitOpError() << "has kernel_shape " << formatShape(*ks)
+                         << " that does not match W's shape " << formatShape(*w);
+  return success();
+}
+
+LogicalResult ConvTransposeOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getX());
+  auto x = rankedShape(getX()), w = rankedShape(getW());
+  if (!x || !w)
+    return keepUnranked(*this, elem);
+  FailureOr<WindowGeometry> g = resolveTransposedWindow(
+      *this, *x, w->drop_front(2), getAutoPad(), getPads(), getStrides(),
+      getDilations(), getOutputPadding(), getOutputShape());
+  if (failed(g))
+    return failure();
+  int64_t m = ShapedType::isDynamic((*w)[1]) ? ShapedType::kDynamic
+                                             : (*w)[1] * getGroup();
+  SmallVector<int64_t> shape = {(*x)[0], m};
+  shape.append(g->outSizes);
+  return setShape(*this, shape, elem);
+}

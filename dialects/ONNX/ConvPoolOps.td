@@ -20,6 +20,24 @@ def ONNX_ConvOp : ONNX_Op<"Conv"> {
   let hasVerifier = 1;
 }
 
+def ONNX_ConvTransposeOp : ONNX_Op<"ConvTranspose"> {
+  let summary = "N-d transposed convolution (NCHW), with groups";
+  let arguments = (ins FloatTensor:$X, FloatTensor:$W, TensorOrNone:$B,
+    DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    DefaultValuedAttr<ONNX_I64Attr, "1">:$group,
+    OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+    OptionalAttr<DenseI64ArrayAttr>:$output_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$pads,
+    OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs FloatTensor:$Y);
+  let assemblyFormat = [{
+    $X `,` $W `,` $B attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 class ONNX_PoolOp<string mnemonic> : ONNX_Op<mnemonic> {
   let results = (outs FloatTensor:$Y);
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";

@@ -38,6 +38,18 @@ resolveWindow(mlir::Operation *op, llvm::ArrayRef<int64_t> inShape,
               std::optional<llvm::ArrayRef<int64_t>> dilations,
               bool ceilMode);
 
+/// The window of a ConvTranspose: pads resolved from auto_pad or
+/// output_shape as the ONNX spec says, outSizes the output spatial sizes.
+/// Needs static input spatial dims.
+llvm::FailureOr<WindowGeometry> resolveTransposedWindow(
+    mlir::Operation *op, llvm::ArrayRef<int64_t> inShape,
+    llvm::ArrayRef<int64_t> kernel, llvm::StringRef autoPad,
+    std::optional<llvm::ArrayRef<int64_t>> pads,
+    std::optional<llvm::ArrayRef<int64_t>> strides,
+    std::optional<llvm::ArrayRef<int64_t>> dilations,
+    std::optional<llvm::ArrayRef<int64_t>> outputPadding,
+    std::optional<llvm::ArrayRef<int64_t>> outputShape);
+
 /// Prints a shape as [1,3,?,224].
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 

@@ -209,6 +209,127 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
   }
 };
 
+/// ConvTranspose as a stride-1 convolution over the input spread out by the
+/// strides (zeros in between) and padded by `dilated kernel - 1 - pads`,
+/// with the kernel read flipped and its in/out channels swapped:
+///   y[n, g, m, o] += xs[n, g, c, o + (K - 1 - k) * d] * w[g, c, m, k]
+/// Negative padding (pads larger than the kernel) crops the result.
+struct ConvTransposePattern : OpConversionPattern<onnx::ConvTransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::ConvTransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    auto wType = dyn_cast<RankedTensorType>(adaptor.getW().getType());
+    auto outType = dyn_cast<RankedTensorType>(op.getType());
+    if (!inType || !wType || !outType)
+      return rewriter.notifyMatchFailure(op, "unranked operands");
+    if (failed(checkWindowed(op, inType, outType)))
+      return failure();
+    if (!wType.hasStaticShape())
+      return op.emitOpError() << "with dynamic weight shape is not supported";
+    int64_t k = wType.getRank() - 2;
+    FailureOr<onnx::WindowGeometry> g = onnx::resolveTransposedWindow(
+        op, inType.getShape(), wType.getShape().drop_front(2),
+        op.getAutoPad(), op.getPads(), op.getStrides(), op.getDilations(),
+        op.getOutputPadding(), op.getOutputShape());
+    if (failed(g))
+      return failure();
+    Type elem = outType.getElementType();
+    MLIRContext *ctx = rewriter.getContext();
+
+    // Spread and pad the input.
+    SmallVector<int64_t> spreadShape(inType.getShape().take_front(2));
+    SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0)),
+        sizes, steps(2, rewriter.getIndexAttr(1));
+    SmallVector<int64_t> crop;
+    for (int64_t i = 0; i < 2; ++i)
+      sizes.push_back(tensor::getMixedSize(rewriter, loc, adaptor.getX(), i));
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t in = inType.getDimSize(i + 2);
+      int64_t effKernel = (g->kernel[i] - 1) * g->dilations[i] + 1;
+      int64_t lo = effKernel - 1 - g->padsBegin[i];
+      int64_t convOut = g->outSizes[i] + std::max<int64_t>(-lo, 0);
+      // The spread input must cover every window of the (uncropped) output.
+      int64_t extent = convOut + effKernel - 1;
+      spreadShape.push_back(extent);
+      crop.push_back(std::max<int64_t>(-lo, 0));
+      offsets.push_back(rewriter.getIndexAttr(std::max<int64_t>(lo, 0)));
+      sizes.push_back(rewriter.getIndexAttr(in));
+      steps.push_back(rewriter.getIndexAttr(g->strides[i]));
+      if (std::max<int64_t>(lo, 0) + (in - 1) * g->strides[i] >= extent)
+        return op.emitOpError() << "has an output_shape smaller than its "
+                                << "input spreads to; not supported yet";
+    }
+    auto spreadType = RankedTensorType::get(spreadShape, elem);
+    Value zero = constantScalar(rewriter, loc, elem, 0);
+    Value spread = createFilled(rewriter, loc, spreadType, zero, {adaptor.getX()});
+    spread = tensor::InsertSliceOp::create(rewriter, loc, adaptor.getX(), spread,
+                                           offsets, sizes, steps);
+
+    // The uncropped output, with the bias.
+    int64_t groups = op.getGroup();
+    SmallVector<int64_t> fullShape(outType.getShape());
+    for (int64_t i = 0; i < k; ++i)
+      fullShape[i + 2] += crop[i];
+    auto fullType = RankedTensorType::get(fullShape, elem);
+    Value init = createConvInit(rewriter, loc, fullType, adaptor.getB(),
+                                adaptor.getX());
+    Value groupedIn = splitGroups(rewriter, loc, spread, 1, groups).first;
+    Value groupedW = splitGroups(rewriter, loc, adaptor.getW(), 0, groups).first;
+    auto [groupedInit, outReassoc] = splitGroups(rewriter, loc, init, 1, groups);
+
+    // Dims: n, g, m, o..., c, k...
+    int64_t numDims = 4 + 2 * k;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> inExprs = {d(0), d(1), d(3 + k)},
+                            wExprs = {d(1), d(3 + k), d(2)},
+                            outExprs = {d(0), d(1), d(2)};
+    for (int64_t i = 0; i < k; ++i) {
+      // The kernel dim indexes W directly (linalg derives loop bounds
+      // from it); the input reads the flipped tap o + (K - 1 - k) * d.
+      inExprs.push_back(d(3 + i) + (g->kernel[i] - 1) * g->dilations[i] -
+                        d(4 + k + i) * g->dilations[i]);
+      wExprs.push_back(d(4 + k + i));
+      outExprs.push_back(d(3 + i));
+    }
+    SmallVector<utils::IteratorType> iterators(3 + k,
+                                               utils::IteratorType::parallel);
+    iterators.append(1 + k, utils::IteratorType::reduction);
+    Value conv =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{groupedInit.getType()},
+            ValueRange{groupedIn, groupedW}, ValueRange{groupedInit},
+            ArrayRef<AffineMap>{AffineMap::get(numDims, 0, inExprs, ctx),
+                                AffineMap::get(numDims, 0, wExprs, ctx),
+                                AffineMap::get(numDims, 0, outExprs, ctx)},
+            iterators,
+            [](OpBuilder &b, Location l, ValueRange args) {
+              Value prod = mulScalars(b, l, args[0], args[1]);
+              linalg::YieldOp::create(b, l, addScalars(b, l, args[2], prod));
+            })
+            .getResult(0);
+    Value result = tensor::CollapseShapeOp::create(rewriter, loc, fullType,
+                                                   conv, outReassoc);
+    if (fullType != outType) {
+      SmallVector<OpFoldResult> cropOffsets(2, rewriter.getIndexAttr(0));
+      for (int64_t c : crop)
+        cropOffsets.push_back(rewriter.getIndexAttr(c));
+      SmallVector<OpFoldResult> cropSizes = {
+          tensor::getMixedSize(rewriter, loc, result, 0),
+          rewriter.getIndexAttr(outType.getDimSize(1))};
+      for (int64_t i = 0; i < k; ++i)
+        cropSizes.push_back(rewriter.getIndexAttr(outType.getDimSize(i + 2)));
+      SmallVector<OpFoldResult> ones(k + 2, rewriter.getIndexAttr(1));
+      result = tensor::ExtractSliceOp::create(rewriter, loc, outType, result,
+                                              cropOffsets, cropSizes, ones);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// What MaxPool and AveragePool share: ranked types, the resolved window,
 /// and end pads extended so that ceil_mode's last window fits.
 struct PoolSetup {
@@ -429,6 +550,7 @@ struct GlobalAveragePoolPattern : OpConversionPattern<onnx::GlobalAveragePoolOp>
 
 void tcc::onnx_to_linalg::populateConvPoolPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<ConvPattern, MaxPoolPattern, AveragePoolPattern,
+  patterns.add<ConvPattern, ConvTransposePattern, MaxPoolPattern,
+               AveragePoolPattern,
                GlobalAveragePoolPattern>(converter, patterns.getContext());
 }

@@ -116,3 +116,21 @@ func.func @avgpool_f64(%x: tensor<1x1x4x4xf64>) -> tensor<1x1x2x2xf64> {
   %0 = onnx.AveragePool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf64>) -> tensor<1x1x2x2xf64>
   return %0 : tensor<1x1x2x2xf64>
 }
+
+// -----
+
+// The input is spread by the strides into a zero tensor (a strided
+// insert_slice, offset by dilated kernel - 1 - pads), then convolved with
+// the kernel read flipped: the input map is o + (K - 1 - k) * d.
+// CHECK-DAG: #[[$CTIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 - d6 + 2, d4 - d7 + 2)>
+// CHECK-DAG: #[[$CTW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d2, d6, d7)>
+// CHECK-LABEL: func @conv_transpose
+// CHECK: %[[Z:.*]] = linalg.fill
+// CHECK: tensor.insert_slice %arg0 into %[[Z]][0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 2, 2] : tensor<1x2x4x4xf32> into tensor<1x2x10x10xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[$CTIN]], #[[$CTW]], {{.*}}]
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x3x8x8xf32>
+func.func @conv_transpose(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x8x8xf32> {
+  %none = onnx.NoValue
+  %0 = onnx.ConvTranspose %x, %w, %none {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x3x3x3xf32>, none) -> tensor<1x3x8x8xf32>
+  return %0 : tensor<1x3x8x8xf32>
+}

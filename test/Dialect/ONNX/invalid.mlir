@@ -197,3 +197,39 @@ func.func @constant_type() -> tensor<3xf32> {
   %0 = "onnx.Constant"() <{value = dense<1.0> : tensor<2xf32>}> : () -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+func.func @conv_transpose_channels(%x: tensor<1x3x4x4xf32>, %w: tensor<2x2x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects input channels 3 = W.shape[0] (2)}}
+  %0 = onnx.ConvTranspose %x, %w, %none : (tensor<1x3x4x4xf32>, tensor<2x2x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @conv_transpose_group(%x: tensor<1x3x4x4xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects input channels 3 divisible by group 2}}
+  %0 = onnx.ConvTranspose %x, %w, %none {group = 2} : (tensor<1x3x4x4xf32>, tensor<3x2x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @conv_transpose_kernel_shape(%x: tensor<1x3x4x4xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has kernel_shape [2,2] that does not match W's shape [3,2,3,3]}}
+  %0 = onnx.ConvTranspose %x, %w, %none {kernel_shape = array<i64: 2, 2>} : (tensor<1x3x4x4xf32>, tensor<3x2x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @conv_transpose_rank(%x: tensor<1x3x4x4xf32>, %w: tensor<3x2x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects X and W of one rank >= 3, got shapes [1,3,4,4] and [3,2,3]}}
+  %0 = onnx.ConvTranspose %x, %w, %none : (tensor<1x3x4x4xf32>, tensor<3x2x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

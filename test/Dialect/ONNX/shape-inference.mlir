@@ -63,3 +63,28 @@ func.func @reshape_mismatch(%x: tensor<2x3xf32>) -> tensor<*xf32> {
   %r = onnx.Reshape %x, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
   return %r : tensor<*xf32>
 }
+
+// -----
+
+// out = stride * (in - 1) + output_padding + (k - 1) * dilation + 1 - pads;
+// output_shape or SAME_* give the pads instead.
+// CHECK-LABEL: func @conv_transpose_shapes
+// CHECK: onnx.ConvTranspose {{.*}} -> tensor<1x4x9x10xf32>
+// CHECK: onnx.ConvTranspose {{.*}} -> tensor<1x4x10x8xf32>
+// CHECK: onnx.ConvTranspose {{.*}} -> tensor<1x4x8x8xf32>
+func.func @conv_transpose_shapes(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x3x3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue
+  %0 = onnx.ConvTranspose %x, %w, %none {group = 2, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, output_padding = array<i64: 0, 1>} : (tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>, none) -> tensor<*xf32>
+  %1 = onnx.ConvTranspose %x, %w, %none {group = 2, strides = array<i64: 3, 2>, output_shape = array<i64: 10, 8>} : (tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>, none) -> tensor<*xf32>
+  %2 = onnx.ConvTranspose %x, %w, %none {group = 2, strides = array<i64: 2, 2>, auto_pad = "SAME_UPPER"} : (tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>, none) -> tensor<*xf32>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @conv_transpose_output_padding(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects 'output_padding' to have 2 values, got 1}}
+  %0 = onnx.ConvTranspose %x, %w, %none {output_padding = array<i64: 1>} : (tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
