@@ -50,6 +50,20 @@ llvm::FailureOr<WindowGeometry> resolveTransposedWindow(
     std::optional<llvm::ArrayRef<int64_t>> outputPadding,
     std::optional<llvm::ArrayRef<int64_t>> outputShape);
 
+/// Per-dim parameters of a Resize: scale, output size and (for
+/// tf_crop_and_resize) the region of interest, from its constant operands.
+struct ResizeGeometry {
+  llvm::SmallVector<double> scales;
+  llvm::SmallVector<int64_t> outSizes;
+  llvm::SmallVector<double> roiStart, roiEnd;
+};
+
+/// Resolves scales/sizes/roi/axes/keep_aspect_ratio_policy of `op` for an
+/// input of static `inShape` as the ONNX spec does; nullopt when scales or
+/// sizes are not constants. Emits errors on `op`.
+llvm::FailureOr<std::optional<ResizeGeometry>>
+resolveResize(ResizeOp op, llvm::ArrayRef<int64_t> inShape);
+
 /// Prints a shape as [1,3,?,224].
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 

@@ -10,6 +10,7 @@
 
 include "ConvPoolOps.td"
 include "ElementwiseOps.td"
+include "ImageOps.td"
 include "LinearOps.td"
 include "NormalizationOps.td"
 include "TensorOps.td"

@@ -166,6 +166,38 @@ LogicalResult concat(NodeBuild &nb) {
   return success();
 }
 
+/// Resize-10 (X, scales) and Upsample (scales attribute in opset 7, input
+/// in 9) used asymmetric coordinates and floor for nearest; both become the
+/// opset 11+ Resize(X, roi, scales, sizes).
+LogicalResult legacyResize(NodeBuild &nb) {
+  bool upsample = nb.node.op_type() == "Upsample";
+  if (!upsample && nb.opset >= 11)
+    return success();
+  if (upsample && nb.opset < 7)
+    return nb.error() << "Upsample before opset 7 is not supported";
+  Value x = nb.state.operands[0];
+  Value scales;
+  if (Attribute attr = nb.state.attributes.erase("scales")) {
+    ArrayRef<float> values = cast<DenseF32ArrayAttr>(attr).asArrayRef();
+    auto type = RankedTensorType::get({(int64_t)values.size()},
+                                      nb.b.getF32Type());
+    scales = nb.constant(DenseElementsAttr::get(type, values));
+  } else if (nb.state.operands.size() > 1) {
+    scales = nb.state.operands[1];
+  } else {
+    return nb.error() << "has no scales";
+  }
+  nb.state.operands.assign({x, nb.noValue(), scales, nb.noValue()});
+  nb.state.attributes.set("coordinate_transformation_mode",
+                          nb.b.getStringAttr("asymmetric"));
+  Attribute mode = nb.state.attributes.get("mode");
+  if (!mode || cast<StringAttr>(mode).getValue() == "nearest")
+    nb.state.attributes.set("nearest_mode", nb.b.getStringAttr("floor"));
+  else if (cast<StringAttr>(mode).getValue() == "bilinear")
+    nb.state.attributes.set("mode", nb.b.getStringAttr("linear"));
+  return success();
+}
+
 const llvm::StringMap<Normalizer> &normalizers() {
   static const llvm::StringMap<Normalizer> table = {
       {"Add", legacyBroadcast},
@@ -177,8 +209,10 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"Gemm", legacyBroadcast},
       {"Mul", legacyBroadcast},
       {"Reshape", reshape},
+      {"Resize", legacyResize},
       {"Softmax", coercedSoftmax},
       {"Sub", legacyBroadcast},
+      {"Upsample", legacyResize},
   };
   return table;
 }
@@ -191,6 +225,10 @@ LogicalResult tcc::import::normalizeNode(NodeBuild &nb) {
   if (it == normalizers().end())
     return success();
   return it->second(nb);
+}
+
+StringRef tcc::import::dialectOpType(StringRef opType) {
+  return opType == "Upsample" ? "Resize" : opType;
 }
 
 unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {

@@ -47,6 +47,10 @@ struct NodeBuild {
 /// when the node uses a form tcc does not support.
 llvm::LogicalResult normalizeNode(NodeBuild &nb);
 
+/// The onnx dialect op an ONNX op type becomes: itself, or the newer op
+/// that replaced it (Upsample → Resize).
+llvm::StringRef dialectOpType(llvm::StringRef opType);
+
 /// How many results the onnx op has for `node` (most ops: 1).
 unsigned numResults(const ::onnx::NodeProto &node);
 

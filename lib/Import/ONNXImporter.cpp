@@ -104,7 +104,9 @@ LogicalResult Importer::checkSupported(const onnx::GraphProto &graph) {
                            ? node.op_type() + "_" + std::to_string(i)
                            : node.name();
     bool known = isDefaultDomain(node.domain()) && node.op_type() != "NoValue" &&
-                 RegisteredOperationName::lookup("onnx." + node.op_type(), &ctx);
+                 RegisteredOperationName::lookup(
+                     "onnx." + tcc::import::dialectOpType(node.op_type()).str(),
+                     &ctx);
     for (const onnx::AttributeProto &attr : node.attribute())
       if (attr.type() == onnx::AttributeProto::GRAPH ||
           attr.type() == onnx::AttributeProto::GRAPHS)
@@ -329,7 +331,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
     return success();
   }
 
-  OperationState state(loc, "onnx." + opType.str());
+  OperationState state(loc,
+                       "onnx." + tcc::import::dialectOpType(opType).str());
   for (const std::string &input : node.input()) {
     if (input.empty()) {
       state.operands.push_back(noValue(loc));

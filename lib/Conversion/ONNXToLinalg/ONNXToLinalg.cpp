@@ -23,6 +23,7 @@ struct ConvertONNXToLinalg
     RewritePatternSet patterns(ctx);
     populateElementwisePatterns(converter, patterns);
     populateConvPoolPatterns(converter, patterns);
+    populateImagePatterns(converter, patterns);
     populateLinearPatterns(converter, patterns);
     populateNormalizationPatterns(converter, patterns);
     populateTensorPatterns(converter, patterns);

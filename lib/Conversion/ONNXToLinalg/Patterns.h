@@ -20,6 +20,8 @@ void populateElementwisePatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateConvPoolPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
+void populateImagePatterns(const mlir::TypeConverter &converter,
+                           mlir::RewritePatternSet &patterns);
 void populateLinearPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(const mlir::TypeConverter &converter,

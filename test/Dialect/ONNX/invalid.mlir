@@ -233,3 +233,30 @@ func.func @conv_transpose_rank(%x: tensor<1x3x4x4xf32>, %w: tensor<3x2x3xf32>) -
   %0 = onnx.ConvTranspose %x, %w, %none : (tensor<1x3x4x4xf32>, tensor<3x2x3xf32>, none) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @resize_mode(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has unknown mode 'bilinear'}}
+  %0 = onnx.Resize %x, %none, %s, %none {mode = "bilinear"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @resize_coordinates(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has unknown coordinate_transformation_mode 'corners'}}
+  %0 = onnx.Resize %x, %none, %s, %none {coordinate_transformation_mode = "corners"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @resize_nearest_mode(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has unknown nearest_mode 'round'}}
+  %0 = onnx.Resize %x, %none, %s, %none {nearest_mode = "round"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

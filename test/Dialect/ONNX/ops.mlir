@@ -8,6 +8,9 @@ func.func @all_ops(%x: tensor<1x3x8x8xf32>, %v: tensor<8xf32>, %m: tensor<2x8xf3
   %c = onnx.Conv %x, %w, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<3x3x3x3xf32>, none) -> tensor<1x3x8x8xf32>
   // CHECK: onnx.ConvTranspose {{.*}}strides = array<i64: 2, 2>
   %ct = onnx.ConvTranspose %x, %w, %none {strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<3x3x3x3xf32>, none) -> tensor<1x3x17x17xf32>
+  %sc = onnx.Constant dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>
+  // CHECK: onnx.Resize {{.*}}mode = "linear"
+  %rz = onnx.Resize %x, %none, %sc, %none {mode = "linear"} : (tensor<1x3x8x8xf32>, none, tensor<4xf32>, none) -> tensor<1x3x16x16xf32>
   // CHECK: onnx.Relu
   %r = onnx.Relu %c : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   // CHECK: onnx.Sigmoid

@@ -88,3 +88,32 @@ func.func @conv_transpose_output_padding(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2
   %0 = onnx.ConvTranspose %x, %w, %none {output_padding = array<i64: 1>} : (tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>, none) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Scales: floor(in * scale). Sizes with not_larger: one scale for the axes,
+// the smallest, and round(in * scale).
+// CHECK-LABEL: func @resize_shapes
+// CHECK: onnx.Resize {{.*}} -> tensor<1x3x5x12xf32>
+// CHECK: onnx.Resize {{.*}} -> tensor<1x3x4x6xf32>
+// CHECK: onnx.Resize {{.*}} -> tensor<?x?x?x?xf32>
+func.func @resize_shapes(%x: tensor<1x3x4x6xf32>, %dyn: tensor<4xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue
+  %scales = onnx.Constant dense<[1.0, 1.0, 1.3, 2.0]> : tensor<4xf32>
+  %sizes = onnx.Constant dense<[6, 6]> : tensor<2xi64>
+  %0 = onnx.Resize %x, %none, %scales, %none : (tensor<1x3x4x6xf32>, none, tensor<4xf32>, none) -> tensor<*xf32>
+  %1 = onnx.Resize %x, %none, %none, %sizes {axes = array<i64: 2, 3>, keep_aspect_ratio_policy = "not_larger"} : (tensor<1x3x4x6xf32>, none, none, tensor<2xi64>) -> tensor<*xf32>
+  %2 = onnx.Resize %x, %none, %dyn, %none : (tensor<1x3x4x6xf32>, none, tensor<4xf32>, none) -> tensor<*xf32>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @resize_scales_and_sizes(%x: tensor<1x3x4x6xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %scales = onnx.Constant dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>
+  %sizes = onnx.Constant dense<[1, 3, 8, 12]> : tensor<4xi64>
+  // expected-error @+1 {{expects exactly one of scales and sizes}}
+  %0 = onnx.Resize %x, %none, %scales, %sizes : (tensor<1x3x4x6xf32>, none, tensor<4xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
