@@ -13,6 +13,7 @@ include "ElementwiseOps.td"
 include "ImageOps.td"
 include "LinearOps.td"
 include "NormalizationOps.td"
+include "QuantizationOps.td"
 include "TensorOps.td"
 
 #endif // TCC_ONNX_OPS_TD

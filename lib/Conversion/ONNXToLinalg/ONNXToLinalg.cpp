@@ -26,6 +26,7 @@ struct ConvertONNXToLinalg
     populateImagePatterns(converter, patterns);
     populateLinearPatterns(converter, patterns);
     populateNormalizationPatterns(converter, patterns);
+    populateQuantizationPatterns(converter, patterns);
     populateTensorPatterns(converter, patterns);
     // Unsigned integers become signless: in the signature too.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,

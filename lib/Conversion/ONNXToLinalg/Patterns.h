@@ -26,6 +26,8 @@ void populateLinearPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
+void populateQuantizationPatterns(const mlir::TypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 void populateTensorPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 

@@ -260,3 +260,56 @@ func.func @resize_nearest_mode(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> te
   %0 = onnx.Resize %x, %none, %s, %none {nearest_mode = "round"} : (tensor<1x1x2x2xf32>, none, tensor<4xf32>, none) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @quantize_blocked(%x: tensor<4x4xf32>, %s: tensor<4x2xf32>) -> tensor<*xui8> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{with block_size (blocked quantization) is not supported yet}}
+  %0 = onnx.QuantizeLinear %x, %s, %none {block_size = 2} : (tensor<4x4xf32>, tensor<4x2xf32>, none) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+
+// -----
+
+func.func @quantize_axis_size(%x: tensor<2x4xf32>, %s: tensor<3xf32>) -> tensor<*xui8> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has a scale of 3 values for an axis of size 4}}
+  %0 = onnx.QuantizeLinear %x, %s, %none : (tensor<2x4xf32>, tensor<3xf32>, none) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+
+// -----
+
+func.func @quantize_type(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<*xi32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{to this type is not supported yet (8- and 16-bit integers are)}}
+  %0 = onnx.QuantizeLinear %x, %s, %none {output_dtype = 6} : (tensor<4xf32>, tensor<f32>, none) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
+
+// -----
+
+func.func @quantize_zero_point_shape(%x: tensor<2x4xf32>, %s: tensor<4xf32>, %z: tensor<2xui8>) -> tensor<*xui8> {
+  // expected-error @+1 {{expects the zero point shaped like the scale}}
+  %0 = onnx.QuantizeLinear %x, %s, %z : (tensor<2x4xf32>, tensor<4xf32>, tensor<2xui8>) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+
+// -----
+
+func.func @dequantize_type(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{from 'f32' is not supported yet (8-, 16- and 32-bit integers are)}}
+  %0 = onnx.DequantizeLinear %x, %s, %none : (tensor<4xf32>, tensor<f32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @matmul_integer_type(%a: tensor<2x3xi16>, %b: tensor<3x4xi8>) -> tensor<*xi32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects 8-bit integer operands}}
+  %0 = onnx.MatMulInteger %a, %b, %none, %none : (tensor<2x3xi16>, tensor<3x4xi8>, none, none) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}

@@ -11,6 +11,12 @@ func.func @all_ops(%x: tensor<1x3x8x8xf32>, %v: tensor<8xf32>, %m: tensor<2x8xf3
   %sc = onnx.Constant dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>
   // CHECK: onnx.Resize {{.*}}mode = "linear"
   %rz = onnx.Resize %x, %none, %sc, %none {mode = "linear"} : (tensor<1x3x8x8xf32>, none, tensor<4xf32>, none) -> tensor<1x3x16x16xf32>
+  %qs = onnx.Constant dense<0.5> : tensor<f32>
+  %qz = onnx.Constant dense<3> : tensor<ui8>
+  // CHECK: onnx.QuantizeLinear {{.*}} -> tensor<1x3x8x8xui8>
+  %qx = onnx.QuantizeLinear %x, %qs, %qz : (tensor<1x3x8x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x3x8x8xui8>
+  // CHECK: onnx.DequantizeLinear
+  %dq = onnx.DequantizeLinear %qx, %qs, %qz : (tensor<1x3x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x3x8x8xf32>
   // CHECK: onnx.Relu
   %r = onnx.Relu %c : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   // CHECK: onnx.Sigmoid
