@@ -54,7 +54,8 @@ void dropLegacyAttributes(NodeBuild &nb) {
     nb.state.attributes.erase("is_test");
 }
 
-/// Add/Sub/Mul/Div (and Gemm's C) before opset 7: `broadcast=1` aligns B
+/// Binary ops before opset 7 (Add/Sub/Mul/Div, Pow, And/Or/Xor, the
+/// comparisons; and Gemm's C): `broadcast=1` aligns B
 /// with A at `axis` (default: the trailing dims). Reshaping B with trailing
 /// 1s gives the same numpy broadcast.
 LogicalResult legacyBroadcast(NodeBuild &nb) {
@@ -159,6 +160,18 @@ LogicalResult reshape(NodeBuild &nb) {
   return success();
 }
 
+/// Cast before opset 6 named its target type (`to = "FLOAT"`).
+LogicalResult cast(NodeBuild &nb) {
+  auto name = dyn_cast_or_null<StringAttr>(nb.state.attributes.get("to"));
+  if (!name)
+    return success();
+  ::onnx::TensorProto::DataType dtype;
+  if (!::onnx::TensorProto::DataType_Parse(name.str(), &dtype))
+    return nb.error() << "unknown data type '" << name.getValue() << "'";
+  nb.state.attributes.set("to", nb.b.getI64IntegerAttr(dtype));
+  return success();
+}
+
 /// Concat before opset 4 defaulted to axis 1.
 LogicalResult concat(NodeBuild &nb) {
   if (!nb.state.attributes.get("axis"))
@@ -169,16 +182,24 @@ LogicalResult concat(NodeBuild &nb) {
 const llvm::StringMap<Normalizer> &normalizers() {
   static const llvm::StringMap<Normalizer> table = {
       {"Add", legacyBroadcast},
+      {"And", legacyBroadcast},
       {"BatchNormalization", batchNorm},
+      {"Cast", cast},
       {"Clip", clip},
       {"Concat", concat},
       {"Div", legacyBroadcast},
       {"Dropout", dropout},
+      {"Equal", legacyBroadcast},
       {"Gemm", legacyBroadcast},
+      {"Greater", legacyBroadcast},
+      {"Less", legacyBroadcast},
       {"Mul", legacyBroadcast},
+      {"Or", legacyBroadcast},
+      {"Pow", legacyBroadcast},
       {"Reshape", reshape},
       {"Softmax", coercedSoftmax},
       {"Sub", legacyBroadcast},
+      {"Xor", legacyBroadcast},
   };
   return table;
 }
