@@ -61,6 +61,7 @@ TCC_BINARY_OP(AddOp)
 TCC_BINARY_OP(SubOp)
 TCC_BINARY_OP(MulOp)
 TCC_BINARY_OP(DivOp)
+TCC_BINARY_OP(ModOp)
 TCC_BINARY_OP(AndOp)
 TCC_BINARY_OP(OrOp)
 TCC_BINARY_OP(XorOp)
@@ -69,15 +70,6 @@ TCC_BINARY_OP(BitwiseOrOp)
 TCC_BINARY_OP(BitwiseXorOp)
 TCC_BINARY_OP(PReluOp)
 #undef TCC_BINARY_OP
-
-LogicalResult ModOp::verify() {
-  if (isa<FloatType>(getElementTypeOrSelf(getA())) && getFmod() != 1)
-    return emitOpError() << "on floats needs fmod=1";
-  return verifyBroadcast(*this, getOperands());
-}
-LogicalResult ModOp::inferShapes() {
-  return inferBroadcast(*this, getOperands(), getElementTypeOrSelf(getA()));
-}
 
 LogicalResult BitShiftOp::verify() {
   if (getDirection() != "LEFT" && getDirection() != "RIGHT")

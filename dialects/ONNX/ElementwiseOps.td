@@ -25,8 +25,8 @@ def ONNX_DivOp : ONNX_BinaryOp<"Div">;
 def ONNX_ModOp : ONNX_BinaryOp<"Mod", [],
     (ins DefaultValuedAttr<ONNX_I64Attr, "0">:$fmod)> {
   let description = [{
-    fmod=0: integer remainder with the divisor's sign (Python's %);
-    fmod=1: C's fmod (the dividend's sign), required for floats.
+    fmod=0: the remainder takes the divisor's sign (Python's and numpy's %);
+    fmod=1: C's fmod (the dividend's sign).
   }];
 }
 def ONNX_AndOp : ONNX_BinaryOp<"And", [Commutative]>;
@@ -36,7 +36,11 @@ def ONNX_BitwiseAndOp : ONNX_BinaryOp<"BitwiseAnd", [Commutative]>;
 def ONNX_BitwiseOrOp : ONNX_BinaryOp<"BitwiseOr", [Commutative]>;
 def ONNX_BitwiseXorOp : ONNX_BinaryOp<"BitwiseXor", [Commutative]>;
 def ONNX_BitShiftOp : ONNX_BinaryOp<"BitShift", [], (ins StrAttr:$direction)> {
-  let description = "Shifts A by B bits; direction is LEFT or RIGHT.";
+  let description = [{
+    Shifts A by B bits; direction is LEFT or RIGHT (arithmetic for signed
+    A). A shift by a negative amount or by at least the bit width gives 0,
+    or -1 for a right shift of a negative value (numpy's saturation).
+  }];
 }
 // PRelu's slope (B) broadcasts to X (A).
 def ONNX_PReluOp : ONNX_BinaryOp<"PRelu">;

@@ -39,10 +39,24 @@ bool uns(Operation *op) { return isUnsigned(op->getOperand(0)); }
 using F = arith::CmpFPredicate;
 using I = arith::CmpIPredicate;
 
-/// Mod with fmod=0 on signed ints: the remainder takes the divisor's sign.
+/// Mod with fmod=0 on signed ints and floats: the remainder takes the
+/// divisor's sign (numpy's mod; a zero float remainder is +-0 like it).
 Value floorMod(OpBuilder &b, Location loc, Value x, Value y) {
-  Value r = arith::RemSIOp::create(b, loc, x, y);
   Value zero = constantScalar(b, loc, x.getType(), 0);
+  if (isFloat(x)) {
+    Value r = arith::RemFOp::create(b, loc, x, y);
+    Value nonzero = arith::CmpFOp::create(b, loc, F::UNE, r, zero);
+    Value rNeg = arith::CmpFOp::create(b, loc, F::OLT, r, zero);
+    Value yNeg = arith::CmpFOp::create(b, loc, F::OLT, y, zero);
+    Value differ = arith::XOrIOp::create(b, loc, rNeg, yNeg);
+    Value fix = arith::AndIOp::create(b, loc, nonzero, differ);
+    Value adjusted = arith::AddFOp::create(b, loc, r, y);
+    Value signedZero = math::CopySignOp::create(b, loc, zero, y);
+    Value isZero = arith::CmpFOp::create(b, loc, F::OEQ, r, zero);
+    Value fixed = arith::SelectOp::create(b, loc, fix, adjusted, r);
+    return arith::SelectOp::create(b, loc, isZero, signedZero, fixed);
+  }
+  Value r = arith::RemSIOp::create(b, loc, x, y);
   Value nonzero = arith::CmpIOp::create(b, loc, I::ne, r, zero);
   Value rNeg = arith::CmpIOp::create(b, loc, I::slt, r, zero);
   Value yNeg = arith::CmpIOp::create(b, loc, I::slt, y, zero);
@@ -50,6 +64,29 @@ Value floorMod(OpBuilder &b, Location loc, Value x, Value y) {
   Value fix = arith::AndIOp::create(b, loc, nonzero, differ);
   Value adjusted = arith::AddIOp::create(b, loc, r, y);
   return arith::SelectOp::create(b, loc, fix, adjusted, r);
+}
+
+/// BitShift with numpy's saturation: a shift amount outside [0, width)
+/// (compared unsigned, so negative ones are outside too) gives 0, or the
+/// sign fill for a signed right shift; LLVM would give poison.
+Value bitShift(onnx::BitShiftOp op, OpBuilder &b, Location loc, ValueRange a) {
+  Value x = a[0], y = a[1];
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Value widthC = constantScalar(b, loc, x.getType(), width);
+  Value inRange = arith::CmpIOp::create(b, loc, I::ult, y, widthC);
+  Value shifted, saturated;
+  if (op.getDirection() == "LEFT") {
+    shifted = arith::ShLIOp::create(b, loc, x, y);
+    saturated = constantScalar(b, loc, x.getType(), 0);
+  } else if (uns(op)) {
+    shifted = arith::ShRUIOp::create(b, loc, x, y);
+    saturated = constantScalar(b, loc, x.getType(), 0);
+  } else {
+    shifted = arith::ShRSIOp::create(b, loc, x, y);
+    Value last = constantScalar(b, loc, x.getType(), width - 1);
+    saturated = arith::ShRSIOp::create(b, loc, x, last);
+  }
+  return arith::SelectOp::create(b, loc, inRange, shifted, saturated);
 }
 
 /// Pow: float bases compute in their type (a float exponent converted to
@@ -83,12 +120,6 @@ LogicalResult checkMean(onnx::MeanOp op) {
   if (isa<FloatType>(getElementTypeOrSelf(op.getType())))
     return success();
   return op.emitOpError() << "on integers is not supported yet";
-}
-
-LogicalResult checkBitShift(onnx::BitShiftOp op) {
-  if (uns(op))
-    return success();
-  return op.emitOpError() << "on signed integers is not supported yet";
 }
 
 Value castTo(Operation *op, OpBuilder &b, Location loc, Value x) {
@@ -166,7 +197,7 @@ void tcc::onnx_to_linalg::populateElementwisePatterns(
                                                                a[0], a[1]);
   });
   p.add<onnx::ModOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
-    if (op.getFmod() == 0 && !isFloat(a[0]) && !uns(op))
+    if (op.getFmod() == 0 && !uns(op))
       return floorMod(b, l, a[0], a[1]);
     // fmod=1 is C's fmod: the dividend's sign (remsi); unsigned agree.
     return pick<arith::RemFOp, arith::RemSIOp, arith::RemUIOp>(b, l, uns(op),
@@ -207,13 +238,7 @@ void tcc::onnx_to_linalg::populateElementwisePatterns(
       [](auto, OpBuilder &b, Location l, ValueRange a) -> Value {
         return arith::XOrIOp::create(b, l, a[0], a[1]);
       });
-  p.add<onnx::BitShiftOp>(
-      [](auto op, OpBuilder &b, Location l, ValueRange a) -> Value {
-        if (op.getDirection() == "LEFT")
-          return arith::ShLIOp::create(b, l, a[0], a[1]);
-        return arith::ShRUIOp::create(b, l, a[0], a[1]);
-      },
-      checkBitShift);
+  p.add<onnx::BitShiftOp>(bitShift);
 
   // Comparisons and selection.
   p.add<onnx::EqualOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {

@@ -152,19 +152,23 @@ func.func @where(%c: tensor<2x1xi1>, %x: tensor<3xf32>, %y: tensor<2x3xf32>) -> 
 
 // -----
 
-// Mod fmod=0 on signed ints gives the remainder the divisor's sign;
-// fmod=1 is remf (C's fmod); unsigned is remui.
+// Mod fmod=0 gives the remainder the divisor's sign (a zero float one
+// too); fmod=1 is remf (C's fmod); unsigned is remui.
 // CHECK-LABEL: func @mods
 // CHECK: %[[R:.*]] = arith.remsi %[[A:.*]], %[[B:.*]] : i32
 // CHECK: %[[FIX:.*]] = arith.andi
 // CHECK: %[[ADJ:.*]] = arith.addi %[[R]], %[[B]]
 // CHECK: arith.select %[[FIX]], %[[ADJ]], %[[R]]
 // CHECK: arith.remf
+// CHECK-NOT: math.copysign
 // CHECK: arith.remui
+// CHECK: arith.remf
+// CHECK: math.copysign
 func.func @mods(%i: tensor<4xi32>, %f: tensor<4xf32>, %u: tensor<4xui8>) {
   %0 = onnx.Mod %i, %i : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   %1 = onnx.Mod %f, %f {fmod = 1 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %2 = onnx.Mod %u, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %3 = onnx.Mod %f, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -206,16 +210,27 @@ func.func @variadic(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %u: tensor<3xui32>) 
 
 // -----
 
+// Shifts by amounts outside [0, width) saturate (numpy): 0, or the sign
+// fill of a signed right shift.
 // CHECK-LABEL: func @logic_bits
 // CHECK: arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK: arith.xori %{{.*}}, %{{.*}} : i8
-// CHECK: arith.shli %{{.*}}, %{{.*}} : i8
-// CHECK: arith.shrui %{{.*}}, %{{.*}} : i8
-func.func @logic_bits(%b: tensor<4xi1>, %u: tensor<4xui8>) {
+// CHECK: %[[W:.*]] = arith.constant 8 : i8
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[Y:.*]], %[[W]] : i8
+// CHECK: %[[SH:.*]] = arith.shli %[[X:.*]], %[[Y]] : i8
+// CHECK: %[[Z:.*]] = arith.constant 0 : i8
+// CHECK: arith.select %[[OK]], %[[SH]], %[[Z]]
+// CHECK: arith.shrui
+// CHECK: %[[SR:.*]] = arith.shrsi %[[SX:.*]], %[[SY:.*]] : i8
+// CHECK: %[[SEVEN:.*]] = arith.constant 7 : i8
+// CHECK: %[[FILL:.*]] = arith.shrsi %[[SX]], %[[SEVEN]] : i8
+// CHECK: arith.select %{{.*}}, %[[SR]], %[[FILL]]
+func.func @logic_bits(%b: tensor<4xi1>, %u: tensor<4xui8>, %s: tensor<4xi8>) {
   %0 = onnx.And %b, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
   %1 = onnx.BitwiseXor %u, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
   %2 = onnx.BitShift %u, %u {direction = "LEFT"} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
   %3 = onnx.BitShift %u, %u {direction = "RIGHT"} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %4 = onnx.BitShift %s, %s {direction = "RIGHT"} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return
 }
 
@@ -228,11 +243,3 @@ func.func @mean_int(%x: tensor<4xi32>) -> tensor<4xi32> {
   return %0 : tensor<4xi32>
 }
 
-// -----
-
-func.func @bitshift_signed(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+2 {{on signed integers is not supported yet}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.BitShift'}}
-  %0 = onnx.BitShift %x, %x {direction = "LEFT"} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
-  return %0 : tensor<4xi32>
-}

@@ -208,14 +208,6 @@ func.func @compare_types(%a: tensor<3xf32>, %b: tensor<3xi32>) -> tensor<*xi1> {
 
 // -----
 
-func.func @mod_float_fmod0(%a: tensor<3xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{on floats needs fmod=1}}
-  %0 = onnx.Mod %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}
-
-// -----
-
 func.func @bitshift_direction(%a: tensor<3xui8>) -> tensor<*xui8> {
   // expected-error @+1 {{has direction 'UP'; expected LEFT or RIGHT}}
   %0 = onnx.BitShift %a, %a {direction = "UP"} : (tensor<3xui8>, tensor<3xui8>) -> tensor<*xui8>
