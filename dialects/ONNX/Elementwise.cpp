@@ -220,5 +220,13 @@ LogicalResult ClipOp::inferShapes() {
   return inferSameAsOperand(*this, getInput());
 }
 LogicalResult DropoutOp::inferShapes() {
-  return inferSameAsOperand(*this, getData());
+  getOutput().setType(getData().getType());
+  if (Value mask = getMask()) {
+    Type i1 = IntegerType::get(getContext(), 1);
+    if (auto shape = rankedShape(getData()))
+      mask.setType(RankedTensorType::get(*shape, i1));
+    else
+      mask.setType(UnrankedTensorType::get(i1));
+  }
+  return success();
 }

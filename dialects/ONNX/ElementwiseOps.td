@@ -188,9 +188,10 @@ def ONNX_ClipOp : ONNX_Op<"Clip"> {
 
 def ONNX_DropoutOp : ONNX_Op<"Dropout"> {
   let summary = "Dropout; inference only (forwards its input)";
+  let description = "The optional mask result is all true at inference.";
   let arguments = (ins AnyTensor:$data, TensorOrNone:$ratio,
                    TensorOrNone:$training_mode, OptionalAttr<ONNX_I64Attr>:$seed);
-  let results = (outs AnyTensor:$output);
+  let results = (outs AnyTensor:$output, Optional<AnyTensor>:$mask);
   let assemblyFormat = [{
     $data `,` $ratio `,` $training_mode attr-dict `:`
     functional-type(operands, results)

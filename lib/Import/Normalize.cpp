@@ -215,6 +215,9 @@ LogicalResult tcc::import::normalizeNode(NodeBuild &nb) {
 }
 
 unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
-  (void)node;
+  // Dropout's mask is an optional result, there when asked for.
+  if (node.op_type() == "Dropout" && node.output_size() >= 2 &&
+      !node.output(1).empty())
+    return 2;
   return 1;
 }

@@ -161,7 +161,8 @@ struct CastLikePattern : OpConversionPattern<onnx::CastLikeOp> {
   }
 };
 
-/// Identity and inference Dropout forward their input.
+/// Identity and inference Dropout forward their input; Dropout's mask is
+/// all true.
 template <typename OnnxOp>
 struct ForwardPattern : OpConversionPattern<OnnxOp> {
   using OpConversionPattern<OnnxOp>::OpConversionPattern;
@@ -169,10 +170,20 @@ struct ForwardPattern : OpConversionPattern<OnnxOp> {
   matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getOperands()[0];
-    Type type = toSignless(op.getType());
+    Type type = toSignless(op->getResult(0).getType());
     if (input.getType() != type)
       input = tensor::CastOp::create(rewriter, op.getLoc(), type, input);
-    rewriter.replaceOp(op, input);
+    SmallVector<Value> results = {input};
+    if (op->getNumResults() == 2) {
+      auto maskType = dyn_cast<RankedTensorType>(op->getResult(1).getType());
+      if (!maskType)
+        return rewriter.notifyMatchFailure(op, "mask is not ranked");
+      Value yes = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                            rewriter.getBoolAttr(true));
+      results.push_back(createFilled(rewriter, op.getLoc(), maskType, yes,
+                                     ValueRange{input}));
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };

@@ -80,6 +80,21 @@ func.func @identity_dropout(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// CHECK-LABEL: func @dropout_mask
+// CHECK-SAME: (%[[X:.*]]: tensor<?xf32>)
+// CHECK: %[[T:.*]] = arith.constant true
+// CHECK: %[[D:.*]] = tensor.dim %[[X]]
+// CHECK: %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?xi1>
+// CHECK: %[[M:.*]] = linalg.fill ins(%[[T]] : i1) outs(%[[E]]
+// CHECK: return %[[X]], %[[M]]
+func.func @dropout_mask(%a: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi1>) {
+  %none = onnx.NoValue
+  %0, %1 = onnx.Dropout %a, %none, %none : (tensor<?xf32>, none, none) -> (tensor<?xf32>, tensor<?xi1>)
+  return %0, %1 : tensor<?xf32>, tensor<?xi1>
+}
+
+// -----
+
 // Cast: float to int truncates (fptosi/fptoui), to bool is != 0, unsigned
 // and bool sources zero-extend.
 // CHECK-LABEL: func @casts

@@ -76,6 +76,7 @@ func.func @reshape_mismatch(%x: tensor<2x3xf32>) -> tensor<*xf32> {
 // CHECK: onnx.Max {{.*}} -> tensor<4x2x3xf32>
 // CHECK: onnx.Where {{.*}} -> tensor<2x3xf32>
 // CHECK: onnx.Pow {{.*}} -> tensor<2x3xf32>
+// CHECK: onnx.Dropout {{.*}} -> (tensor<3xf32>, tensor<3xi1>)
 func.func @elementwise_shapes(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %z: tensor<4x1x1xf32>, %h: tensor<1xf16>, %c: tensor<2x1xi1>, %e: tensor<3xi64>) {
   %0 = onnx.Less %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<*xi1>
   %1 = onnx.IsNaN %y : (tensor<3xf32>) -> tensor<*xi1>
@@ -84,5 +85,7 @@ func.func @elementwise_shapes(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %z: tensor
   %4 = onnx.Max %x, %y, %z : (tensor<2x3xf32>, tensor<3xf32>, tensor<4x1x1xf32>) -> tensor<*xf32>
   %5 = onnx.Where %c, %y, %x : (tensor<2x1xi1>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<*xf32>
   %6 = onnx.Pow %x, %e : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<*xf32>
+  %none = onnx.NoValue
+  %7, %8 = onnx.Dropout %y, %none, %none : (tensor<3xf32>, none, none) -> (tensor<*xf32>, tensor<*xf32>)
   return
 }
