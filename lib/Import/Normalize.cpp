@@ -54,6 +54,23 @@ void dropLegacyAttributes(NodeBuild &nb) {
     nb.state.attributes.erase("is_test");
 }
 
+/// Reshapes operand `index` (static) to its shape followed by `count` 1s.
+LogicalResult appendUnitDims(NodeBuild &nb, size_t index, int64_t count) {
+  auto type = dyn_cast<RankedTensorType>(nb.state.operands[index].getType());
+  if (!type || !type.hasStaticShape())
+    return nb.error() << "legacy broadcasting needs ranked, static operands";
+  SmallVector<int64_t> shape(type.getShape());
+  shape.append(count, 1);
+  auto reshaped = tcc::onnx::ReshapeOp::create(
+      nb.b, nb.loc, UnrankedTensorType::get(type.getElementType()),
+      nb.state.operands[index], nb.i64Constant(shape),
+      nb.b.getI64IntegerAttr(0));
+  if (failed(reshaped.inferShapes()))
+    return failure();
+  nb.state.operands[index] = reshaped.getResult();
+  return success();
+}
+
 /// Binary ops before opset 7 (Add/Sub/Mul/Div, Pow, And/Or/Xor, the
 /// comparisons; and Gemm's C): `broadcast=1` aligns B
 /// with A at `axis` (default: the trailing dims). Reshaping B with trailing
@@ -75,15 +92,20 @@ LogicalResult legacyBroadcast(NodeBuild &nb) {
     return nb.error() << "broadcast axis " << axis << " does not fit";
   if (trailing == 0)
     return success();
-  SmallVector<int64_t> shape(bType.getShape());
-  shape.append(trailing, 1);
-  auto reshaped = tcc::onnx::ReshapeOp::create(
-      nb.b, nb.loc, UnrankedTensorType::get(bType.getElementType()),
-      nb.state.operands[1], nb.i64Constant(shape), nb.b.getI64IntegerAttr(0));
-  if (failed(reshaped.inferShapes()))
-    return failure();
-  nb.state.operands[1] = reshaped.getResult();
-  return success();
+  return appendUnitDims(nb, 1, trailing);
+}
+
+/// PRelu before opset 7: a slope of shape [C] is per channel (dim 1 of X),
+/// as PyTorch exports it; numpy broadcasting needs it as [C, 1, ...].
+LogicalResult legacyPRelu(NodeBuild &nb) {
+  if (nb.opset >= 7)
+    return success();
+  auto x = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
+  auto slope = dyn_cast<RankedTensorType>(nb.state.operands[1].getType());
+  if (!x || !slope || slope.getRank() != 1 || x.getRank() < 3 ||
+      slope.getDimSize(0) == 1 || slope.getDimSize(0) != x.getDimSize(1))
+    return success();
+  return appendUnitDims(nb, 1, x.getRank() - 2);
 }
 
 /// Softmax before opset 13 works on the input flattened to 2-d at `axis`
@@ -196,6 +218,7 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"Mul", legacyBroadcast},
       {"Or", legacyBroadcast},
       {"Pow", legacyBroadcast},
+      {"PRelu", legacyPRelu},
       {"Reshape", reshape},
       {"Softmax", coercedSoftmax},
       {"Sub", legacyBroadcast},
