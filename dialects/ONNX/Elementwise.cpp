@@ -11,22 +11,182 @@ OpFoldResult IdentityOp::fold(FoldAdaptor) {
   return {};
 }
 
-template <typename Op>
-static LogicalResult verifyBinary(Op op) {
-  auto a = rankedShape(op.getA()), b = rankedShape(op.getB());
-  if (getElementTypeOrSelf(op.getA()) != getElementTypeOrSelf(op.getB()))
-    return op.emitOpError() << "expects operands of one element type, got "
-                            << op.getA().getType() << " and "
-                            << op.getB().getType();
-  if (a && b && failed(broadcastShapes(*a, *b)))
-    return op.emitOpError() << "cannot broadcast shapes " << formatShape(*a)
-                            << " and " << formatShape(*b);
+/// The broadcast shape of all `operands`, or nullopt when one is unranked.
+/// Emits an error on `op` (and fails) when they clash.
+static FailureOr<std::optional<SmallVector<int64_t>>>
+broadcastAll(Operation *op, ValueRange operands) {
+  SmallVector<int64_t> shape;
+  for (Value v : operands) {
+    auto s = rankedShape(v);
+    if (!s)
+      return std::optional<SmallVector<int64_t>>();
+    FailureOr<SmallVector<int64_t>> next = broadcastShapes(shape, *s);
+    if (failed(next))
+      return op->emitOpError() << "cannot broadcast shapes "
+                               << formatShape(shape) << " and "
+                               << formatShape(*s);
+    shape = *next;
+  }
+  return std::optional<SmallVector<int64_t>>(shape);
+}
+
+/// Operands broadcast together and share one element type.
+static LogicalResult verifyBroadcast(Operation *op, ValueRange operands) {
+  for (Value v : operands.drop_front())
+    if (getElementTypeOrSelf(v) != getElementTypeOrSelf(operands[0]))
+      return op->emitOpError() << "expects operands of one element type, got "
+                               << operands[0].getType() << " and "
+                               << v.getType();
+  return broadcastAll(op, operands);
+}
+
+/// The result is the broadcast of `operands` with element type `elem`.
+static LogicalResult inferBroadcast(Operation *op, ValueRange operands,
+                                    Type elem) {
+  auto shape = broadcastAll(op, operands);
+  if (failed(shape))
+    return failure();
+  if (!*shape)
+    return keepUnranked(op, elem);
+  return setShape(op, **shape, elem);
+}
+
+// Arithmetic, logic and bitwise ops: the operands' element type.
+#define TCC_BINARY_OP(Op)                                                      \
+  LogicalResult Op::verify() { return verifyBroadcast(*this, getOperands()); } \
+  LogicalResult Op::inferShapes() {                                            \
+    return inferBroadcast(*this, getOperands(), getElementTypeOrSelf(getA())); \
+  }
+TCC_BINARY_OP(AddOp)
+TCC_BINARY_OP(SubOp)
+TCC_BINARY_OP(MulOp)
+TCC_BINARY_OP(DivOp)
+TCC_BINARY_OP(ModOp)
+TCC_BINARY_OP(AndOp)
+TCC_BINARY_OP(OrOp)
+TCC_BINARY_OP(XorOp)
+TCC_BINARY_OP(BitwiseAndOp)
+TCC_BINARY_OP(BitwiseOrOp)
+TCC_BINARY_OP(BitwiseXorOp)
+TCC_BINARY_OP(PReluOp)
+#undef TCC_BINARY_OP
+
+LogicalResult BitShiftOp::verify() {
+  if (getDirection() != "LEFT" && getDirection() != "RIGHT")
+    return emitOpError() << "has direction '" << getDirection()
+                         << "'; expected LEFT or RIGHT";
+  return verifyBroadcast(*this, getOperands());
+}
+LogicalResult BitShiftOp::inferShapes() {
+  return inferBroadcast(*this, getOperands(), getElementTypeOrSelf(getA()));
+}
+
+// Comparisons: a bool result.
+#define TCC_COMPARE_OP(Op)                                                     \
+  LogicalResult Op::verify() { return verifyBroadcast(*this, getOperands()); } \
+  LogicalResult Op::inferShapes() {                                            \
+    return inferBroadcast(*this, getOperands(),                                \
+                          IntegerType::get(getContext(), 1));                  \
+  }
+TCC_COMPARE_OP(EqualOp)
+TCC_COMPARE_OP(LessOp)
+TCC_COMPARE_OP(GreaterOp)
+TCC_COMPARE_OP(LessOrEqualOp)
+TCC_COMPARE_OP(GreaterOrEqualOp)
+#undef TCC_COMPARE_OP
+
+// Variadic: at least one operand.
+#define TCC_VARIADIC_OP(Op)                                                    \
+  LogicalResult Op::verify() {                                                 \
+    if (getData_0().empty())                                                   \
+      return emitOpError() << "needs at least one operand";                    \
+    return verifyBroadcast(*this, getOperands());                              \
+  }                                                                            \
+  LogicalResult Op::inferShapes() {                                            \
+    return inferBroadcast(*this, getOperands(),                                \
+                          getElementTypeOrSelf(getData_0()[0]));               \
+  }
+TCC_VARIADIC_OP(MaxOp)
+TCC_VARIADIC_OP(MinOp)
+TCC_VARIADIC_OP(SumOp)
+TCC_VARIADIC_OP(MeanOp)
+#undef TCC_VARIADIC_OP
+
+LogicalResult PowOp::verify() { return broadcastAll(*this, getOperands()); }
+LogicalResult PowOp::inferShapes() {
+  return inferBroadcast(*this, getOperands(), getElementTypeOrSelf(getX()));
+}
+
+LogicalResult WhereOp::verify() {
+  SmallVector<Value> values = {getX(), getY()};
+  if (failed(verifyBroadcast(*this, values)))
+    return failure();
+  return broadcastAll(*this, getOperands());
+}
+LogicalResult WhereOp::inferShapes() {
+  return inferBroadcast(*this, getOperands(), getElementTypeOrSelf(getX()));
+}
+
+/// The MLIR element type of an ONNX TensorProto.DataType tcc computes with,
+/// or null (string, complex, float8, 4-bit types).
+static Type onnxElementType(MLIRContext *ctx, int64_t dtype) {
+  auto uint = [&](unsigned w) {
+    return IntegerType::get(ctx, w, IntegerType::Unsigned);
+  };
+  switch (dtype) {
+  case 1: return Float32Type::get(ctx);
+  case 2: return uint(8);
+  case 3: return IntegerType::get(ctx, 8);
+  case 4: return uint(16);
+  case 5: return IntegerType::get(ctx, 16);
+  case 6: return IntegerType::get(ctx, 32);
+  case 7: return IntegerType::get(ctx, 64);
+  case 9: return IntegerType::get(ctx, 1);
+  case 10: return Float16Type::get(ctx);
+  case 11: return Float64Type::get(ctx);
+  case 12: return uint(32);
+  case 13: return uint(64);
+  case 16: return BFloat16Type::get(ctx);
+  default: return {};
+  }
+}
+
+LogicalResult CastOp::verify() {
+  if (!onnxElementType(getContext(), getTo()))
+    return emitOpError() << "to data type " << getTo()
+                         << " is not supported yet";
   return success();
 }
-LogicalResult AddOp::verify() { return verifyBinary(*this); }
-LogicalResult SubOp::verify() { return verifyBinary(*this); }
-LogicalResult MulOp::verify() { return verifyBinary(*this); }
-LogicalResult DivOp::verify() { return verifyBinary(*this); }
+LogicalResult CastOp::inferShapes() {
+  Type elem = onnxElementType(getContext(), getTo());
+  if (auto shape = rankedShape(getInput()))
+    return setShape(*this, *shape, elem);
+  return keepUnranked(*this, elem);
+}
+
+LogicalResult CastLikeOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getTargetType());
+  if (auto shape = rankedShape(getInput()))
+    return setShape(*this, *shape, elem);
+  return keepUnranked(*this, elem);
+}
+
+/// IsNaN and IsInf: a bool of the operand's shape.
+static LogicalResult inferPredicate(Operation *op, Value x) {
+  Type i1 = IntegerType::get(op->getContext(), 1);
+  if (auto shape = rankedShape(x))
+    return setShape(op, *shape, i1);
+  return keepUnranked(op, i1);
+}
+LogicalResult IsNaNOp::inferShapes() { return inferPredicate(*this, getX()); }
+LogicalResult IsInfOp::inferShapes() { return inferPredicate(*this, getX()); }
+
+LogicalResult GeluOp::verify() {
+  if (getApproximate() != "none" && getApproximate() != "tanh")
+    return emitOpError() << "has approximate '" << getApproximate()
+                         << "'; expected none or tanh";
+  return success();
+}
 
 LogicalResult ClipOp::verify() {
   for (Value bound : {getMin(), getMax()}) {
@@ -46,7 +206,6 @@ LogicalResult ClipOp::verify() {
 LogicalResult DropoutOp::verify() {
   if (isa<NoneType>(getTrainingMode().getType()))
     return success();
-  auto mode = getConstantInts(getTrainingMode());
   ElementsAttr attr;
   if (matchPattern(getTrainingMode(), m_Constant(&attr)) &&
       attr.getElementType().isInteger(1)) {
@@ -54,37 +213,20 @@ LogicalResult DropoutOp::verify() {
       return success();
     return emitOpError() << "with training_mode=true is not supported";
   }
-  (void)mode;
   return emitOpError() << "needs a constant false training_mode";
 }
 
-template <typename Op>
-static LogicalResult inferBinary(Op op) {
-  Type elem = getElementTypeOrSelf(op.getA());
-  auto a = rankedShape(op.getA()), b = rankedShape(op.getB());
-  if (!a || !b)
-    return keepUnranked(op, elem);
-  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(*a, *b);
-  if (failed(shape))
-    return op.emitOpError() << "cannot broadcast shapes " << formatShape(*a)
-                            << " and " << formatShape(*b);
-  return setShape(op, *shape, elem);
-}
-LogicalResult AddOp::inferShapes() { return inferBinary(*this); }
-LogicalResult SubOp::inferShapes() { return inferBinary(*this); }
-LogicalResult MulOp::inferShapes() { return inferBinary(*this); }
-LogicalResult DivOp::inferShapes() { return inferBinary(*this); }
-
-LogicalResult ReluOp::inferShapes() { return inferSameAsOperand(*this, getX()); }
-LogicalResult SigmoidOp::inferShapes() {
-  return inferSameAsOperand(*this, getX());
-}
-LogicalResult IdentityOp::inferShapes() {
-  return inferSameAsOperand(*this, getX());
-}
 LogicalResult ClipOp::inferShapes() {
   return inferSameAsOperand(*this, getInput());
 }
 LogicalResult DropoutOp::inferShapes() {
-  return inferSameAsOperand(*this, getData());
+  getOutput().setType(getData().getType());
+  if (Value mask = getMask()) {
+    Type i1 = IntegerType::get(getContext(), 1);
+    if (auto shape = rankedShape(getData()))
+      mask.setType(RankedTensorType::get(*shape, i1));
+    else
+      mask.setType(UnrankedTensorType::get(i1));
+  }
+  return success();
 }

@@ -14,9 +14,19 @@ struct RemoveDropout : OpRewritePattern<DropoutOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DropoutOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getData().getType() != op.getType())
+    if (op.getData().getType() != op.getOutput().getType())
       return rewriter.notifyMatchFailure(op, "type refinement needed");
-    rewriter.replaceOp(op, op.getData());
+    SmallVector<Value> results = {op.getData()};
+    if (Value mask = op.getMask()) {
+      // The all-true mask as a constant needs a static shape.
+      auto type = dyn_cast<RankedTensorType>(mask.getType());
+      if (!type || !type.hasStaticShape())
+        return rewriter.notifyMatchFailure(op, "mask shape not static");
+      auto value = DenseElementsAttr::get(type, true);
+      results.push_back(
+          ConstantOp::create(rewriter, op.getLoc(), type, value).getResult());
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };

@@ -9,6 +9,7 @@
 #define TCC_ONNX_OPS_TD
 
 include "ConvPoolOps.td"
+include "ActivationOps.td"
 include "ElementwiseOps.td"
 include "ImageOps.td"
 include "LinearOps.td"

@@ -54,7 +54,25 @@ void dropLegacyAttributes(NodeBuild &nb) {
     nb.state.attributes.erase("is_test");
 }
 
-/// Add/Sub/Mul/Div (and Gemm's C) before opset 7: `broadcast=1` aligns B
+/// Reshapes operand `index` (static) to its shape followed by `count` 1s.
+LogicalResult appendUnitDims(NodeBuild &nb, size_t index, int64_t count) {
+  auto type = dyn_cast<RankedTensorType>(nb.state.operands[index].getType());
+  if (!type || !type.hasStaticShape())
+    return nb.error() << "legacy broadcasting needs ranked, static operands";
+  SmallVector<int64_t> shape(type.getShape());
+  shape.append(count, 1);
+  auto reshaped = tcc::onnx::ReshapeOp::create(
+      nb.b, nb.loc, UnrankedTensorType::get(type.getElementType()),
+      nb.state.operands[index], nb.i64Constant(shape),
+      nb.b.getI64IntegerAttr(0));
+  if (failed(reshaped.inferShapes()))
+    return failure();
+  nb.state.operands[index] = reshaped.getResult();
+  return success();
+}
+
+/// Binary ops before opset 7 (Add/Sub/Mul/Div, Pow, And/Or/Xor, the
+/// comparisons; and Gemm's C): `broadcast=1` aligns B
 /// with A at `axis` (default: the trailing dims). Reshaping B with trailing
 /// 1s gives the same numpy broadcast.
 LogicalResult legacyBroadcast(NodeBuild &nb) {
@@ -74,15 +92,20 @@ LogicalResult legacyBroadcast(NodeBuild &nb) {
     return nb.error() << "broadcast axis " << axis << " does not fit";
   if (trailing == 0)
     return success();
-  SmallVector<int64_t> shape(bType.getShape());
-  shape.append(trailing, 1);
-  auto reshaped = tcc::onnx::ReshapeOp::create(
-      nb.b, nb.loc, UnrankedTensorType::get(bType.getElementType()),
-      nb.state.operands[1], nb.i64Constant(shape), nb.b.getI64IntegerAttr(0));
-  if (failed(reshaped.inferShapes()))
-    return failure();
-  nb.state.operands[1] = reshaped.getResult();
-  return success();
+  return appendUnitDims(nb, 1, trailing);
+}
+
+/// PRelu before opset 7: a slope of shape [C] is per channel (dim 1 of X),
+/// as PyTorch exports it; numpy broadcasting needs it as [C, 1, ...].
+LogicalResult legacyPRelu(NodeBuild &nb) {
+  if (nb.opset >= 7)
+    return success();
+  auto x = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
+  auto slope = dyn_cast<RankedTensorType>(nb.state.operands[1].getType());
+  if (!x || !slope || slope.getRank() != 1 || x.getRank() < 3 ||
+      slope.getDimSize(0) == 1 || slope.getDimSize(0) != x.getDimSize(1))
+    return success();
+  return appendUnitDims(nb, 1, x.getRank() - 2);
 }
 
 /// Softmax before opset 13 works on the input flattened to 2-d at `axis`
@@ -159,6 +182,18 @@ LogicalResult reshape(NodeBuild &nb) {
   return success();
 }
 
+/// Cast before opset 6 named its target type (`to = "FLOAT"`).
+LogicalResult cast(NodeBuild &nb) {
+  auto name = dyn_cast_or_null<StringAttr>(nb.state.attributes.get("to"));
+  if (!name)
+    return success();
+  ::onnx::TensorProto::DataType dtype;
+  if (!::onnx::TensorProto::DataType_Parse(name.str(), &dtype))
+    return nb.error() << "unknown data type '" << name.getValue() << "'";
+  nb.state.attributes.set("to", nb.b.getI64IntegerAttr(dtype));
+  return success();
+}
+
 /// Concat before opset 4 defaulted to axis 1.
 LogicalResult concat(NodeBuild &nb) {
   if (!nb.state.attributes.get("axis"))
@@ -201,18 +236,27 @@ LogicalResult legacyResize(NodeBuild &nb) {
 const llvm::StringMap<Normalizer> &normalizers() {
   static const llvm::StringMap<Normalizer> table = {
       {"Add", legacyBroadcast},
+      {"And", legacyBroadcast},
       {"BatchNormalization", batchNorm},
+      {"Cast", cast},
       {"Clip", clip},
       {"Concat", concat},
       {"Div", legacyBroadcast},
       {"Dropout", dropout},
+      {"Equal", legacyBroadcast},
       {"Gemm", legacyBroadcast},
+      {"Greater", legacyBroadcast},
+      {"Less", legacyBroadcast},
       {"Mul", legacyBroadcast},
+      {"Or", legacyBroadcast},
+      {"Pow", legacyBroadcast},
+      {"PRelu", legacyPRelu},
       {"Reshape", reshape},
       {"Resize", legacyResize},
       {"Softmax", coercedSoftmax},
       {"Sub", legacyBroadcast},
       {"Upsample", legacyResize},
+      {"Xor", legacyBroadcast},
   };
   return table;
 }
@@ -232,6 +276,9 @@ StringRef tcc::import::dialectOpType(StringRef opType) {
 }
 
 unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
-  (void)node;
+  // Dropout's mask is an optional result, there when asked for.
+  if (node.op_type() == "Dropout" && node.output_size() >= 2 &&
+      !node.output(1).empty())
+    return 2;
   return 1;
 }

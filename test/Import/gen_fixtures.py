@@ -322,9 +322,22 @@ def conv_bad_channels():
                  inits)
 
 
+def cast_string_to():
+    # Cast before opset 6 names its type; an unknown name is refused.
+    nodes = [helper.make_node("Cast", ["x"], ["y"], name="cast0", to="NOPE")]
+    return model("cast_string_to", nodes, [vi("x", [4])], [vi("y", [4])], opset=5)
+
+
+def cast_fp8():
+    nodes = [helper.make_node("Cast", ["x"], ["h"], name="cast0", to=TensorProto.FLOAT8E4M3FN),
+             helper.make_node("Cast", ["h"], ["y"], name="cast1", to=TensorProto.FLOAT)]
+    return model("cast_fp8", nodes, [vi("x", [4])], [vi("y", [4])], opset=19)
+
+
 BAD = [no_opset, old_opset, sequence_input, string_input, no_shape, external_data,
        bad_initializer, undefined_input, softmax_v11_axis, bn_spatial0, unknown_attr,
-       maxpool_indices, dangling_output, constant_string, strings_attr, conv_bad_channels]
+       maxpool_indices, dangling_output, constant_string, strings_attr, conv_bad_channels,
+       cast_string_to, cast_fp8]
 
 
 SYMBOLIC_DIM = 2  # value fed for a dim_param (e.g. "batch") when checking

@@ -1,4 +1,9 @@
-//===- Elementwise.cpp - ONNX elementwise math to linalg.generic ----------===//
+//===- Elementwise.cpp - ONNX arithmetic, logic, compare, cast to linalg --===//
+//
+// Each op is a ScalarPattern (Patterns.h) with a scalar body here; the
+// signedness arith's signless types lack comes from the onnx op's operands.
+//
+//===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
 using namespace mlir;
@@ -7,124 +12,157 @@ using namespace tcc::onnx_to_linalg;
 
 namespace {
 
-/// Add/Sub/Mul/Div with broadcasting; float or integer (Div: signed).
-template <typename OnnxOp, typename FloatOp, typename IntOp,
-          typename UnsignedOp = IntOp>
-struct BinaryPattern : OpConversionPattern<OnnxOp> {
-  using OpConversionPattern<OnnxOp>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
-    if (failed(type))
-      return failure();
-    bool isUnsignedOp = isUnsigned(op.getA());
-    Value result = buildElementwise(
-        rewriter, op.getLoc(), *type, {adaptor.getA(), adaptor.getB()},
-        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          if (isa<FloatType>(args[0].getType()))
-            return FloatOp::create(b, loc, args[0], args[1]);
-          if (isUnsignedOp)
-            return UnsignedOp::create(b, loc, args[0], args[1]);
-          return IntOp::create(b, loc, args[0], args[1]);
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
+bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
 
-struct ReluPattern : OpConversionPattern<onnx::ReluOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(onnx::ReluOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
-    if (failed(type))
-      return failure();
-    Value result = buildElementwise(
-        rewriter, op.getLoc(), *type, {adaptor.getX()},
-        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Value zero = constantScalar(b, loc, args[0].getType(), 0);
-          if (isa<FloatType>(args[0].getType()))
-            return arith::MaximumFOp::create(b, loc, args[0], zero);
-          if (isUnsigned(op.getX()))
-            return args[0];
-          return arith::MaxSIOp::create(b, loc, args[0], zero);
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
+/// A float, signed or unsigned integer op, by the scalar type and `uns`.
+template <typename FloatOp, typename SignedOp, typename UnsignedOp = SignedOp>
+Value pick(OpBuilder &b, Location loc, bool uns, Value x, Value y) {
+  if (isFloat(x))
+    return FloatOp::create(b, loc, x, y);
+  if (uns)
+    return UnsignedOp::create(b, loc, x, y);
+  return SignedOp::create(b, loc, x, y);
+}
 
-struct SigmoidPattern : OpConversionPattern<onnx::SigmoidOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(onnx::SigmoidOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
-    if (failed(type))
-      return failure();
-    Value result = buildElementwise(
-        rewriter, op.getLoc(), *type, {adaptor.getX()},
-        [](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Type t = args[0].getType();
-          Value neg = arith::NegFOp::create(b, loc, args[0]);
-          Value exp = math::ExpOp::create(b, loc, neg);
-          Value one = constantScalar(b, loc, t, 1);
-          Value den = arith::AddFOp::create(b, loc, one, exp);
-          return arith::DivFOp::create(b, loc, one, den);
-        });
-    rewriter.replaceOp(op, result);
-    return success();
+/// A comparison with the float (ordered), signed or unsigned predicate.
+Value compare(OpBuilder &b, Location loc, bool uns, arith::CmpFPredicate f,
+              arith::CmpIPredicate s, arith::CmpIPredicate u, Value x,
+              Value y) {
+  if (isFloat(x))
+    return arith::CmpFOp::create(b, loc, f, x, y);
+  return arith::CmpIOp::create(b, loc, uns ? u : s, x, y);
+}
+
+/// Whether the op's first operand is an ONNX unsigned integer.
+bool uns(Operation *op) { return isUnsigned(op->getOperand(0)); }
+
+using F = arith::CmpFPredicate;
+using I = arith::CmpIPredicate;
+
+/// Mod with fmod=0 on signed ints and floats: the remainder takes the
+/// divisor's sign (numpy's mod; a zero float remainder is +-0 like it).
+Value floorMod(OpBuilder &b, Location loc, Value x, Value y) {
+  Value zero = constantScalar(b, loc, x.getType(), 0);
+  if (isFloat(x)) {
+    Value r = arith::RemFOp::create(b, loc, x, y);
+    Value nonzero = arith::CmpFOp::create(b, loc, F::UNE, r, zero);
+    Value rNeg = arith::CmpFOp::create(b, loc, F::OLT, r, zero);
+    Value yNeg = arith::CmpFOp::create(b, loc, F::OLT, y, zero);
+    Value differ = arith::XOrIOp::create(b, loc, rNeg, yNeg);
+    Value fix = arith::AndIOp::create(b, loc, nonzero, differ);
+    Value adjusted = arith::AddFOp::create(b, loc, r, y);
+    Value signedZero = math::CopySignOp::create(b, loc, zero, y);
+    Value isZero = arith::CmpFOp::create(b, loc, F::OEQ, r, zero);
+    Value fixed = arith::SelectOp::create(b, loc, fix, adjusted, r);
+    return arith::SelectOp::create(b, loc, isZero, signedZero, fixed);
   }
-};
+  Value r = arith::RemSIOp::create(b, loc, x, y);
+  Value nonzero = arith::CmpIOp::create(b, loc, I::ne, r, zero);
+  Value rNeg = arith::CmpIOp::create(b, loc, I::slt, r, zero);
+  Value yNeg = arith::CmpIOp::create(b, loc, I::slt, y, zero);
+  Value differ = arith::XOrIOp::create(b, loc, rNeg, yNeg);
+  Value fix = arith::AndIOp::create(b, loc, nonzero, differ);
+  Value adjusted = arith::AddIOp::create(b, loc, r, y);
+  return arith::SelectOp::create(b, loc, fix, adjusted, r);
+}
+
+/// BitShift with numpy's saturation: a shift amount outside [0, width)
+/// (compared unsigned, so negative ones are outside too) gives 0, or the
+/// sign fill for a signed right shift; LLVM would give poison.
+Value bitShift(onnx::BitShiftOp op, OpBuilder &b, Location loc, ValueRange a) {
+  Value x = a[0], y = a[1];
+  unsigned width = x.getType().getIntOrFloatBitWidth();
+  Value widthC = constantScalar(b, loc, x.getType(), width);
+  Value inRange = arith::CmpIOp::create(b, loc, I::ult, y, widthC);
+  Value shifted, saturated;
+  if (op.getDirection() == "LEFT") {
+    shifted = arith::ShLIOp::create(b, loc, x, y);
+    saturated = constantScalar(b, loc, x.getType(), 0);
+  } else if (uns(op)) {
+    shifted = arith::ShRUIOp::create(b, loc, x, y);
+    saturated = constantScalar(b, loc, x.getType(), 0);
+  } else {
+    shifted = arith::ShRSIOp::create(b, loc, x, y);
+    Value last = constantScalar(b, loc, x.getType(), width - 1);
+    saturated = arith::ShRSIOp::create(b, loc, x, last);
+  }
+  return arith::SelectOp::create(b, loc, inRange, shifted, saturated);
+}
+
+/// Pow: float bases compute in their type (a float exponent converted to
+/// it, an integer one converted exactly enough by sitofp); integer bases
+/// compute in f64 and convert back, as onnxruntime does.
+Value power(onnx::PowOp op, OpBuilder &b, Location loc, ValueRange a) {
+  Value x = a[0], y = a[1];
+  bool yUns = isUnsigned(op.getY());
+  if (isFloat(x)) {
+    y = castScalar(b, loc, y, yUns, x.getType(), false);
+    return math::PowFOp::create(b, loc, x, y);
+  }
+  Type f64 = b.getF64Type();
+  Value xf = castScalar(b, loc, x, uns(op), f64, false);
+  Value yf = castScalar(b, loc, y, yUns, f64, false);
+  Value r = math::PowFOp::create(b, loc, xf, yf);
+  return castScalar(b, loc, r, false, x.getType(), uns(op));
+}
+
+/// Max/Min/Sum fold their operands with `combine`; Mean divides the sum.
+template <typename FloatOp, typename SignedOp, typename UnsignedOp = SignedOp,
+          typename OnnxOp>
+Value fold(OnnxOp op, OpBuilder &b, Location loc, ValueRange a) {
+  Value acc = a[0];
+  for (Value v : a.drop_front())
+    acc = pick<FloatOp, SignedOp, UnsignedOp>(b, loc, uns(op), acc, v);
+  return acc;
+}
+
+LogicalResult checkMean(onnx::MeanOp op) {
+  if (isa<FloatType>(getElementTypeOrSelf(op.getType())))
+    return success();
+  return op.emitOpError() << "on integers is not supported yet";
+}
+
+Value castTo(Operation *op, OpBuilder &b, Location loc, Value x) {
+  Type to = toSignless(getElementTypeOrSelf(op->getResult(0)));
+  return castScalar(b, loc, x, uns(op), to, isUnsigned(op->getResult(0)));
+}
 
 /// Clip: the bounds are scalar tensors (or none) broadcast into the body.
-struct ClipPattern : OpConversionPattern<onnx::ClipOp> {
+Value clip(onnx::ClipOp op, OpBuilder &b, Location loc, ValueRange a) {
+  Value x = a[0];
+  unsigned next = 1;
+  if (!isa<NoneType>(op.getMin().getType()))
+    x = pick<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>(
+        b, loc, uns(op), x, a[next++]);
+  if (!isa<NoneType>(op.getMax().getType()))
+    x = pick<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>(
+        b, loc, uns(op), x, a[next++]);
+  return x;
+}
+
+/// CastLike: its second operand only gives the type, so it stays out of
+/// the generic (its shape need not broadcast).
+struct CastLikePattern : OpConversionPattern<onnx::CastLikeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(onnx::ClipOp op, OpAdaptor adaptor,
+  matchAndRewrite(onnx::CastLikeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
     if (failed(type))
       return failure();
     SmallVector<Value> inputs = {adaptor.getInput()};
-    bool hasMin = !isa<NoneType>(adaptor.getMin().getType());
-    bool hasMax = !isa<NoneType>(adaptor.getMax().getType());
-    for (Value bound : {adaptor.getMin(), adaptor.getMax()}) {
-      if (isa<NoneType>(bound.getType()))
-        continue;
-      if (!isa<RankedTensorType>(bound.getType()))
-        return rewriter.notifyMatchFailure(op, "unranked bound");
-      inputs.push_back(bound);
-    }
     Value result = buildElementwise(
         rewriter, op.getLoc(), *type, inputs,
-        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Value x = args[0];
-          bool isFloat = isa<FloatType>(x.getType());
-          bool isUns = isUnsigned(op.getInput());
-          unsigned next = 1;
-          if (hasMin) {
-            Value lo = args[next++];
-            x = isFloat ? (Value)arith::MaximumFOp::create(b, loc, x, lo)
-                : isUns ? (Value)arith::MaxUIOp::create(b, loc, x, lo)
-                        : (Value)arith::MaxSIOp::create(b, loc, x, lo);
-          }
-          if (hasMax) {
-            Value hi = args[next++];
-            x = isFloat ? (Value)arith::MinimumFOp::create(b, loc, x, hi)
-                : isUns ? (Value)arith::MinUIOp::create(b, loc, x, hi)
-                        : (Value)arith::MinSIOp::create(b, loc, x, hi);
-          }
-          return x;
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return castTo(op, b, loc, args[0]);
         });
     rewriter.replaceOp(op, result);
     return success();
   }
 };
 
-/// Identity and inference Dropout forward their input.
+/// Identity and inference Dropout forward their input; Dropout's mask is
+/// all true.
 template <typename OnnxOp>
 struct ForwardPattern : OpConversionPattern<OnnxOp> {
   using OpConversionPattern<OnnxOp>::OpConversionPattern;
@@ -132,25 +170,115 @@ struct ForwardPattern : OpConversionPattern<OnnxOp> {
   matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getOperands()[0];
-    Type type = toSignless(op.getType());
+    Type type = toSignless(op->getResult(0).getType());
     if (input.getType() != type)
       input = tensor::CastOp::create(rewriter, op.getLoc(), type, input);
-    rewriter.replaceOp(op, input);
+    SmallVector<Value> results = {input};
+    if (op->getNumResults() == 2) {
+      auto maskType = dyn_cast<RankedTensorType>(op->getResult(1).getType());
+      if (!maskType)
+        return rewriter.notifyMatchFailure(op, "mask is not ranked");
+      Value yes = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                            rewriter.getBoolAttr(true));
+      results.push_back(createFilled(rewriter, op.getLoc(), maskType, yes,
+                                     ValueRange{input}));
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
 
 } // namespace
 
-void tcc::onnx_to_linalg::populateElementwisePatterns(const TypeConverter &converter,
-                                          RewritePatternSet &patterns) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns.add<BinaryPattern<onnx::AddOp, arith::AddFOp, arith::AddIOp>,
-               BinaryPattern<onnx::SubOp, arith::SubFOp, arith::SubIOp>,
-               BinaryPattern<onnx::MulOp, arith::MulFOp, arith::MulIOp>,
-               BinaryPattern<onnx::DivOp, arith::DivFOp, arith::DivSIOp,
-                             arith::DivUIOp>,
-               ReluPattern, SigmoidPattern, ClipPattern,
-               ForwardPattern<onnx::IdentityOp>,
-               ForwardPattern<onnx::DropoutOp>>(converter, ctx);
+void tcc::onnx_to_linalg::populateElementwisePatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  ScalarPatternAdder p{converter, patterns};
+  // Arithmetic.
+  p.add<onnx::AddOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    return pick<arith::AddFOp, arith::AddIOp>(b, l, uns(op), a[0], a[1]);
+  });
+  p.add<onnx::SubOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    return pick<arith::SubFOp, arith::SubIOp>(b, l, uns(op), a[0], a[1]);
+  });
+  p.add<onnx::MulOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    return pick<arith::MulFOp, arith::MulIOp>(b, l, uns(op), a[0], a[1]);
+  });
+  p.add<onnx::DivOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    return pick<arith::DivFOp, arith::DivSIOp, arith::DivUIOp>(b, l, uns(op),
+                                                               a[0], a[1]);
+  });
+  p.add<onnx::ModOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    if (op.getFmod() == 0 && !uns(op))
+      return floorMod(b, l, a[0], a[1]);
+    // fmod=1 is C's fmod: the dividend's sign (remsi); unsigned agree.
+    return pick<arith::RemFOp, arith::RemSIOp, arith::RemUIOp>(b, l, uns(op),
+                                                               a[0], a[1]);
+  });
+  p.add<onnx::PowOp>(power);
+  p.add<onnx::MaxOp>(fold<arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp>);
+  p.add<onnx::MinOp>(fold<arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp>);
+  p.add<onnx::SumOp>(fold<arith::AddFOp, arith::AddIOp>);
+  p.add<onnx::MeanOp>(
+      [](auto op, OpBuilder &b, Location l, ValueRange a) -> Value {
+        Value sum = fold<arith::AddFOp, arith::AddIOp>(op, b, l, a);
+        Value n = constantScalar(b, l, sum.getType(), a.size());
+        return arith::DivFOp::create(b, l, sum, n);
+      },
+      checkMean);
+  p.add<onnx::ClipOp>(clip);
+
+  // Logic and bits.
+  p.add<onnx::AndOp>([](auto, OpBuilder &b, Location l, ValueRange a) -> Value {
+    return arith::AndIOp::create(b, l, a[0], a[1]);
+  });
+  p.add<onnx::OrOp>([](auto, OpBuilder &b, Location l, ValueRange a) -> Value {
+    return arith::OrIOp::create(b, l, a[0], a[1]);
+  });
+  p.add<onnx::XorOp>([](auto, OpBuilder &b, Location l, ValueRange a) -> Value {
+    return arith::XOrIOp::create(b, l, a[0], a[1]);
+  });
+  p.add<onnx::BitwiseAndOp>(
+      [](auto, OpBuilder &b, Location l, ValueRange a) -> Value {
+        return arith::AndIOp::create(b, l, a[0], a[1]);
+      });
+  p.add<onnx::BitwiseOrOp>(
+      [](auto, OpBuilder &b, Location l, ValueRange a) -> Value {
+        return arith::OrIOp::create(b, l, a[0], a[1]);
+      });
+  p.add<onnx::BitwiseXorOp>(
+      [](auto, OpBuilder &b, Location l, ValueRange a) -> Value {
+        return arith::XOrIOp::create(b, l, a[0], a[1]);
+      });
+  p.add<onnx::BitShiftOp>(bitShift);
+
+  // Comparisons and selection.
+  p.add<onnx::EqualOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    return compare(b, l, uns(op), F::OEQ, I::eq, I::eq, a[0], a[1]);
+  });
+  p.add<onnx::LessOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    return compare(b, l, uns(op), F::OLT, I::slt, I::ult, a[0], a[1]);
+  });
+  p.add<onnx::LessOrEqualOp>(
+      [](auto op, OpBuilder &b, Location l, ValueRange a) {
+        return compare(b, l, uns(op), F::OLE, I::sle, I::ule, a[0], a[1]);
+      });
+  p.add<onnx::GreaterOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    return compare(b, l, uns(op), F::OGT, I::sgt, I::ugt, a[0], a[1]);
+  });
+  p.add<onnx::GreaterOrEqualOp>(
+      [](auto op, OpBuilder &b, Location l, ValueRange a) {
+        return compare(b, l, uns(op), F::OGE, I::sge, I::uge, a[0], a[1]);
+      });
+  p.add<onnx::WhereOp>(
+      [](auto, OpBuilder &b, Location l, ValueRange a) -> Value {
+        return arith::SelectOp::create(b, l, a[0], a[1], a[2]);
+      });
+
+  p.add<onnx::CastOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    return castTo(op, b, l, a[0]);
+  });
+
+  patterns.add<CastLikePattern, ForwardPattern<onnx::IdentityOp>,
+               ForwardPattern<onnx::DropoutOp>>(converter,
+                                                patterns.getContext());
 }

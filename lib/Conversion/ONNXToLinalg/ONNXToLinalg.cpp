@@ -21,6 +21,7 @@ struct ConvertONNXToLinalg
     TypeConverter converter;
     populateSignlessTypeConversion(converter);
     RewritePatternSet patterns(ctx);
+    populateActivationPatterns(converter, patterns);
     populateElementwisePatterns(converter, patterns);
     populateConvPoolPatterns(converter, patterns);
     populateImagePatterns(converter, patterns);

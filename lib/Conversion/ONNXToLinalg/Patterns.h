@@ -16,6 +16,8 @@
 
 namespace tcc::onnx_to_linalg {
 
+void populateActivationPatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
 void populateElementwisePatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateConvPoolPatterns(const mlir::TypeConverter &converter,
@@ -86,9 +88,74 @@ mlir::Value createFilled(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::RankedTensorType type, mlir::Value value,
                          mlir::ValueRange dynamicSources = {});
 
+/// Converts scalar `x` to `to` the way ONNX Cast does: float to int
+/// truncates toward zero, to bool (i1) is `x != 0`, unsigned sources
+/// zero-extend. The flags give the signedness arith's types lack.
+mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       bool fromUnsigned, mlir::Type to, bool toUnsigned);
+
 /// Dense i64 attribute for linalg conv/pool strides and dilations.
 mlir::DenseIntElementsAttr i64Elements(mlir::OpBuilder &b,
                                        llvm::ArrayRef<int64_t> values);
+
+//===----------------------------------------------------------------------===//
+// One pattern for every elementwise op
+//===----------------------------------------------------------------------===//
+
+/// Lowers an elementwise op to buildElementwise over its tensor operands
+/// (`none` operands are skipped) with a per-op scalar `body`, which gets the
+/// original op (attributes, ONNX signedness) and one scalar per operand.
+/// `check`, when given, refuses unsupported forms with an op error first.
+template <typename OnnxOp>
+struct ScalarPattern : mlir::OpConversionPattern<OnnxOp> {
+  using Body = mlir::Value (*)(OnnxOp, mlir::OpBuilder &, mlir::Location,
+                               mlir::ValueRange);
+  using Check = llvm::LogicalResult (*)(OnnxOp);
+
+  ScalarPattern(const mlir::TypeConverter &converter, mlir::MLIRContext *ctx,
+                Body body, Check check)
+      : mlir::OpConversionPattern<OnnxOp>(converter, ctx), body(body),
+        check(check) {}
+
+  llvm::LogicalResult
+  matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
+                  mlir::ConversionPatternRewriter &rewriter) const override {
+    mlir::FailureOr<mlir::RankedTensorType> type =
+        getRankedResultType(op, rewriter);
+    if (mlir::failed(type) || (check && mlir::failed(check(op))))
+      return mlir::failure();
+    llvm::SmallVector<mlir::Value> inputs;
+    for (mlir::Value v : adaptor.getOperands()) {
+      if (llvm::isa<mlir::NoneType>(v.getType()))
+        continue;
+      if (!llvm::isa<mlir::RankedTensorType>(v.getType()))
+        return rewriter.notifyMatchFailure(op, "unranked operand");
+      inputs.push_back(v);
+    }
+    mlir::Value result = buildElementwise(
+        rewriter, op.getLoc(), *type, inputs,
+        [&](mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange args) {
+          return body(op, b, loc, args);
+        });
+    rewriter.replaceOp(op, result);
+    return mlir::success();
+  }
+
+  Body body;
+  Check check;
+};
+
+/// Adds ScalarPatterns: `add<onnx::ExpOp>([](auto, OpBuilder &b, ...) {...})`.
+struct ScalarPatternAdder {
+  const mlir::TypeConverter &converter;
+  mlir::RewritePatternSet &patterns;
+  template <typename OnnxOp>
+  void add(typename ScalarPattern<OnnxOp>::Body body,
+           typename ScalarPattern<OnnxOp>::Check check = nullptr) {
+    patterns.add<ScalarPattern<OnnxOp>>(converter, patterns.getContext(), body,
+                                        check);
+  }
+};
 
 } // namespace tcc::onnx_to_linalg
 

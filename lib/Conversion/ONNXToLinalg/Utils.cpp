@@ -143,6 +143,50 @@ Value tcc::onnx_to_linalg::createFilled(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
+Value tcc::onnx_to_linalg::castScalar(OpBuilder &b, Location loc, Value x,
+                                      bool fromUnsigned, Type to,
+                                      bool toUnsigned) {
+  Type from = x.getType();
+  if (from == to)
+    return x;
+  auto fromFloat = dyn_cast<FloatType>(from);
+  auto toFloat = dyn_cast<FloatType>(to);
+  if (fromFloat && toFloat) {
+    // f16 <-> bf16 have one width: go through f32.
+    if (fromFloat.getWidth() == toFloat.getWidth())
+      x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+    if (cast<FloatType>(x.getType()).getWidth() < toFloat.getWidth())
+      return arith::ExtFOp::create(b, loc, to, x);
+    return arith::TruncFOp::create(b, loc, to, x);
+  }
+  bool fromBool = from.isInteger(1);
+  if (toFloat) {
+    if (fromUnsigned || fromBool)
+      return arith::UIToFPOp::create(b, loc, to, x);
+    return arith::SIToFPOp::create(b, loc, to, x);
+  }
+  if (to.isInteger(1)) {
+    Value zero = constantScalar(b, loc, from, 0);
+    if (fromFloat)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
+  }
+  if (fromFloat) {
+    if (toUnsigned)
+      return arith::FPToUIOp::create(b, loc, to, x);
+    return arith::FPToSIOp::create(b, loc, to, x);
+  }
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (toWidth < fromWidth)
+    return arith::TruncIOp::create(b, loc, to, x);
+  if (toWidth == fromWidth)
+    return x;
+  if (fromUnsigned || fromBool)
+    return arith::ExtUIOp::create(b, loc, to, x);
+  return arith::ExtSIOp::create(b, loc, to, x);
+}
+
 DenseIntElementsAttr tcc::onnx_to_linalg::i64Elements(OpBuilder &b,
                                                       ArrayRef<int64_t> values) {
   return DenseIntElementsAttr::get(

@@ -23,6 +23,20 @@ func.func @dropout_removed(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// The inference mask is an all-true constant.
+// CHECK-LABEL: func @dropout_mask
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+// CHECK-NOT: onnx.Dropout
+// CHECK: %[[M:.*]] = onnx.Constant dense<true> : tensor<4xi1>
+// CHECK: return %[[X]], %[[M]]
+func.func @dropout_mask(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi1>) {
+  %none = onnx.NoValue
+  %0, %1 = onnx.Dropout %x, %none, %none : (tensor<4xf32>, none, none) -> (tensor<4xf32>, tensor<4xi1>)
+  return %0, %1 : tensor<4xf32>, tensor<4xi1>
+}
+
+// -----
+
 // W' = W * scale / sqrt(var + eps), B' = (B - mean) * scale / sqrt(var + eps) + beta
 // with W = 1, B = 1, scale = [2, 4], beta = [1, 0], mean = [1, 3], var = [3, 15],
 // eps = 1: s = [1, 1], W' = [1, 1], B' = [1, -2].

@@ -200,6 +200,78 @@ func.func @constant_type() -> tensor<3xf32> {
 
 // -----
 
+func.func @compare_types(%a: tensor<3xf32>, %b: tensor<3xi32>) -> tensor<*xi1> {
+  // expected-error @+1 {{expects operands of one element type, got 'tensor<3xf32>' and 'tensor<3xi32>'}}
+  %0 = onnx.Less %a, %b : (tensor<3xf32>, tensor<3xi32>) -> tensor<*xi1>
+  return %0 : tensor<*xi1>
+}
+
+// -----
+
+func.func @bitshift_direction(%a: tensor<3xui8>) -> tensor<*xui8> {
+  // expected-error @+1 {{has direction 'UP'; expected LEFT or RIGHT}}
+  %0 = onnx.BitShift %a, %a {direction = "UP"} : (tensor<3xui8>, tensor<3xui8>) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+
+// -----
+
+func.func @variadic_empty() -> tensor<*xf32> {
+  // expected-error @+1 {{needs at least one operand}}
+  %0 = onnx.Max : () -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @variadic_broadcast(%a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{cannot broadcast shapes [2] and [3]}}
+  %0 = onnx.Sum %a, %a, %b : (tensor<2xf32>, tensor<2xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @pow_broadcast(%a: tensor<2xf32>, %b: tensor<3xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{cannot broadcast shapes [2] and [3]}}
+  %0 = onnx.Pow %a, %b : (tensor<2xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @where_types(%c: tensor<3xi1>, %a: tensor<3xf32>, %b: tensor<3xf16>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects operands of one element type, got 'tensor<3xf32>' and 'tensor<3xf16>'}}
+  %0 = onnx.Where %c, %a, %b : (tensor<3xi1>, tensor<3xf32>, tensor<3xf16>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @where_broadcast(%c: tensor<2xi1>, %a: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{cannot broadcast shapes [2] and [3]}}
+  %0 = onnx.Where %c, %a, %a : (tensor<2xi1>, tensor<3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @cast_fp8(%a: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{to data type 17 is not supported yet}}
+  %0 = onnx.Cast %a {to = 17 : i64} : (tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gelu_approximate(%a: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has approximate 'exact'; expected none or tanh}}
+  %0 = onnx.Gelu %a {approximate = "exact"} : (tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 func.func @conv_transpose_channels(%x: tensor<1x3x4x4xf32>, %w: tensor<2x2x3x3xf32>) -> tensor<*xf32> {
   %none = onnx.NoValue
   // expected-error @+1 {{expects input channels 3 = W.shape[0] (2)}}

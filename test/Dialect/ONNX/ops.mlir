@@ -62,3 +62,130 @@ func.func @all_ops(%x: tensor<1x3x8x8xf32>, %v: tensor<8xf32>, %m: tensor<2x8xf3
   %dr = onnx.Dropout %id, %none, %none : (tensor<1x3x8x8xf32>, none, none) -> tensor<1x3x8x8xf32>
   return %dr : tensor<1x3x8x8xf32>
 }
+
+// CHECK-LABEL: func @elementwise_ops
+func.func @elementwise_ops(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %i: tensor<2x3xi32>, %u: tensor<3xui8>, %c: tensor<2x3xi1>) {
+  // CHECK: onnx.Mod {{.*}} {fmod = 1 : i64}
+  %0 = onnx.Mod %x, %y {fmod = 1 : i64} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Pow {{.*}} : (tensor<2x3xf32>, tensor<2x3xi32>) -> tensor<2x3xf32>
+  %1 = onnx.Pow %x, %i : (tensor<2x3xf32>, tensor<2x3xi32>) -> tensor<2x3xf32>
+  // CHECK: onnx.And
+  %2 = onnx.And %c, %c : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  // CHECK: onnx.Or
+  %3 = onnx.Or %c, %c : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  // CHECK: onnx.Xor
+  %4 = onnx.Xor %c, %c : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  // CHECK: onnx.Not
+  %5 = onnx.Not %c : (tensor<2x3xi1>) -> tensor<2x3xi1>
+  // CHECK: onnx.BitwiseAnd
+  %6 = onnx.BitwiseAnd %i, %i : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+  // CHECK: onnx.BitwiseOr
+  %7 = onnx.BitwiseOr %i, %i : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+  // CHECK: onnx.BitwiseXor
+  %8 = onnx.BitwiseXor %i, %i : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+  // CHECK: onnx.BitwiseNot
+  %9 = onnx.BitwiseNot %i : (tensor<2x3xi32>) -> tensor<2x3xi32>
+  // CHECK: onnx.BitShift {{.*}} {direction = "LEFT"}
+  %10 = onnx.BitShift %u, %u {direction = "LEFT"} : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  // CHECK: onnx.Equal
+  %11 = onnx.Equal %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  // CHECK: onnx.Less
+  %12 = onnx.Less %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  // CHECK: onnx.LessOrEqual
+  %13 = onnx.LessOrEqual %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  // CHECK: onnx.Greater
+  %14 = onnx.Greater %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  // CHECK: onnx.GreaterOrEqual
+  %15 = onnx.GreaterOrEqual %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  // CHECK: onnx.Where
+  %16 = onnx.Where %c, %x, %y : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Max {{.*}} : (tensor<2x3xf32>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %17 = onnx.Max %x, %y, %x : (tensor<2x3xf32>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Min
+  %18 = onnx.Min %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Sum
+  %19 = onnx.Sum %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Mean
+  %20 = onnx.Mean %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Cast {{.*}} {to = 7 : i64}
+  %21 = onnx.Cast %x {to = 7 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
+  // CHECK: onnx.CastLike
+  %22 = onnx.CastLike %x, %u : (tensor<2x3xf32>, tensor<3xui8>) -> tensor<2x3xui8>
+  // CHECK: onnx.PRelu
+  %23 = onnx.PRelu %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.IsNaN
+  %24 = onnx.IsNaN %x : (tensor<2x3xf32>) -> tensor<2x3xi1>
+  // CHECK: onnx.IsInf {{.*}} {detect_negative = 0 : i64}
+  %25 = onnx.IsInf %x {detect_negative = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi1>
+  // CHECK: onnx.Neg
+  %26 = onnx.Neg %i : (tensor<2x3xi32>) -> tensor<2x3xi32>
+  // CHECK: onnx.Abs
+  %27 = onnx.Abs %i : (tensor<2x3xi32>) -> tensor<2x3xi32>
+  // CHECK: onnx.Sign
+  %28 = onnx.Sign %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Sqrt
+  %m0 = onnx.Sqrt %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Exp
+  %m1 = onnx.Exp %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Log
+  %m2 = onnx.Log %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Reciprocal
+  %m3 = onnx.Reciprocal %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Floor
+  %m4 = onnx.Floor %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Ceil
+  %m5 = onnx.Ceil %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Round
+  %m6 = onnx.Round %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Erf
+  %m7 = onnx.Erf %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Tanh
+  %m8 = onnx.Tanh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Sin
+  %m9 = onnx.Sin %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Cos
+  %m10 = onnx.Cos %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Tan
+  %m11 = onnx.Tan %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Asin
+  %m12 = onnx.Asin %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Acos
+  %m13 = onnx.Acos %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Atan
+  %m14 = onnx.Atan %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Sinh
+  %m15 = onnx.Sinh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Cosh
+  %m16 = onnx.Cosh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Asinh
+  %m17 = onnx.Asinh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Acosh
+  %m18 = onnx.Acosh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Atanh
+  %m19 = onnx.Atanh %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Softplus
+  %a0 = onnx.Softplus %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Softsign
+  %a1 = onnx.Softsign %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Mish
+  %a2 = onnx.Mish %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.HardSwish
+  %a3 = onnx.HardSwish %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.LeakyRelu {{.*}} {alpha = 1.000000e-01 : f32}
+  %a4 = onnx.LeakyRelu %x {alpha = 0.1 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Elu
+  %a5 = onnx.Elu %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Selu
+  %a6 = onnx.Selu %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Celu
+  %a7 = onnx.Celu %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.HardSigmoid
+  %a8 = onnx.HardSigmoid %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.ThresholdedRelu
+  %a9 = onnx.ThresholdedRelu %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Gelu {{.*}} {approximate = "tanh"}
+  %a10 = onnx.Gelu %x {approximate = "tanh"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Shrink {{.*}} {bias = 1.500000e+00 : f32, lambd = 1.500000e+00 : f32}
+  %a11 = onnx.Shrink %x {bias = 1.5 : f32, lambd = 1.5 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}

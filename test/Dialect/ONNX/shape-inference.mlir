@@ -66,6 +66,32 @@ func.func @reshape_mismatch(%x: tensor<2x3xf32>) -> tensor<*xf32> {
 
 // -----
 
+// Comparisons and predicates give bool; Cast takes `to`, CastLike the
+// target's element type; variadic and Where broadcast all operands.
+// CHECK-LABEL: func @elementwise_shapes
+// CHECK: onnx.Less {{.*}} -> tensor<2x3xi1>
+// CHECK: onnx.IsNaN {{.*}} -> tensor<3xi1>
+// CHECK: onnx.Cast {{.*}} -> tensor<3xui8>
+// CHECK: onnx.CastLike {{.*}} -> tensor<2x3xf16>
+// CHECK: onnx.Max {{.*}} -> tensor<4x2x3xf32>
+// CHECK: onnx.Where {{.*}} -> tensor<2x3xf32>
+// CHECK: onnx.Pow {{.*}} -> tensor<2x3xf32>
+// CHECK: onnx.Dropout {{.*}} -> (tensor<3xf32>, tensor<3xi1>)
+func.func @elementwise_shapes(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %z: tensor<4x1x1xf32>, %h: tensor<1xf16>, %c: tensor<2x1xi1>, %e: tensor<3xi64>) {
+  %0 = onnx.Less %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<*xi1>
+  %1 = onnx.IsNaN %y : (tensor<3xf32>) -> tensor<*xi1>
+  %2 = onnx.Cast %y {to = 2 : i64} : (tensor<3xf32>) -> tensor<*xf32>
+  %3 = onnx.CastLike %x, %h : (tensor<2x3xf32>, tensor<1xf16>) -> tensor<*xf32>
+  %4 = onnx.Max %x, %y, %z : (tensor<2x3xf32>, tensor<3xf32>, tensor<4x1x1xf32>) -> tensor<*xf32>
+  %5 = onnx.Where %c, %y, %x : (tensor<2x1xi1>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<*xf32>
+  %6 = onnx.Pow %x, %e : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<*xf32>
+  %none = onnx.NoValue
+  %7, %8 = onnx.Dropout %y, %none, %none : (tensor<3xf32>, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
 // out = stride * (in - 1) + output_padding + (k - 1) * dilation + 1 - pads;
 // output_shape or SAME_* give the pads instead.
 // CHECK-LABEL: func @conv_transpose_shapes
