@@ -213,7 +213,7 @@ LogicalResult legacyResize(NodeBuild &nb) {
   Value x = nb.state.operands[0];
   Value scales;
   if (Attribute attr = nb.state.attributes.erase("scales")) {
-    ArrayRef<float> values = cast<DenseF32ArrayAttr>(attr).asArrayRef();
+    ArrayRef<float> values = llvm::cast<DenseF32ArrayAttr>(attr).asArrayRef();
     auto type = RankedTensorType::get({(int64_t)values.size()},
                                       nb.b.getF32Type());
     scales = nb.constant(DenseElementsAttr::get(type, values));
@@ -226,9 +226,9 @@ LogicalResult legacyResize(NodeBuild &nb) {
   nb.state.attributes.set("coordinate_transformation_mode",
                           nb.b.getStringAttr("asymmetric"));
   Attribute mode = nb.state.attributes.get("mode");
-  if (!mode || cast<StringAttr>(mode).getValue() == "nearest")
+  if (!mode || llvm::cast<StringAttr>(mode).getValue() == "nearest")
     nb.state.attributes.set("nearest_mode", nb.b.getStringAttr("floor"));
-  else if (cast<StringAttr>(mode).getValue() == "bilinear")
+  else if (llvm::cast<StringAttr>(mode).getValue() == "bilinear")
     nb.state.attributes.set("mode", nb.b.getStringAttr("linear"));
   return success();
 }
