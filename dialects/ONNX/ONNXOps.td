@@ -12,6 +12,7 @@ include "ConvPoolOps.td"
 include "ElementwiseOps.td"
 include "LinearOps.td"
 include "NormalizationOps.td"
+include "ReductionOps.td"
 include "TensorOps.td"
 
 #endif // TCC_ONNX_OPS_TD

@@ -25,6 +25,7 @@ struct ConvertONNXToLinalg
     populateConvPoolPatterns(converter, patterns);
     populateLinearPatterns(converter, patterns);
     populateNormalizationPatterns(converter, patterns);
+    populateReductionPatterns(converter, patterns);
     populateTensorPatterns(converter, patterns);
     // Unsigned integers become signless: in the signature too.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
