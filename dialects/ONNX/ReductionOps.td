@@ -38,7 +38,9 @@ class ONNX_ArgOp<string mnemonic, string what> : ONNX_Op<mnemonic> {
                    DefaultValuedAttr<ONNX_I64Attr, "0">:$axis,
                    DefaultValuedAttr<ONNX_I64Attr, "1">:$keepdims,
                    DefaultValuedAttr<ONNX_I64Attr, "0">:$select_last_index);
-  let results = (outs TensorOf<[I64]>:$reduced);
+  // i64 once shapes are inferred; the importer first gives every result the
+  // element type of the first operand.
+  let results = (outs AnyTensor:$reduced);
   let assemblyFormat = "$data attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
