@@ -144,3 +144,68 @@ LogicalResult GlobalMaxPoolOp::inferShapes() {
   std::fill(shape.begin() + 2, shape.end(), 1);
   return setShape(*this, shape, elem);
 }
+
+/// The single value of a scalar or one-element int constant.
+static std::optional<int64_t> scalarConstant(Value v) {
+  std::optional<SmallVector<int64_t>> values = getConstantInts(v);
+  if (!values || values->size() != 1)
+    return std::nullopt;
+  return (*values)[0];
+}
+
+/// Checks that `v` is a scalar or a one-element 1-d tensor.
+static LogicalResult verifyScalarOperand(Operation *op, Value v,
+                                         StringRef name) {
+  auto s = rankedShape(v);
+  if (s && !(s->empty() || (s->size() == 1 && (*s)[0] == 1)))
+    return op->emitOpError() << "expects " << name
+                             << " to be a scalar or of shape [1], got "
+                             << formatShape(*s);
+  return success();
+}
+
+LogicalResult CumSumOp::verify() {
+  if (failed(verifyScalarOperand(*this, getAxis(), "axis")))
+    return failure();
+  auto x = rankedShape(getX());
+  std::optional<int64_t> axis = scalarConstant(getAxis());
+  if (x && axis)
+    return verifyAxis(*this, *axis, x->size(), false);
+  return success();
+}
+
+LogicalResult CumSumOp::inferShapes() {
+  return inferSameAsOperand(*this, getX());
+}
+
+LogicalResult TopKOp::verify() {
+  if (failed(verifyScalarOperand(*this, getK(), "K")))
+    return failure();
+  auto x = rankedShape(getX());
+  if (!x)
+    return success();
+  if (failed(verifyAxis(*this, getAxis(), x->size(), false)))
+    return failure();
+  int64_t dim = (*x)[normAxis(getAxis(), x->size())];
+  std::optional<int64_t> k = scalarConstant(getK());
+  if (k && (*k < 0 || (!ShapedType::isDynamic(dim) && *k > dim)))
+    return emitOpError() << "has K " << *k << " out of range [0, " << dim
+                         << "]";
+  return success();
+}
+
+LogicalResult TopKOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getX().getType());
+  Type i64 = IntegerType::get(getContext(), 64);
+  auto x = rankedShape(getX());
+  std::optional<int64_t> k = scalarConstant(getK());
+  if (!x || !k) {
+    getValues().setType(UnrankedTensorType::get(elem));
+    getIndices().setType(UnrankedTensorType::get(i64));
+    return success();
+  }
+  SmallVector<int64_t> shape(*x);
+  shape[normAxis(getAxis(), x->size())] = *k;
+  (void)setShape(*this, shape, elem, 0);
+  return setShape(*this, shape, i64, 1);
+}

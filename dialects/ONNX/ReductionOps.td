@@ -56,4 +56,34 @@ def ONNX_GlobalMaxPoolOp : ONNX_Op<"GlobalMaxPool"> {
   let hasVerifier = 1;
 }
 
+def ONNX_CumSumOp : ONNX_Op<"CumSum"> {
+  let summary = "Cumulative sum along the axis given as input";
+  let arguments = (ins AnyTensor:$x, AnyTensor:$axis,
+                   DefaultValuedAttr<ONNX_I64Attr, "0">:$exclusive,
+                   DefaultValuedAttr<ONNX_I64Attr, "0">:$reverse);
+  let results = (outs AnyTensor:$y);
+  let assemblyFormat = [{
+    $x `,` $axis attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def ONNX_TopKOp : ONNX_Op<"TopK"> {
+  let summary = "The K largest (or smallest) elements along `axis`";
+  let description = [{
+    Values and their int64 Indices, best first; equal values keep the lower
+    index first (`sorted` = 0 allows any order, so sorted output is right).
+  }];
+  let arguments = (ins AnyTensor:$X, AnyTensor:$K,
+                   DefaultValuedAttr<ONNX_I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<ONNX_I64Attr, "1">:$largest,
+                   DefaultValuedAttr<ONNX_I64Attr, "1">:$sorted);
+  // Indices is i64 once shapes are inferred.
+  let results = (outs AnyTensor:$Values, AnyTensor:$Indices);
+  let assemblyFormat = [{
+    $X `,` $K attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCC_ONNX_REDUCTIONOPS_TD

@@ -160,6 +160,15 @@ LogicalResult groupNorm(NodeBuild &nb) {
   return success();
 }
 
+/// TopK before opset 10 had `k` as an attribute.
+LogicalResult topK(NodeBuild &nb) {
+  Attribute k = nb.state.attributes.erase("k");
+  nb.padOperands(2);
+  if (k)
+    nb.state.operands[1] = nb.i64Constant({cast<IntegerAttr>(k).getInt()});
+  return success();
+}
+
 /// Clip before opset 11 had min/max attributes.
 LogicalResult clip(NodeBuild &nb) {
   if (nb.opset >= 11)
@@ -233,6 +242,7 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"Reshape", reshape},
       {"Softmax", coercedSoftmax},
       {"Sub", legacyBroadcast},
+      {"TopK", topK},
   };
   return table;
 }
@@ -250,6 +260,7 @@ LogicalResult tcc::import::normalizeNode(NodeBuild &nb) {
 unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
   static const llvm::StringMap<unsigned> counts = {
       {"LayerNormalization", 3}, // Y, Mean, InvStdDev
+      {"TopK", 2},               // Values, Indices
   };
   auto it = counts.find(node.op_type());
   return it == counts.end() ? 1 : it->second;

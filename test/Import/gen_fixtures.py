@@ -240,8 +240,23 @@ def norms():
                  [vi("l", [2, 4, 3, 3]), vi("i", [2, 4, 3, 3])], inits)
 
 
+def topk_cumsum():
+    # TopK with a constant K (largest and smallest), CumSum with a constant axis, ArgMax.
+    nodes = [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk0", axis=1),
+             helper.make_node("TopK", ["x", "k"], ["v1", "i1"], name="topk1", largest=0),
+             helper.make_node("CumSum", ["x", "axis"], ["c"], name="cumsum0", exclusive=1,
+                              reverse=1),
+             helper.make_node("ArgMax", ["x"], ["a"], name="argmax0", axis=2, keepdims=0)]
+    inits = [init("k", np.array([2], dtype=np.int64)), init("axis", np.array(1, dtype=np.int32))]
+    i64 = TensorProto.INT64
+    return model("topk_cumsum", nodes, [vi("x", [2, 5, 4])],
+                 [vi("v", [2, 2, 4]), vi("i", [2, 2, 4], i64), vi("v1", [2, 5, 2]),
+                  vi("i1", [2, 5, 2], i64), vi("c", [2, 5, 4]), vi("a", [2, 5], i64)],
+                 inits, opset=11)
+
+
 CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
-           norms]
+           norms, topk_cumsum]
 
 
 # ---- error fixtures: models tcc must reject (written raw, not checked) ----

@@ -1,4 +1,4 @@
-//===- Reduction.cpp - ONNX Reduce*, ArgMax and ArgMin to linalg ----------===//
+//===- Reduction.cpp - ONNX Reduce*, Arg*, CumSum, TopK to linalg --------===//
 #include "Patterns.h"
 
 using namespace mlir;
@@ -211,6 +211,166 @@ struct GlobalMaxPoolPattern : OpConversionPattern<onnx::GlobalMaxPoolOp> {
   }
 };
 
+/// The value of a scalar or one-element int constant operand.
+std::optional<int64_t> scalarConstant(Value v) {
+  std::optional<SmallVector<int64_t>> values = onnx::getConstantInts(v);
+  if (!values || values->size() != 1)
+    return std::nullopt;
+  return (*values)[0];
+}
+
+/// The identity map of `rank` dims over `rank + 1` loops, with dim `axis`
+/// read from the extra (last) loop instead.
+AffineMap alongExtraLoop(MLIRContext *ctx, int64_t rank, int64_t axis) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < rank; ++i)
+    exprs.push_back(getAffineDimExpr(i == axis ? rank : i, ctx));
+  return AffineMap::get(rank + 1, 0, exprs, ctx);
+}
+
+/// CumSum: y[i] = sum of x[j] over j <= i (j >= i when reversed; strict
+/// when exclusive) along the axis, as one generic whose extra loop j is a
+/// reduction: O(n^2) along the axis, fine for the sizes models use it on.
+struct CumSumPattern : OpConversionPattern<onnx::CumSumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::CumSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> axisValue = scalarConstant(op.getAxis());
+    if (!axisValue)
+      return op.emitOpError() << "with a non-constant axis is not supported yet";
+    auto type = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    if (!type || !type.hasStaticShape())
+      return op.emitOpError() << "with a dynamic shape is not supported yet";
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = type.getRank();
+    int64_t axis = *axisValue < 0 ? *axisValue + rank : *axisValue;
+    Type elem = type.getElementType();
+    bool exclusive = op.getExclusive() != 0, reverse = op.getReverse() != 0;
+    Value init = createFilled(rewriter, loc, type,
+                              constantScalar(rewriter, loc, elem, 0));
+    AffineMap out = AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
+                        .getMajorSubMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    using P = arith::CmpIPredicate;
+    P pred = reverse ? (exclusive ? P::sgt : P::sge)
+                     : (exclusive ? P::slt : P::sle);
+    Value y =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type},
+            ValueRange{adaptor.getX()}, ValueRange{init},
+            ArrayRef<AffineMap>{alongExtraLoop(ctx, rank, axis), out},
+            iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value i = linalg::IndexOp::create(b, l, axis);
+              Value j = linalg::IndexOp::create(b, l, rank);
+              Value in = arith::CmpIOp::create(b, l, pred, j, i);
+              Value term = arith::SelectOp::create(
+                  b, l, in, args[0], constantScalar(b, l, elem, 0));
+              linalg::YieldOp::create(b, l, addScalars(b, l, args[1], term));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+/// TopK without sorting networks: each element's rank (how many elements
+/// beat it; equal ones with a lower index beat it too) by an O(n^2)
+/// generic, then output slot t takes the element of rank t, O(n*k).
+struct TopKPattern : OpConversionPattern<onnx::TopKOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::TopKOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> k = scalarConstant(op.getK());
+    if (!k)
+      return op.emitOpError() << "with a non-constant K is not supported yet";
+    auto type = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    if (!type || !type.hasStaticShape())
+      return op.emitOpError() << "with a dynamic shape is not supported yet";
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    Type elem = type.getElementType();
+    Type i64 = rewriter.getI64Type();
+    bool largest = op.getLargest() != 0;
+    bool isUns = isUnsigned(op.getX()) || elem.isInteger(1);
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
+                             .getMajorSubMap(rank);
+    AffineMap other = alongExtraLoop(ctx, rank, axis);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value zero64 = constantScalar(rewriter, loc, i64, 0);
+
+    // rank[i] = #{j : x[j] beats x[i], or equals it with j < i}.
+    auto rankType = type.clone(i64);
+    Value ranks =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{rankType},
+            ValueRange{adaptor.getX(), adaptor.getX()},
+            ValueRange{createFilled(rewriter, loc, rankType, zero64)},
+            ArrayRef<AffineMap>{identity, other, identity}, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value xi = args[0], xj = args[1];
+              Value beats, equal;
+              if (isa<FloatType>(elem)) {
+                using P = arith::CmpFPredicate;
+                beats = arith::CmpFOp::create(b, l, largest ? P::OGT : P::OLT,
+                                              xj, xi);
+                equal = arith::CmpFOp::create(b, l, P::OEQ, xj, xi);
+              } else {
+                using P = arith::CmpIPredicate;
+                P pred = largest ? (isUns ? P::ugt : P::sgt)
+                                 : (isUns ? P::ult : P::slt);
+                beats = arith::CmpIOp::create(b, l, pred, xj, xi);
+                equal = arith::CmpIOp::create(b, l, P::eq, xj, xi);
+              }
+              Value before = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::ult,
+                  linalg::IndexOp::create(b, l, rank),
+                  linalg::IndexOp::create(b, l, axis));
+              Value counts = arith::OrIOp::create(
+                  b, l, beats, arith::AndIOp::create(b, l, equal, before));
+              Value one = arith::ExtUIOp::create(b, l, i64, counts);
+              linalg::YieldOp::create(
+                  b, l, arith::AddIOp::create(b, l, args[2], one).getResult());
+            })
+            .getResult(0);
+
+    // Slot t (the axis loop of the outputs) takes the element of rank t.
+    auto valuesType = cast<RankedTensorType>(
+        toSignless(op.getValues().getType()));
+    auto indicesType = valuesType.clone(i64);
+    Value values =
+        createFilled(rewriter, loc, valuesType, constantScalar(rewriter, loc, elem, 0));
+    Value indices = createFilled(rewriter, loc, indicesType, zero64);
+    auto select = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valuesType, indicesType},
+        ValueRange{adaptor.getX(), ranks}, ValueRange{values, indices},
+        ArrayRef<AffineMap>{other, other, identity, identity}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value slot = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, axis));
+          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            args[1], slot);
+          Value j = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, rank));
+          SmallVector<Value> yields = {
+              arith::SelectOp::create(b, l, hit, args[0], args[2]),
+              arith::SelectOp::create(b, l, hit, j, args[3])};
+          linalg::YieldOp::create(b, l, yields);
+        });
+    rewriter.replaceOp(op, select.getResults());
+    return success();
+  }
+};
+
 } // namespace
 
 void tcc::onnx_to_linalg::populateReductionPatterns(
@@ -226,6 +386,7 @@ void tcc::onnx_to_linalg::populateReductionPatterns(
                ReducePattern<onnx::ReduceSumOp, Kind::Sum>,
                ReducePattern<onnx::ReduceSumSquareOp, Kind::SumSquare>,
                ArgPattern<onnx::ArgMaxOp, true>,
-               ArgPattern<onnx::ArgMinOp, false>, GlobalMaxPoolPattern>(converter,
+               ArgPattern<onnx::ArgMinOp, false>, CumSumPattern, GlobalMaxPoolPattern,
+               TopKPattern>(converter,
                                                   patterns.getContext());
 }

@@ -184,3 +184,56 @@ func.func @globalmaxpool(%x: tensor<1x3x4x4xf32>) -> tensor<1x3x1x1xf32> {
   %0 = onnx.GlobalMaxPool %x : (tensor<1x3x4x4xf32>) -> tensor<1x3x1x1xf32>
   return %0 : tensor<1x3x1x1xf32>
 }
+
+// -----
+
+// Reverse exclusive CumSum along dim 0: the extra loop d2 reads x at
+// (d2, d1) and adds it where j > i.
+// CHECK-DAG: #[[$ALONG:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func @cumsum
+// CHECK: linalg.generic {indexing_maps = [#[[$ALONG]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[J:.*]] = linalg.index 2
+// CHECK: arith.cmpi sgt, %[[J]], %[[I]]
+// CHECK: arith.addi
+func.func @cumsum(%x: tensor<3x2xi32>) -> tensor<3x2xi32> {
+  %a = onnx.Constant dense<0> : tensor<i64>
+  %0 = onnx.CumSum %x, %a {exclusive = 1, reverse = 1} : (tensor<3x2xi32>, tensor<i64>) -> tensor<3x2xi32>
+  return %0 : tensor<3x2xi32>
+}
+
+// -----
+
+func.func @cumsum_dynamic_axis(%x: tensor<3x2xf32>, %a: tensor<i64>) -> tensor<3x2xf32> {
+  // expected-error @+2 {{with a non-constant axis is not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.CumSum'}}
+  %0 = onnx.CumSum %x, %a : (tensor<3x2xf32>, tensor<i64>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+// Ranks by an O(n^2) generic, then slot t takes the element of rank t.
+// CHECK-LABEL: func @topk
+// CHECK: %[[RANKS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME: outs(%{{.*}} : tensor<2x5xi64>)
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf oeq
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME: ins(%{{.*}}, %[[RANKS]] : tensor<2x5xf32>, tensor<2x5xi64>)
+// CHECK-SAME: outs(%{{.*}}, %{{.*}} : tensor<2x3xf32>, tensor<2x3xi64>)
+func.func @topk(%x: tensor<2x5xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>) {
+  %k = onnx.Constant dense<[3]> : tensor<1xi64>
+  %0:2 = onnx.TopK %x, %k : (tensor<2x5xf32>, tensor<1xi64>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xi64>
+}
+
+// -----
+
+func.func @topk_dynamic_k(%x: tensor<2x5xf32>, %k: tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>) {
+  // expected-error @+2 {{with a non-constant K is not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.TopK'}}
+  %0:2 = onnx.TopK %x, %k : (tensor<2x5xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xi64>
+}

@@ -370,3 +370,45 @@ func.func @globalmaxpool_rank(%x: tensor<3xf32>) -> tensor<*xf32> {
   %0 = onnx.GlobalMaxPool %x : (tensor<3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @topk_k_shape(%x: tensor<2x3xf32>, %k: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects K to be a scalar or of shape [1], got [2]}}
+  %0:2 = onnx.TopK %x, %k : (tensor<2x3xf32>, tensor<2xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @topk_k_range(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %k = onnx.Constant dense<[4]> : tensor<1xi64>
+  // expected-error @+1 {{has K 4 out of range [0, 3]}}
+  %0:2 = onnx.TopK %x, %k : (tensor<2x3xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @topk_axis(%x: tensor<2x3xf32>, %k: tensor<1xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0:2 = onnx.TopK %x, %k {axis = 2} : (tensor<2x3xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @cumsum_axis_shape(%x: tensor<2x3xf32>, %a: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects axis to be a scalar or of shape [1], got [2]}}
+  %0 = onnx.CumSum %x, %a : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @cumsum_axis_range(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %a = onnx.Constant dense<-3> : tensor<i64>
+  // expected-error @+1 {{has axis -3 out of range [-2, 1] for rank 2}}
+  %0 = onnx.CumSum %x, %a : (tensor<2x3xf32>, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

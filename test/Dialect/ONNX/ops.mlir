@@ -80,6 +80,12 @@ func.func @reductions(%x: tensor<2x3x4xf32>, %i: tensor<2x3xi32>) -> tensor<2x1x
   %10 = onnx.ArgMax %x {axis = 1, select_last_index = 1} : (tensor<2x3x4xf32>) -> tensor<2x1x4xi64>
   // CHECK: onnx.ArgMin {{.*}}keepdims = 0
   %11 = onnx.ArgMin %x {keepdims = 0} : (tensor<2x3x4xf32>) -> tensor<3x4xi64>
+  %k = onnx.Constant dense<[2]> : tensor<1xi64>
+  // CHECK: onnx.TopK {{.*}}largest = 0
+  %12:2 = onnx.TopK %x, %k {largest = 0} : (tensor<2x3x4xf32>, tensor<1xi64>) -> (tensor<2x3x2xf32>, tensor<2x3x2xi64>)
+  %ax = onnx.Constant dense<1> : tensor<i32>
+  // CHECK: onnx.CumSum {{.*}}exclusive = 1{{.*}}reverse = 1
+  %13 = onnx.CumSum %x, %ax {exclusive = 1, reverse = 1} : (tensor<2x3x4xf32>, tensor<i32>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x1x4xf32>
 }
 

@@ -100,3 +100,17 @@ func.func @layernorm_shapes(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> tenso
   %0:3 = onnx.LayerNormalization %x, %s, %none {axis = 1} : (tensor<2x3x4xf32>, tensor<3x4xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
   return %0#1 : tensor<*xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @topk_shapes
+// CHECK: onnx.TopK {{.*}} -> (tensor<2x2x4xf32>, tensor<2x2x4xi64>)
+// CHECK: onnx.TopK {{.*}} -> (tensor<*xf32>, tensor<*xi64>)
+// CHECK: onnx.CumSum {{.*}} -> tensor<2x3x4xf32>
+func.func @topk_shapes(%x: tensor<2x3x4xf32>, %dyn: tensor<1xi64>) -> tensor<*xf32> {
+  %k = onnx.Constant dense<[2]> : tensor<1xi64>
+  %0:2 = onnx.TopK %x, %k {axis = 1} : (tensor<2x3x4xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xf32>)
+  %1:2 = onnx.TopK %x, %dyn : (tensor<2x3x4xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xf32>)
+  %2 = onnx.CumSum %x, %dyn : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0#0 : tensor<*xf32>
+}
