@@ -17,9 +17,9 @@ LogicalResult BatchNormalizationOp::verify() {
   int64_t c = (*x)[1];
   for (Value v : {getScale(), getB(), getInputMean(), getInputVar()}) {
     auto s = rankedShape(v);
-    if (s && (s->size() != 1 || (!ShapedType::isDynamic(c) &&
-                                 !ShapedType::isDynamic((*s)[0]) &&
-                                 (*s)[0] != c)))
+    if (s &&
+        (s->size() != 1 || (!ShapedType::isDynamic(c) &&
+                            !ShapedType::isDynamic((*s)[0]) && (*s)[0] != c)))
       return emitOpError() << "expects scale, B, mean and var of shape [" << c
                            << "], got " << formatShape(*s);
   }
@@ -76,11 +76,11 @@ LogicalResult InstanceNormalizationOp::verify() {
   int64_t c = (*x)[1];
   for (Value v : {getScale(), getB()}) {
     auto s = rankedShape(v);
-    if (s && (s->size() != 1 || (!ShapedType::isDynamic(c) &&
-                                 !ShapedType::isDynamic((*s)[0]) &&
-                                 (*s)[0] != c)))
-      return emitOpError() << "expects scale and B of shape [" << c
-                           << "], got " << formatShape(*s);
+    if (s &&
+        (s->size() != 1 || (!ShapedType::isDynamic(c) &&
+                            !ShapedType::isDynamic((*s)[0]) && (*s)[0] != c)))
+      return emitOpError() << "expects scale and B of shape [" << c << "], got "
+                           << formatShape(*s);
   }
   return success();
 }
@@ -140,8 +140,8 @@ LogicalResult GroupNormalizationOp::verify() {
                          << ") to divide the channels (" << c << ")";
   for (Value v : {getScale(), getBias()}) {
     auto s = rankedShape(v);
-    if (s && (s->size() != 1 ||
-              (!ShapedType::isDynamic((*s)[0]) && (*s)[0] != c)))
+    if (s &&
+        (s->size() != 1 || (!ShapedType::isDynamic((*s)[0]) && (*s)[0] != c)))
       return emitOpError() << "expects scale and bias of shape [" << c
                            << "], got " << formatShape(*s);
   }

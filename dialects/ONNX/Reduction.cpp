@@ -14,8 +14,8 @@ LogicalResult verifyReduce(Operation *op, Value data, Value axes) {
     return success();
   auto axesType = dyn_cast<RankedTensorType>(axes.getType());
   if (axesType && axesType.getRank() != 1)
-    return op->emitOpError() << "expects 1-d axes, got "
-                             << formatShape(axesType.getShape());
+    return op->emitOpError()
+           << "expects 1-d axes, got " << formatShape(axesType.getShape());
   auto shape = rankedShape(data);
   std::optional<SmallVector<int64_t>> values = getConstantInts(axes);
   if (!shape || !values)
@@ -33,8 +33,8 @@ LogicalResult verifyReduce(Operation *op, Value data, Value axes) {
 }
 
 /// The result shape of a Reduce*: reduced dims become 1 (keepdims) or go.
-LogicalResult inferReduce(Operation *op, Value data, Value axes,
-                          bool keepdims, bool noopWithEmptyAxes) {
+LogicalResult inferReduce(Operation *op, Value data, Value axes, bool keepdims,
+                          bool noopWithEmptyAxes) {
   Type elem = getElementTypeOrSelf(data.getType());
   auto shape = rankedShape(data);
   if (!shape)
@@ -101,8 +101,7 @@ LogicalResult verifyArg(Operation *op, Value data, int64_t axis) {
   return success();
 }
 
-LogicalResult inferArg(Operation *op, Value data, int64_t axis,
-                       bool keepdims) {
+LogicalResult inferArg(Operation *op, Value data, int64_t axis, bool keepdims) {
   Type i64 = IntegerType::get(op->getContext(), 64);
   auto shape = rankedShape(data);
   if (!shape)
@@ -118,8 +117,12 @@ LogicalResult inferArg(Operation *op, Value data, int64_t axis,
 
 } // namespace
 
-LogicalResult ArgMaxOp::verify() { return verifyArg(*this, getData(), getAxis()); }
-LogicalResult ArgMinOp::verify() { return verifyArg(*this, getData(), getAxis()); }
+LogicalResult ArgMaxOp::verify() {
+  return verifyArg(*this, getData(), getAxis());
+}
+LogicalResult ArgMinOp::verify() {
+  return verifyArg(*this, getData(), getAxis());
+}
 LogicalResult ArgMaxOp::inferShapes() {
   return inferArg(*this, getData(), getAxis(), getKeepdims() != 0);
 }
@@ -158,9 +161,9 @@ static LogicalResult verifyScalarOperand(Operation *op, Value v,
                                          StringRef name) {
   auto s = rankedShape(v);
   if (s && !(s->empty() || (s->size() == 1 && (*s)[0] == 1)))
-    return op->emitOpError() << "expects " << name
-                             << " to be a scalar or of shape [1], got "
-                             << formatShape(*s);
+    return op->emitOpError()
+           << "expects " << name << " to be a scalar or of shape [1], got "
+           << formatShape(*s);
   return success();
 }
 

@@ -22,7 +22,8 @@ struct BatchNormPattern : OpConversionPattern<onnx::BatchNormalizationOp> {
     int64_t rank = type->getRank();
     Type elem = type->getElementType();
     double eps = op.getEpsilon().convertToDouble();
-    AffineMap channel = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    AffineMap channel =
+        AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     SmallVector<Value> inputs = {adaptor.getX(), adaptor.getScale(),
                                  adaptor.getB(), adaptor.getInputMean(),
@@ -45,10 +46,10 @@ struct BatchNormPattern : OpConversionPattern<onnx::BatchNormalizationOp> {
                   b, l, arith::AddFOp::create(b, l, args[4], epsV));
               Value centered = arith::SubFOp::create(b, l, args[0], args[3]);
               Value scaled = arith::MulFOp::create(
-                  b, l, centered,
-                  arith::DivFOp::create(b, l, args[1], denom));
+                  b, l, centered, arith::DivFOp::create(b, l, args[1], denom));
               linalg::YieldOp::create(
-                  b, l, arith::AddFOp::create(b, l, scaled, args[2]).getResult());
+                  b, l,
+                  arith::AddFOp::create(b, l, scaled, args[2]).getResult());
             })
             .getResult(0);
     rewriter.replaceOp(op, result);
@@ -92,7 +93,8 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
                   rewriter, loc, input, index, reduced, ft,
                   [&](OpBuilder &b, Location l, ValueRange args) -> Value {
                     Value here = arith::IndexCastOp::create(
-                        b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axis));
+                        b, l, b.getI64Type(),
+                        linalg::IndexOp::create(b, l, axis));
                     Value hit = arith::CmpIOp::create(
                         b, l, arith::CmpIPredicate::eq, here, args[1]);
                     return arith::UIToFPOp::create(b, l, ft, hit);
@@ -113,11 +115,11 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
               b, l, arith::SubFOp::create(b, l, args[0], args[1]));
         });
     Value zero = constantScalar(rewriter, loc, ft, 0);
-    Value sum = buildReduction(
-        rewriter, loc, exps, reduced, zero,
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return arith::AddFOp::create(b, l, args[0], args[1]);
-        });
+    Value sum =
+        buildReduction(rewriter, loc, exps, reduced, zero,
+                       [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                         return arith::AddFOp::create(b, l, args[0], args[1]);
+                       });
     Value result;
     if constexpr (kind == SoftmaxKind::Softmax)
       result = buildWithReduced(
@@ -167,7 +169,8 @@ std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
         Value d = arith::SubFOp::create(nb, l, args[0], args[1]);
         return arith::MulFOp::create(nb, l, d, d);
       });
-  Value var = divideByCount(buildReduction(b, loc, squares, reduced, zero, add));
+  Value var =
+      divideByCount(buildReduction(b, loc, squares, reduced, zero, add));
   return {mean, var};
 }
 
@@ -205,8 +208,8 @@ LogicalResult checkStaticF32(Operation *op, Value x) {
   if (!type || !type.hasStaticShape())
     return op->emitOpError() << "with a dynamic shape is not supported yet";
   if (!type.getElementType().isF32())
-    return op->emitOpError() << "of " << type.getElementType()
-                             << " is not supported yet";
+    return op->emitOpError()
+           << "of " << type.getElementType() << " is not supported yet";
   return success();
 }
 
@@ -229,8 +232,8 @@ struct LayerNormPattern : OpConversionPattern<onnx::LayerNormalizationOp> {
     auto [mean, invStdDev] =
         meanAndInvStdDev(rewriter, loc, adaptor.getX(), reduced,
                          op.getEpsilon().convertToDouble());
-    Value y = standardize(rewriter, loc, adaptor.getX(), mean, invStdDev,
-                          reduced);
+    Value y =
+        standardize(rewriter, loc, adaptor.getX(), mean, invStdDev, reduced);
     SmallVector<Value> affine = {y, adaptor.getScale()};
     if (!isa<NoneType>(adaptor.getB().getType()))
       affine.push_back(adaptor.getB());
@@ -278,28 +281,26 @@ struct InstanceNormPattern
     SmallVector<utils::IteratorType> parallel(rank,
                                               utils::IteratorType::parallel);
     Value empty = createEmptyLike(rewriter, loc, type, {adaptor.getInput()});
-    Value y =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{type},
-            ValueRange{adaptor.getInput(), mean, invStdDev, adaptor.getScale(),
-                       adaptor.getB()},
-            ValueRange{empty},
-            ArrayRef<AffineMap>{identity, kept, kept, channel, channel,
-                                identity},
-            parallel,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              Value d = arith::SubFOp::create(b, l, args[0], args[1]);
-              Value n = arith::MulFOp::create(b, l, d, args[2]);
-              Value r = arith::AddFOp::create(
-                  b, l, arith::MulFOp::create(b, l, n, args[3]), args[4]);
-              linalg::YieldOp::create(b, l, r);
-            })
-            .getResult(0);
+    Value y = linalg::GenericOp::create(
+                  rewriter, loc, TypeRange{type},
+                  ValueRange{adaptor.getInput(), mean, invStdDev,
+                             adaptor.getScale(), adaptor.getB()},
+                  ValueRange{empty},
+                  ArrayRef<AffineMap>{identity, kept, kept, channel, channel,
+                                      identity},
+                  parallel,
+                  [&](OpBuilder &b, Location l, ValueRange args) {
+                    Value d = arith::SubFOp::create(b, l, args[0], args[1]);
+                    Value n = arith::MulFOp::create(b, l, d, args[2]);
+                    Value r = arith::AddFOp::create(
+                        b, l, arith::MulFOp::create(b, l, n, args[3]), args[4]);
+                    linalg::YieldOp::create(b, l, r);
+                  })
+                  .getResult(0);
     rewriter.replaceOp(op, y);
     return success();
   }
 };
-
 
 /// GroupNormalization: X reshaped to (N, G, C/G * spatial), standardized
 /// over dim 2, reshaped back, then scale[c] * . + bias[c].
@@ -321,11 +322,12 @@ struct GroupNormPattern : OpConversionPattern<onnx::GroupNormalizationOp> {
     SmallVector<ReassociationIndices> all(1);
     for (int64_t i = 0; i < rank; ++i)
       all[0].push_back(i);
-    auto flatType = RankedTensorType::get({type.getNumElements()},
-                                          type.getElementType());
-    auto groupedType = RankedTensorType::get({n, groups, perGroup},
-                                             type.getElementType());
-    Value flat = tensor::CollapseShapeOp::create(rewriter, loc, flatType, x, all);
+    auto flatType =
+        RankedTensorType::get({type.getNumElements()}, type.getElementType());
+    auto groupedType =
+        RankedTensorType::get({n, groups, perGroup}, type.getElementType());
+    Value flat =
+        tensor::CollapseShapeOp::create(rewriter, loc, flatType, x, all);
     Value grouped = tensor::ExpandShapeOp::create(
         rewriter, loc, groupedType, flat,
         SmallVector<ReassociationIndices>{{0, 1, 2}});
@@ -334,9 +336,11 @@ struct GroupNormPattern : OpConversionPattern<onnx::GroupNormalizationOp> {
         rewriter, loc, grouped, reduced, op.getEpsilon().convertToDouble());
     Value y = standardize(rewriter, loc, grouped, mean, invStdDev, reduced);
     y = tensor::CollapseShapeOp::create(
-        rewriter, loc, flatType, y, SmallVector<ReassociationIndices>{{0, 1, 2}});
+        rewriter, loc, flatType, y,
+        SmallVector<ReassociationIndices>{{0, 1, 2}});
     y = tensor::ExpandShapeOp::create(rewriter, loc, type, y, all);
-    AffineMap channel = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    AffineMap channel =
+        AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     SmallVector<utils::IteratorType> parallel(rank,
                                               utils::IteratorType::parallel);
@@ -423,22 +427,25 @@ struct LRNPattern : OpConversionPattern<onnx::LRNOp> {
       readExprs.push_back(getAffineDimExpr(i, ctx));
     readExprs[1] = readExprs[1] + getAffineDimExpr(rank, ctx);
     AffineMap read = AffineMap::get(rank + 1, 0, readExprs, ctx);
-    AffineMap window = AffineMap::get(rank + 1, 0, {getAffineDimExpr(rank, ctx)}, ctx);
-    AffineMap out = AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank);
+    AffineMap window =
+        AffineMap::get(rank + 1, 0, {getAffineDimExpr(rank, ctx)}, ctx);
+    AffineMap out =
+        AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank);
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     iterators.push_back(utils::IteratorType::reduction);
-    Value windowShape = tensor::EmptyOp::create(rewriter, loc,
-                                                ArrayRef<int64_t>{size}, ft);
-    Value init = createFilled(rewriter, loc, type,
-                              constantScalar(rewriter, loc, ft, 0));
+    Value windowShape =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{size}, ft);
+    Value init =
+        createFilled(rewriter, loc, type, constantScalar(rewriter, loc, ft, 0));
     Value sums =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{type}, ValueRange{padded, windowShape},
             ValueRange{init}, ArrayRef<AffineMap>{read, window, out}, iterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
               linalg::YieldOp::create(
-                  b, l, arith::AddFOp::create(b, l, args[0], args[2]).getResult());
+                  b, l,
+                  arith::AddFOp::create(b, l, args[0], args[2]).getResult());
             })
             .getResult(0);
     double alpha = op.getAlpha().convertToDouble() / size;
@@ -462,13 +469,12 @@ struct LRNPattern : OpConversionPattern<onnx::LRNOp> {
 
 } // namespace
 
-void tcc::onnx_to_linalg::populateNormalizationPatterns(const TypeConverter &converter,
-                                          RewritePatternSet &patterns) {
-  patterns.add<
-      BatchNormPattern, GroupNormPattern, InstanceNormPattern, LayerNormPattern,
-      LRNPattern, MVNPattern,
-      SoftmaxPattern<onnx::SoftmaxOp, SoftmaxKind::Softmax>,
-      SoftmaxPattern<onnx::LogSoftmaxOp, SoftmaxKind::LogSoftmax>,
-      SoftmaxPattern<onnx::HardmaxOp, SoftmaxKind::Hardmax>>(
+void tcc::onnx_to_linalg::populateNormalizationPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<BatchNormPattern, GroupNormPattern, InstanceNormPattern,
+               LayerNormPattern, LRNPattern, MVNPattern,
+               SoftmaxPattern<onnx::SoftmaxOp, SoftmaxKind::Softmax>,
+               SoftmaxPattern<onnx::LogSoftmaxOp, SoftmaxKind::LogSoftmax>,
+               SoftmaxPattern<onnx::HardmaxOp, SoftmaxKind::Hardmax>>(
       converter, patterns.getContext());
 }

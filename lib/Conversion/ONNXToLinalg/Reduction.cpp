@@ -7,7 +7,18 @@ using namespace tcc::onnx_to_linalg;
 
 namespace {
 
-enum class Kind { L1, L2, LogSum, LogSumExp, Max, Mean, Min, Prod, Sum, SumSquare };
+enum class Kind {
+  L1,
+  L2,
+  LogSum,
+  LogSumExp,
+  Max,
+  Mean,
+  Min,
+  Prod,
+  Sum,
+  SumSquare
+};
 
 /// max (or min) of two scalars; NaN propagates as numpy's maximum does.
 Value extremeOf(OpBuilder &b, Location loc, Value x, Value y, bool isUnsigned,
@@ -50,8 +61,8 @@ struct ReducePattern : OpConversionPattern<OpTy> {
     Type elem = inType.getElementType();
     bool isFloat = isa<FloatType>(elem);
     bool isUns = isUnsigned(op.getData()) || elem.isInteger(1);
-    constexpr bool floatOnly = kind == Kind::L2 || kind == Kind::LogSum ||
-                               kind == Kind::LogSumExp;
+    constexpr bool floatOnly =
+        kind == Kind::L2 || kind == Kind::LogSum || kind == Kind::LogSumExp;
     if (!isFloat && floatOnly)
       return op.emitOpError() << "of integers is not supported yet";
     if (elem.isInteger(1) && kind != Kind::Max && kind != Kind::Min)
@@ -63,8 +74,7 @@ struct ReducePattern : OpConversionPattern<OpTy> {
                     ? ShapedType::kDynamic
                     : count * dim;
     if (kind == Kind::Mean && ShapedType::isDynamic(count))
-      return op.emitOpError()
-             << "over dynamic dims is not supported yet";
+      return op.emitOpError() << "over dynamic dims is not supported yet";
 
     // LogSumExp shifts by the max of the finite values (0 when there is
     // none) so that exp cannot overflow: log(sum(exp(x - m))) + m.
@@ -80,9 +90,9 @@ struct ReducePattern : OpConversionPattern<OpTy> {
           rewriter, loc, cast<RankedTensorType>(max.getType()), ValueRange{max},
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
             Value inf = extremeScalar(b, l, elem, false, true);
-            Value isInf = arith::CmpFOp::create(
-                b, l, arith::CmpFPredicate::OEQ,
-                math::AbsFOp::create(b, l, args[0]), inf);
+            Value isInf =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                      math::AbsFOp::create(b, l, args[0]), inf);
             return arith::SelectOp::create(
                 b, l, isInf, constantScalar(b, l, elem, 0), args[0]);
           });
@@ -173,9 +183,9 @@ struct ArgPattern : OpConversionPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "unranked operand or result");
     int64_t rank = inType.getRank();
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    Value result = buildArgReduction(
-        rewriter, op.getLoc(), adaptor.getData(), axis, isMax,
-        op.getSelectLastIndex() != 0, isUnsigned(op.getData()));
+    Value result = buildArgReduction(rewriter, op.getLoc(), adaptor.getData(),
+                                     axis, isMax, op.getSelectLastIndex() != 0,
+                                     isUnsigned(op.getData()));
     if (op.getKeepdims() != 0) {
       SmallVector<bool> reduced(rank, false);
       reduced[axis] = true;
@@ -238,7 +248,8 @@ struct CumSumPattern : OpConversionPattern<onnx::CumSumOp> {
                   ConversionPatternRewriter &rewriter) const override {
     std::optional<int64_t> axisValue = scalarConstant(op.getAxis());
     if (!axisValue)
-      return op.emitOpError() << "with a non-constant axis is not supported yet";
+      return op.emitOpError()
+             << "with a non-constant axis is not supported yet";
     auto type = dyn_cast<RankedTensorType>(adaptor.getX().getType());
     if (!type || !type.hasStaticShape())
       return op.emitOpError() << "with a dynamic shape is not supported yet";
@@ -250,18 +261,18 @@ struct CumSumPattern : OpConversionPattern<onnx::CumSumOp> {
     bool exclusive = op.getExclusive() != 0, reverse = op.getReverse() != 0;
     Value init = createFilled(rewriter, loc, type,
                               constantScalar(rewriter, loc, elem, 0));
-    AffineMap out = AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
-                        .getMajorSubMap(rank);
+    AffineMap out =
+        AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank);
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     iterators.push_back(utils::IteratorType::reduction);
     using P = arith::CmpIPredicate;
-    P pred = reverse ? (exclusive ? P::sgt : P::sge)
-                     : (exclusive ? P::slt : P::sle);
+    P pred =
+        reverse ? (exclusive ? P::sgt : P::sge) : (exclusive ? P::slt : P::sle);
     Value y =
         linalg::GenericOp::create(
-            rewriter, loc, TypeRange{type},
-            ValueRange{adaptor.getX()}, ValueRange{init},
+            rewriter, loc, TypeRange{type}, ValueRange{adaptor.getX()},
+            ValueRange{init},
             ArrayRef<AffineMap>{alongExtraLoop(ctx, rank, axis), out},
             iterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
@@ -300,8 +311,8 @@ struct TopKPattern : OpConversionPattern<onnx::TopKOp> {
     Type i64 = rewriter.getI64Type();
     bool largest = op.getLargest() != 0;
     bool isUns = isUnsigned(op.getX()) || elem.isInteger(1);
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
-                             .getMajorSubMap(rank);
+    AffineMap identity =
+        AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank);
     AffineMap other = alongExtraLoop(ctx, rank, axis);
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
@@ -331,10 +342,10 @@ struct TopKPattern : OpConversionPattern<onnx::TopKOp> {
                 beats = arith::CmpIOp::create(b, l, pred, xj, xi);
                 equal = arith::CmpIOp::create(b, l, P::eq, xj, xi);
               }
-              Value before = arith::CmpIOp::create(
-                  b, l, arith::CmpIPredicate::ult,
-                  linalg::IndexOp::create(b, l, rank),
-                  linalg::IndexOp::create(b, l, axis));
+              Value before =
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                                        linalg::IndexOp::create(b, l, rank),
+                                        linalg::IndexOp::create(b, l, axis));
               Value counts = arith::OrIOp::create(
                   b, l, beats, arith::AndIOp::create(b, l, equal, before));
               Value one = arith::ExtUIOp::create(b, l, i64, counts);
@@ -344,11 +355,11 @@ struct TopKPattern : OpConversionPattern<onnx::TopKOp> {
             .getResult(0);
 
     // Slot t (the axis loop of the outputs) takes the element of rank t.
-    auto valuesType = cast<RankedTensorType>(
-        toSignless(op.getValues().getType()));
+    auto valuesType =
+        cast<RankedTensorType>(toSignless(op.getValues().getType()));
     auto indicesType = valuesType.clone(i64);
-    Value values =
-        createFilled(rewriter, loc, valuesType, constantScalar(rewriter, loc, elem, 0));
+    Value values = createFilled(rewriter, loc, valuesType,
+                                constantScalar(rewriter, loc, elem, 0));
     Value indices = createFilled(rewriter, loc, indicesType, zero64);
     auto select = linalg::GenericOp::create(
         rewriter, loc, TypeRange{valuesType, indicesType},
@@ -375,18 +386,18 @@ struct TopKPattern : OpConversionPattern<onnx::TopKOp> {
 
 void tcc::onnx_to_linalg::populateReductionPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReducePattern<onnx::ReduceL1Op, Kind::L1>,
-               ReducePattern<onnx::ReduceL2Op, Kind::L2>,
-               ReducePattern<onnx::ReduceLogSumOp, Kind::LogSum>,
-               ReducePattern<onnx::ReduceLogSumExpOp, Kind::LogSumExp>,
-               ReducePattern<onnx::ReduceMaxOp, Kind::Max>,
-               ReducePattern<onnx::ReduceMeanOp, Kind::Mean>,
-               ReducePattern<onnx::ReduceMinOp, Kind::Min>,
-               ReducePattern<onnx::ReduceProdOp, Kind::Prod>,
-               ReducePattern<onnx::ReduceSumOp, Kind::Sum>,
-               ReducePattern<onnx::ReduceSumSquareOp, Kind::SumSquare>,
-               ArgPattern<onnx::ArgMaxOp, true>,
-               ArgPattern<onnx::ArgMinOp, false>, CumSumPattern, GlobalMaxPoolPattern,
-               TopKPattern>(converter,
-                                                  patterns.getContext());
+  patterns
+      .add<ReducePattern<onnx::ReduceL1Op, Kind::L1>,
+           ReducePattern<onnx::ReduceL2Op, Kind::L2>,
+           ReducePattern<onnx::ReduceLogSumOp, Kind::LogSum>,
+           ReducePattern<onnx::ReduceLogSumExpOp, Kind::LogSumExp>,
+           ReducePattern<onnx::ReduceMaxOp, Kind::Max>,
+           ReducePattern<onnx::ReduceMeanOp, Kind::Mean>,
+           ReducePattern<onnx::ReduceMinOp, Kind::Min>,
+           ReducePattern<onnx::ReduceProdOp, Kind::Prod>,
+           ReducePattern<onnx::ReduceSumOp, Kind::Sum>,
+           ReducePattern<onnx::ReduceSumSquareOp, Kind::SumSquare>,
+           ArgPattern<onnx::ArgMaxOp, true>, ArgPattern<onnx::ArgMinOp, false>,
+           CumSumPattern, GlobalMaxPoolPattern, TopKPattern>(
+          converter, patterns.getContext());
 }

@@ -213,8 +213,7 @@ Value tcc::onnx_to_linalg::buildWithReduced(OpBuilder &b, Location loc,
   SmallVector<utils::IteratorType> parallel(rank,
                                             utils::IteratorType::parallel);
   return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, inputs, ValueRange{empty}, maps,
-             parallel,
+             b, loc, TypeRange{type}, inputs, ValueRange{empty}, maps, parallel,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                linalg::YieldOp::create(nb, nloc,
                                        body(nb, nloc, args.drop_back()));
@@ -242,8 +241,8 @@ Value tcc::onnx_to_linalg::expandReducedDims(OpBuilder &b, Location loc,
   return tensor::ExpandShapeOp::create(b, loc, type, value, groups);
 }
 
-Value tcc::onnx_to_linalg::extremeScalar(OpBuilder &b, Location loc, Type type, bool isUnsigned,
-                    bool highest) {
+Value tcc::onnx_to_linalg::extremeScalar(OpBuilder &b, Location loc, Type type,
+                                         bool isUnsigned, bool highest) {
   if (auto ft = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(
         b, loc, type,
@@ -255,7 +254,6 @@ Value tcc::onnx_to_linalg::extremeScalar(OpBuilder &b, Location loc, Type type, 
                                       : APInt::getSignedMinValue(width));
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
 }
-
 
 Value tcc::onnx_to_linalg::buildArgReduction(OpBuilder &b, Location loc,
                                              Value input, int64_t axis,
