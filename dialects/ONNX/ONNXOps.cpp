@@ -37,13 +37,16 @@ static ElementsAttr getConstantAttr(Value value) {
 
 std::optional<SmallVector<int64_t>> tcc::onnx::getConstantInts(Value value) {
   ElementsAttr attr = getConstantAttr(value);
-  if (!attr || !attr.getElementType().isInteger(64))
+  // int32 too: CumSum's axis (and a few other ONNX scalars) may be int32.
+  if (!attr || !(attr.getElementType().isInteger(64) ||
+                 attr.getElementType().isInteger(32)))
     return std::nullopt;
   if (auto dense = dyn_cast<DenseIntElementsAttr>(attr))
     return llvm::to_vector(llvm::map_range(
         dense.getValues<APInt>(), [](APInt v) { return v.getSExtValue(); }));
   std::optional<ArrayRef<char>> raw = getRawData(attr);
-  if (!raw || raw->size() != attr.getNumElements() * sizeof(int64_t))
+  if (!raw || !attr.getElementType().isInteger(64) ||
+      raw->size() != attr.getNumElements() * sizeof(int64_t))
     return std::nullopt;
   SmallVector<int64_t> result(attr.getNumElements());
   std::memcpy(result.data(), raw->data(), raw->size());

@@ -75,6 +75,12 @@ broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 /// dense_resource), or nullopt when `value` is not such a constant.
 std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value value);
 
+/// Which dims of a rank-`rank` tensor a Reduce* op with `axes` (an i64
+/// tensor or `none`) reduces; nullopt when the axes are not constant.
+/// Expects verified axes.
+std::optional<llvm::SmallVector<bool>>
+reducedDims(mlir::Value axes, int64_t rank, bool noopWithEmptyAxes);
+
 /// The elements of a float constant as float (f32 data only).
 std::optional<llvm::SmallVector<float>> getConstantFloats(mlir::Value value);
 

@@ -15,6 +15,7 @@ include "ImageOps.td"
 include "LinearOps.td"
 include "NormalizationOps.td"
 include "QuantizationOps.td"
+include "ReductionOps.td"
 include "TensorOps.td"
 
 #endif // TCC_ONNX_OPS_TD

@@ -108,8 +108,9 @@ LogicalResult legacyPRelu(NodeBuild &nb) {
   return appendUnitDims(nb, 1, x.getRank() - 2);
 }
 
-/// Softmax before opset 13 works on the input flattened to 2-d at `axis`
-/// (default 1): Flatten, softmax over dim 1, Reshape back.
+/// Softmax, LogSoftmax and Hardmax before opset 13 work on the input
+/// flattened to 2-d at `axis` (default 1): Flatten, the op over dim 1,
+/// Reshape back.
 LogicalResult coercedSoftmax(NodeBuild &nb) {
   if (nb.opset >= 13)
     return success();
@@ -139,6 +140,55 @@ LogicalResult coercedSoftmax(NodeBuild &nb) {
     (void)reshaped.inferShapes();
     return reshaped.getResult();
   };
+  return success();
+}
+
+/// Reduce* ops took `axes` as an attribute before opset 18 (ReduceSum: 13);
+/// the dialect takes it as input 1 (absent: `none`).
+LogicalResult reduction(NodeBuild &nb) {
+  if (nb.state.attributes.get("axes"))
+    nb.attributeToInput("axes", 1);
+  nb.padOperands(2);
+  return success();
+}
+
+/// GroupNormalization before opset 21 took scale and bias per group; the
+/// dialect takes them per channel: constant ones are repeated C/G times.
+LogicalResult groupNorm(NodeBuild &nb) {
+  if (nb.opset >= 21)
+    return success();
+  auto x = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
+  Attribute groupsAttr = nb.state.attributes.get("num_groups");
+  if (!x || x.getRank() < 2 || x.isDynamicDim(1) || !groupsAttr)
+    return nb.error() << "needs a ranked input with static channels";
+  int64_t channels = x.getDimSize(1);
+  int64_t groups = cast<IntegerAttr>(groupsAttr).getInt();
+  if (groups <= 0 || channels % groups != 0)
+    return nb.error() << "num_groups " << groups << " does not divide "
+                      << channels << " channels";
+  for (size_t i : {1, 2}) {
+    std::optional<SmallVector<float>> values =
+        tcc::onnx::getConstantFloats(nb.state.operands[i]);
+    if (!values || (int64_t)values->size() != groups)
+      return nb.error() << "per-group scale and bias (opset < 21) must be "
+                           "f32 constants of "
+                        << groups << " values";
+    SmallVector<float> perChannel;
+    for (float v : *values)
+      perChannel.append(channels / groups, v);
+    auto type = RankedTensorType::get({channels}, nb.b.getF32Type());
+    nb.state.operands[i] =
+        nb.constant(DenseElementsAttr::get(type, ArrayRef<float>(perChannel)));
+  }
+  return success();
+}
+
+/// TopK before opset 10 had `k` as an attribute.
+LogicalResult topK(NodeBuild &nb) {
+  Attribute k = nb.state.attributes.erase("k");
+  nb.padOperands(2);
+  if (k)
+    nb.state.operands[1] = nb.i64Constant({cast<IntegerAttr>(k).getInt()});
   return success();
 }
 
@@ -246,15 +296,29 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"Equal", legacyBroadcast},
       {"Gemm", legacyBroadcast},
       {"Greater", legacyBroadcast},
+      {"GroupNormalization", groupNorm},
+      {"Hardmax", coercedSoftmax},
       {"Less", legacyBroadcast},
+      {"LogSoftmax", coercedSoftmax},
       {"Mul", legacyBroadcast},
       {"Or", legacyBroadcast},
-      {"Pow", legacyBroadcast},
       {"PRelu", legacyPRelu},
+      {"Pow", legacyBroadcast},
+      {"ReduceL1", reduction},
+      {"ReduceL2", reduction},
+      {"ReduceLogSum", reduction},
+      {"ReduceLogSumExp", reduction},
+      {"ReduceMax", reduction},
+      {"ReduceMean", reduction},
+      {"ReduceMin", reduction},
+      {"ReduceProd", reduction},
+      {"ReduceSum", reduction},
+      {"ReduceSumSquare", reduction},
       {"Reshape", reshape},
       {"Resize", legacyResize},
       {"Softmax", coercedSoftmax},
       {"Sub", legacyBroadcast},
+      {"TopK", topK},
       {"Upsample", legacyResize},
       {"Xor", legacyBroadcast},
   };
@@ -280,5 +344,10 @@ unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
   if (node.op_type() == "Dropout" && node.output_size() >= 2 &&
       !node.output(1).empty())
     return 2;
-  return 1;
+  static const llvm::StringMap<unsigned> counts = {
+      {"LayerNormalization", 3}, // Y, Mean, InvStdDev
+      {"TopK", 2},               // Values, Indices
+  };
+  auto it = counts.find(node.op_type());
+  return it == counts.end() ? 1 : it->second;
 }

@@ -212,7 +212,58 @@ def dynamic_batch():
                  inits)
 
 
-CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch]
+def reductions():
+    # Axes as attributes (opset 13 Reduce*) and as an input (ReduceSum-13).
+    nodes = [helper.make_node("ReduceMax", ["x"], ["max"], name="max0", axes=[1]),
+             helper.make_node("ReduceMean", ["x"], ["mean"], name="mean0", axes=[-1], keepdims=0),
+             helper.make_node("ReduceSum", ["x", "axes"], ["sum"], name="sum0"),
+             helper.make_node("ReduceLogSumExp", ["x"], ["lse"], name="lse0", axes=[0, 2]),
+             helper.make_node("ReduceL2", ["x"], ["l2"], name="l2_0", keepdims=0)]
+    inits = [init("axes", np.array([0, 2], dtype=np.int64))]
+    return model("reductions", nodes, [vi("x", [2, 3, 4])],
+                 [vi("max", [2, 1, 4]), vi("mean", [2, 3]), vi("sum", [1, 3, 1]),
+                  vi("lse", [1, 3, 1]), vi("l2", [])], inits, opset=13)
+
+
+def softmax_like_v11():
+    # Opset-11 LogSoftmax/Hardmax on rank 3 at axis 1: over the flattened [3,4].
+    nodes = [helper.make_node("LogSoftmax", ["x"], ["y"], name="logsoftmax0"),
+             helper.make_node("Hardmax", ["x"], ["y1"], name="hardmax0", axis=1)]
+    return model("softmax_like_v11", nodes, [vi("x", [2, 3, 4])],
+                 [vi("y", [2, 3, 4]), vi("y1", [2, 3, 4])], opset=11)
+
+
+def norms():
+    # LayerNormalization (Scale broadcast over [axis, rank)) and InstanceNormalization.
+    r = rng(23)
+    nodes = [helper.make_node("LayerNormalization", ["x", "ls", "lb"], ["l"], name="ln0", axis=2),
+             helper.make_node("InstanceNormalization", ["x", "is", "ib"], ["i"], name="in0",
+                              epsilon=1e-3)]
+    inits = [init("ls", r.uniform(0.5, 1.5, (3, 3)).astype(np.float32)),
+             init("lb", r.standard_normal(3, dtype=np.float32)),
+             init("is", r.uniform(0.5, 1.5, 4).astype(np.float32)),
+             init("ib", r.standard_normal(4, dtype=np.float32))]
+    return model("norms", nodes, [vi("x", [2, 4, 3, 3])],
+                 [vi("l", [2, 4, 3, 3]), vi("i", [2, 4, 3, 3])], inits)
+
+
+def topk_cumsum():
+    # TopK with a constant K (largest and smallest), CumSum with a constant axis, ArgMax.
+    nodes = [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk0", axis=1),
+             helper.make_node("TopK", ["x", "k"], ["v1", "i1"], name="topk1", largest=0),
+             helper.make_node("CumSum", ["x", "axis"], ["c"], name="cumsum0", exclusive=1,
+                              reverse=1),
+             helper.make_node("ArgMax", ["x"], ["a"], name="argmax0", axis=2, keepdims=0)]
+    inits = [init("k", np.array([2], dtype=np.int64)), init("axis", np.array(1, dtype=np.int32))]
+    i64 = TensorProto.INT64
+    return model("topk_cumsum", nodes, [vi("x", [2, 5, 4])],
+                 [vi("v", [2, 2, 4]), vi("i", [2, 2, 4], i64), vi("v1", [2, 5, 2]),
+                  vi("i1", [2, 5, 2], i64), vi("c", [2, 5, 4]), vi("a", [2, 5], i64)],
+                 inits, opset=11)
+
+
+CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
+           norms, topk_cumsum]
 
 
 # ---- error fixtures: models tcc must reject (written raw, not checked) ----
@@ -332,12 +383,19 @@ def cast_fp8():
     nodes = [helper.make_node("Cast", ["x"], ["h"], name="cast0", to=TensorProto.FLOAT8E4M3FN),
              helper.make_node("Cast", ["h"], ["y"], name="cast1", to=TensorProto.FLOAT)]
     return model("cast_fp8", nodes, [vi("x", [4])], [vi("y", [4])], opset=19)
+def groupnorm_v18_input_scale():
+    # Opset-18 per-group scale given at run time: tcc cannot make it per channel.
+    nodes = [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], name="gn0",
+                              num_groups=2)]
+    return model("groupnorm_v18_input_scale", nodes,
+                 [vi("x", [1, 4, 2]), vi("s", [2]), vi("b", [2])], [vi("y", [1, 4, 2])], opset=18)
 
 
 BAD = [no_opset, old_opset, sequence_input, string_input, no_shape, external_data,
        bad_initializer, undefined_input, softmax_v11_axis, bn_spatial0, unknown_attr,
        maxpool_indices, dangling_output, constant_string, strings_attr, conv_bad_channels,
-       cast_string_to, cast_fp8]
+       cast_string_to, cast_fp8,
+       groupnorm_v18_input_scale]
 
 
 SYMBOLIC_DIM = 2  # value fed for a dim_param (e.g. "batch") when checking

@@ -1,4 +1,4 @@
-//===- Normalization.cpp - ONNX BatchNormalization and Softmax to linalg --===//
+//===- Normalization.cpp - ONNX normalizations and Softmax-likes to linalg ===//
 #include "Patterns.h"
 
 using namespace mlir;
@@ -22,7 +22,8 @@ struct BatchNormPattern : OpConversionPattern<onnx::BatchNormalizationOp> {
     int64_t rank = type->getRank();
     Type elem = type->getElementType();
     double eps = op.getEpsilon().convertToDouble();
-    AffineMap channel = AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    AffineMap channel =
+        AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     SmallVector<Value> inputs = {adaptor.getX(), adaptor.getScale(),
                                  adaptor.getB(), adaptor.getInputMean(),
@@ -45,10 +46,10 @@ struct BatchNormPattern : OpConversionPattern<onnx::BatchNormalizationOp> {
                   b, l, arith::AddFOp::create(b, l, args[4], epsV));
               Value centered = arith::SubFOp::create(b, l, args[0], args[3]);
               Value scaled = arith::MulFOp::create(
-                  b, l, centered,
-                  arith::DivFOp::create(b, l, args[1], denom));
+                  b, l, centered, arith::DivFOp::create(b, l, args[1], denom));
               linalg::YieldOp::create(
-                  b, l, arith::AddFOp::create(b, l, scaled, args[2]).getResult());
+                  b, l,
+                  arith::AddFOp::create(b, l, scaled, args[2]).getResult());
             })
             .getResult(0);
     rewriter.replaceOp(op, result);
@@ -56,94 +57,424 @@ struct BatchNormPattern : OpConversionPattern<onnx::BatchNormalizationOp> {
   }
 };
 
-/// Softmax along one axis: max, exp(x - max), sum, divide. Four generics
-/// that elementwise fusion merges where it can.
-struct SoftmaxPattern : OpConversionPattern<onnx::SoftmaxOp> {
-  using OpConversionPattern::OpConversionPattern;
+enum class SoftmaxKind { Softmax, LogSoftmax, Hardmax };
+
+/// Softmax, LogSoftmax and Hardmax along one axis, as ONNX's reference:
+///   m = max(x)                   (NaN or inf in x: NaN results, as numpy)
+///   Softmax    = exp(x - m) / sum(exp(x - m))
+///   LogSoftmax = (x - m) - log(sum(exp(x - m)))
+///   Hardmax    = one-hot of the first index of m
+/// Generics that elementwise fusion merges where it can.
+template <typename OpTy, SoftmaxKind kind>
+struct SoftmaxPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
   LogicalResult
-  matchAndRewrite(onnx::SoftmaxOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
     if (failed(type))
       return failure();
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     int64_t rank = type->getRank();
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    auto ft = cast<FloatType>(type->getElementType());
+    Type ft = type->getElementType();
     Value input = adaptor.getInput();
+    SmallVector<bool> reduced(rank, false);
+    reduced[axis] = true;
 
-    // Reduced shape: the axis dropped.
-    SmallVector<int64_t> reducedShape;
-    SmallVector<OpFoldResult> reducedSizes;
-    SmallVector<AffineExpr> reducedExprs;
-    for (int64_t i = 0; i < rank; ++i) {
-      if (i == axis)
-        continue;
-      reducedShape.push_back(type->getDimSize(i));
-      reducedSizes.push_back(tensor::getMixedSize(rewriter, loc, input, i));
-      reducedExprs.push_back(getAffineDimExpr(i, ctx));
+    if constexpr (kind == SoftmaxKind::Hardmax) {
+      Value index = buildArgReduction(rewriter, loc, input, axis,
+                                      /*isMax=*/true, /*last=*/false,
+                                      /*isUnsigned=*/false);
+      rewriter.replaceOp(
+          op, buildWithReduced(
+                  rewriter, loc, input, index, reduced, ft,
+                  [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                    Value here = arith::IndexCastOp::create(
+                        b, l, b.getI64Type(),
+                        linalg::IndexOp::create(b, l, axis));
+                    Value hit = arith::CmpIOp::create(
+                        b, l, arith::CmpIPredicate::eq, here, args[1]);
+                    return arith::UIToFPOp::create(b, l, ft, hit);
+                  }));
+      return success();
     }
-    auto reducedType = RankedTensorType::get(reducedShape, ft);
+
+    Value lowest = extremeScalar(rewriter, loc, ft, false, false);
+    Value max = buildReduction(
+        rewriter, loc, input, reduced, lowest,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::MaxNumFOp::create(b, l, args[0], args[1]);
+        });
+    Value exps = buildWithReduced(
+        rewriter, loc, input, max, reduced, ft,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return math::ExpOp::create(
+              b, l, arith::SubFOp::create(b, l, args[0], args[1]));
+        });
+    Value zero = constantScalar(rewriter, loc, ft, 0);
+    Value sum =
+        buildReduction(rewriter, loc, exps, reduced, zero,
+                       [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                         return arith::AddFOp::create(b, l, args[0], args[1]);
+                       });
+    Value result;
+    if constexpr (kind == SoftmaxKind::Softmax)
+      result = buildWithReduced(
+          rewriter, loc, exps, sum, reduced, ft,
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            return arith::DivFOp::create(b, l, args[0], args[1]);
+          });
+    else
+      result = buildWithReduced(
+          rewriter, loc, input, ValueRange{max, sum}, reduced, ft,
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value shifted = arith::SubFOp::create(b, l, args[0], args[1]);
+            return arith::SubFOp::create(b, l, shifted,
+                                         math::LogOp::create(b, l, args[2]));
+          });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Mean and (biased) variance of `x` over the `reduced` dims (dims
+/// dropped), in x's element type; x has a static shape.
+std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
+                                        ArrayRef<bool> reduced) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type ft = type.getElementType();
+  int64_t count = 1;
+  for (auto [dim, isReduced] : llvm::zip_equal(type.getShape(), reduced))
+    if (isReduced)
+      count *= dim;
+  Value zero = constantScalar(b, loc, ft, 0);
+  auto add = [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+    return arith::AddFOp::create(nb, l, args[0], args[1]);
+  };
+  auto divideByCount = [&](Value sum) {
+    return buildElementwise(
+        b, loc, cast<RankedTensorType>(sum.getType()), ValueRange{sum},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          return arith::DivFOp::create(nb, l, args[0],
+                                       constantScalar(nb, l, ft, count));
+        });
+  };
+  Value mean = divideByCount(buildReduction(b, loc, x, reduced, zero, add));
+  Value squares = buildWithReduced(
+      b, loc, x, mean, reduced, ft,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value d = arith::SubFOp::create(nb, l, args[0], args[1]);
+        return arith::MulFOp::create(nb, l, d, d);
+      });
+  Value var =
+      divideByCount(buildReduction(b, loc, squares, reduced, zero, add));
+  return {mean, var};
+}
+
+/// Mean and 1/sqrt(var + eps) of `x` over the `reduced` dims.
+std::pair<Value, Value> meanAndInvStdDev(OpBuilder &b, Location loc, Value x,
+                                         ArrayRef<bool> reduced, double eps) {
+  auto [mean, var] = meanAndVariance(b, loc, x, reduced);
+  Type ft = getElementTypeOrSelf(x.getType());
+  Value invStdDev = buildElementwise(
+      b, loc, cast<RankedTensorType>(var.getType()), ValueRange{var},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value v = arith::AddFOp::create(nb, l, args[0],
+                                        constantScalar(nb, l, ft, eps));
+        return math::RsqrtOp::create(nb, l, v);
+      });
+  return {mean, invStdDev};
+}
+
+/// (x - mean) * invStdDev, the statistics broadcast back over `reduced`.
+Value standardize(OpBuilder &b, Location loc, Value x, Value mean,
+                  Value invStdDev, ArrayRef<bool> reduced) {
+  Type ft = getElementTypeOrSelf(x.getType());
+  return buildWithReduced(
+      b, loc, x, ValueRange{mean, invStdDev}, reduced, ft,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value d = arith::SubFOp::create(nb, l, args[0], args[1]);
+        return arith::MulFOp::create(nb, l, d, args[2]);
+      });
+}
+
+/// Whether `x` is ranked and static with f32 elements (what the
+/// normalizations support today).
+LogicalResult checkStaticF32(Operation *op, Value x) {
+  auto type = dyn_cast<RankedTensorType>(x.getType());
+  if (!type || !type.hasStaticShape())
+    return op->emitOpError() << "with a dynamic shape is not supported yet";
+  if (!type.getElementType().isF32())
+    return op->emitOpError()
+           << "of " << type.getElementType() << " is not supported yet";
+  return success();
+}
+
+/// LayerNormalization: statistics over [axis, rank), then Scale and B
+/// broadcast numpy-style; Mean and InvStdDev with unit dims.
+struct LayerNormPattern : OpConversionPattern<onnx::LayerNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::LayerNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticF32(op, adaptor.getX())))
+      return failure();
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(adaptor.getX().getType());
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    SmallVector<bool> reduced(rank, false);
+    for (int64_t i = axis; i < rank; ++i)
+      reduced[i] = true;
+    auto [mean, invStdDev] =
+        meanAndInvStdDev(rewriter, loc, adaptor.getX(), reduced,
+                         op.getEpsilon().convertToDouble());
+    Value y =
+        standardize(rewriter, loc, adaptor.getX(), mean, invStdDev, reduced);
+    SmallVector<Value> affine = {y, adaptor.getScale()};
+    if (!isa<NoneType>(adaptor.getB().getType()))
+      affine.push_back(adaptor.getB());
+    y = buildElementwise(
+        rewriter, loc, type, affine,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value r = arith::MulFOp::create(b, l, args[0], args[1]);
+          return args.size() > 2 ? arith::AddFOp::create(b, l, r, args[2]) : r;
+        });
+    auto statsType = RankedTensorType::get(
+        cast<RankedTensorType>(op.getMean().getType()).getShape(),
+        type.getElementType());
+    rewriter.replaceOp(
+        op, {y, expandReducedDims(rewriter, loc, mean, statsType, reduced),
+             expandReducedDims(rewriter, loc, invStdDev, statsType, reduced)});
+    return success();
+  }
+};
+
+/// InstanceNormalization: statistics over the spatial dims, then
+/// scale[c] * . + B[c].
+struct InstanceNormPattern
+    : OpConversionPattern<onnx::InstanceNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::InstanceNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticF32(op, adaptor.getInput())))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(adaptor.getInput().getType());
+    int64_t rank = type.getRank();
+    SmallVector<bool> reduced(rank, true);
+    reduced[0] = reduced[1] = false;
+    auto [mean, invStdDev] =
+        meanAndInvStdDev(rewriter, loc, adaptor.getInput(), reduced,
+                         op.getEpsilon().convertToDouble());
+    // The per-channel scale and B read through (n, c) -> (c).
+    AffineMap channel =
+        AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    AffineMap kept = AffineMap::get(
+        rank, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)}, ctx);
     AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
-    AffineMap reducedMap = AffineMap::get(rank, 0, reducedExprs, ctx);
-    SmallVector<utils::IteratorType> reduceIters(rank,
-                                                 utils::IteratorType::parallel);
-    reduceIters[axis] = utils::IteratorType::reduction;
     SmallVector<utils::IteratorType> parallel(rank,
                                               utils::IteratorType::parallel);
+    Value empty = createEmptyLike(rewriter, loc, type, {adaptor.getInput()});
+    Value y = linalg::GenericOp::create(
+                  rewriter, loc, TypeRange{type},
+                  ValueRange{adaptor.getInput(), mean, invStdDev,
+                             adaptor.getScale(), adaptor.getB()},
+                  ValueRange{empty},
+                  ArrayRef<AffineMap>{identity, kept, kept, channel, channel,
+                                      identity},
+                  parallel,
+                  [&](OpBuilder &b, Location l, ValueRange args) {
+                    Value d = arith::SubFOp::create(b, l, args[0], args[1]);
+                    Value n = arith::MulFOp::create(b, l, d, args[2]);
+                    Value r = arith::AddFOp::create(
+                        b, l, arith::MulFOp::create(b, l, n, args[3]), args[4]);
+                    linalg::YieldOp::create(b, l, r);
+                  })
+                  .getResult(0);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
 
-    auto reduce = [&](Value src, bool isMax) {
-      Value empty = tensor::EmptyOp::create(rewriter, loc, reducedSizes, ft);
-      Value initV = arith::ConstantOp::create(
-          rewriter, loc, ft,
-          rewriter.getFloatAttr(
-              ft, isMax ? APFloat::getInf(ft.getFloatSemantics(), true)
-                        : APFloat(ft.getFloatSemantics(), 0)));
-      Value filled = linalg::FillOp::create(rewriter, loc, ValueRange{initV},
-                                            ValueRange{empty})
-                         .getResult(0);
-      return linalg::GenericOp::create(
-                 rewriter, loc, TypeRange{reducedType}, ValueRange{src},
-                 ValueRange{filled}, ArrayRef<AffineMap>{identity, reducedMap},
-                 reduceIters,
-                 [&](OpBuilder &b, Location l, ValueRange args) {
-                   Value r = isMax ? (Value)arith::MaxNumFOp::create(
-                                         b, l, args[0], args[1])
-                                   : (Value)arith::AddFOp::create(b, l, args[0],
-                                                                  args[1]);
-                   linalg::YieldOp::create(b, l, r);
-                 })
-          .getResult(0);
-    };
-    auto combine = [&](Value full, Value reduced, bool expSub) {
-      Value empty = createEmptyLike(rewriter, loc, *type, {input});
-      return linalg::GenericOp::create(
-                 rewriter, loc, TypeRange{*type}, ValueRange{full, reduced},
-                 ValueRange{empty},
-                 ArrayRef<AffineMap>{identity, reducedMap, identity}, parallel,
-                 [&](OpBuilder &b, Location l, ValueRange args) {
-                   Value r =
-                       expSub ? (Value)math::ExpOp::create(
-                                    b, l,
-                                    arith::SubFOp::create(b, l, args[0], args[1]))
-                              : (Value)arith::DivFOp::create(b, l, args[0],
-                                                             args[1]);
-                   linalg::YieldOp::create(b, l, r);
-                 })
-          .getResult(0);
-    };
-    Value max = reduce(input, /*isMax=*/true);
-    Value exps = combine(input, max, /*expSub=*/true);
-    Value sum = reduce(exps, /*isMax=*/false);
-    rewriter.replaceOp(op, combine(exps, sum, /*expSub=*/false));
+/// GroupNormalization: X reshaped to (N, G, C/G * spatial), standardized
+/// over dim 2, reshaped back, then scale[c] * . + bias[c].
+struct GroupNormPattern : OpConversionPattern<onnx::GroupNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::GroupNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX();
+    if (failed(checkStaticF32(op, x)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank();
+    int64_t n = type.getDimSize(0), groups = op.getNumGroups();
+    int64_t perGroup = type.getNumElements() / n / groups;
+    // (N, C, D...) -> (N*C*D...) -> (N, G, C/G*D...) and back.
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t i = 0; i < rank; ++i)
+      all[0].push_back(i);
+    auto flatType =
+        RankedTensorType::get({type.getNumElements()}, type.getElementType());
+    auto groupedType =
+        RankedTensorType::get({n, groups, perGroup}, type.getElementType());
+    Value flat =
+        tensor::CollapseShapeOp::create(rewriter, loc, flatType, x, all);
+    Value grouped = tensor::ExpandShapeOp::create(
+        rewriter, loc, groupedType, flat,
+        SmallVector<ReassociationIndices>{{0, 1, 2}});
+    SmallVector<bool> reduced = {false, false, true};
+    auto [mean, invStdDev] = meanAndInvStdDev(
+        rewriter, loc, grouped, reduced, op.getEpsilon().convertToDouble());
+    Value y = standardize(rewriter, loc, grouped, mean, invStdDev, reduced);
+    y = tensor::CollapseShapeOp::create(
+        rewriter, loc, flatType, y,
+        SmallVector<ReassociationIndices>{{0, 1, 2}});
+    y = tensor::ExpandShapeOp::create(rewriter, loc, type, y, all);
+    AffineMap channel =
+        AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    Value empty = createEmptyLike(rewriter, loc, type, {x});
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type},
+            ValueRange{y, adaptor.getScale(), adaptor.getBias()},
+            ValueRange{empty},
+            ArrayRef<AffineMap>{identity, channel, channel, identity}, parallel,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value r = arith::AddFOp::create(
+                  b, l, arith::MulFOp::create(b, l, args[0], args[1]), args[2]);
+              linalg::YieldOp::create(b, l, r);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// MeanVarianceNormalization, as ONNX's function body:
+///   (X - mean) / (sqrt(var) + 1e-9)
+struct MVNPattern : OpConversionPattern<onnx::MeanVarianceNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::MeanVarianceNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX();
+    if (failed(checkStaticF32(op, x)))
+      return failure();
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(x.getType());
+    SmallVector<bool> reduced(type.getRank(), false);
+    for (int64_t axis : op.getAxes())
+      reduced[axis < 0 ? axis + type.getRank() : axis] = true;
+    auto [mean, var] = meanAndVariance(rewriter, loc, x, reduced);
+    Type ft = type.getElementType();
+    rewriter.replaceOp(
+        op, buildWithReduced(
+                rewriter, loc, x, ValueRange{mean, var}, reduced, ft,
+                [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                  Value d = arith::SubFOp::create(b, l, args[0], args[1]);
+                  Value sd = arith::AddFOp::create(
+                      b, l, math::SqrtOp::create(b, l, args[2]),
+                      constantScalar(b, l, ft, 1e-9));
+                  return arith::DivFOp::create(b, l, d, sd);
+                }));
+    return success();
+  }
+};
+
+/// LRN: y = x / (bias + alpha / size * sum of x^2 over the channel window
+/// [c - (size-1)/2, c + ceil((size-1)/2)])^beta. The squares are padded
+/// with zeros along C and summed by a generic with the window as an extra
+/// reduction dim (input map d1 + dk).
+struct LRNPattern : OpConversionPattern<onnx::LRNOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::LRNOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX();
+    if (failed(checkStaticF32(op, x)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<RankedTensorType>(x.getType());
+    Type ft = type.getElementType();
+    int64_t rank = type.getRank(), size = op.getSize();
+    int64_t before = (size - 1) / 2, after = size - 1 - before;
+    Value squares = buildElementwise(
+        rewriter, loc, type, ValueRange{x},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::MulFOp::create(b, l, args[0], args[0]);
+        });
+    SmallVector<int64_t> low(rank - 1, 0), high(rank - 1, 0);
+    low[0] = before;
+    high[0] = after;
+    Value padded = padTrailing(rewriter, loc, squares, low, high,
+                               constantScalar(rewriter, loc, ft, 0));
+    // Iteration space: the rank dims of x, then the window offset k.
+    SmallVector<AffineExpr> readExprs;
+    for (int64_t i = 0; i < rank; ++i)
+      readExprs.push_back(getAffineDimExpr(i, ctx));
+    readExprs[1] = readExprs[1] + getAffineDimExpr(rank, ctx);
+    AffineMap read = AffineMap::get(rank + 1, 0, readExprs, ctx);
+    AffineMap window =
+        AffineMap::get(rank + 1, 0, {getAffineDimExpr(rank, ctx)}, ctx);
+    AffineMap out =
+        AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value windowShape =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{size}, ft);
+    Value init =
+        createFilled(rewriter, loc, type, constantScalar(rewriter, loc, ft, 0));
+    Value sums =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type}, ValueRange{padded, windowShape},
+            ValueRange{init}, ArrayRef<AffineMap>{read, window, out}, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(
+                  b, l,
+                  arith::AddFOp::create(b, l, args[0], args[2]).getResult());
+            })
+            .getResult(0);
+    double alpha = op.getAlpha().convertToDouble() / size;
+    double beta = op.getBeta().convertToDouble();
+    double bias = op.getBias().convertToDouble();
+    rewriter.replaceOp(
+        op, buildElementwise(
+                rewriter, loc, type, ValueRange{x, sums},
+                [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                  Value scaled = arith::MulFOp::create(
+                      b, l, args[1], constantScalar(b, l, ft, alpha));
+                  Value base = arith::AddFOp::create(
+                      b, l, scaled, constantScalar(b, l, ft, bias));
+                  Value denom = math::PowFOp::create(
+                      b, l, base, constantScalar(b, l, ft, beta));
+                  return arith::DivFOp::create(b, l, args[0], denom);
+                }));
     return success();
   }
 };
 
 } // namespace
 
-void tcc::onnx_to_linalg::populateNormalizationPatterns(const TypeConverter &converter,
-                                          RewritePatternSet &patterns) {
-  patterns.add<BatchNormPattern, SoftmaxPattern>(converter, patterns.getContext());
+void tcc::onnx_to_linalg::populateNormalizationPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<BatchNormPattern, GroupNormPattern, InstanceNormPattern,
+               LayerNormPattern, LRNPattern, MVNPattern,
+               SoftmaxPattern<onnx::SoftmaxOp, SoftmaxKind::Softmax>,
+               SoftmaxPattern<onnx::LogSoftmaxOp, SoftmaxKind::LogSoftmax>,
+               SoftmaxPattern<onnx::HardmaxOp, SoftmaxKind::Hardmax>>(
+      converter, patterns.getContext());
 }

@@ -28,6 +28,7 @@ struct ConvertONNXToLinalg
     populateLinearPatterns(converter, patterns);
     populateNormalizationPatterns(converter, patterns);
     populateQuantizationPatterns(converter, patterns);
+    populateReductionPatterns(converter, patterns);
     populateTensorPatterns(converter, patterns);
     // Unsigned integers become signless: in the signature too.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,

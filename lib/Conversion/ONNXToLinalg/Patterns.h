@@ -30,6 +30,8 @@ void populateNormalizationPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateQuantizationPatterns(const mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateReductionPatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
 void populateTensorPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 
@@ -93,6 +95,43 @@ mlir::Value createFilled(mlir::OpBuilder &b, mlir::Location loc,
 /// zero-extend. The flags give the signedness arith's types lack.
 mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                        bool fromUnsigned, mlir::Type to, bool toUnsigned);
+/// The reduced shape of `type`: the dims marked in `reduced` dropped.
+mlir::RankedTensorType dropReducedDims(mlir::RankedTensorType type,
+                                       llvm::ArrayRef<bool> reduced);
+
+/// A linalg.generic reducing the dims of `input` marked in `reduced` into a
+/// tensor filled with `init` (the reduced dims dropped, `init`'s element
+/// type). `combine(element, accumulator)` returns the new accumulator.
+mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value input, llvm::ArrayRef<bool> reduced,
+                           mlir::Value init, BodyBuilder combine);
+
+/// A linalg.generic over `full`'s shape (all parallel) reading `full` and
+/// `partials`, values reduced over `reduced` by buildReduction, broadcast
+/// back along those dims. `body(fullElement, partialElements...)`; the
+/// result has `elementType`.
+mlir::Value buildWithReduced(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value full, mlir::ValueRange partials,
+                             llvm::ArrayRef<bool> reduced,
+                             mlir::Type elementType, BodyBuilder body);
+
+/// Puts back the dims marked in `reduced` as unit dims (ONNX keepdims=1) into
+/// a value reduced by buildReduction; `type` is the result type.
+mlir::Value expandReducedDims(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value value, mlir::RankedTensorType type,
+                              llvm::ArrayRef<bool> reduced);
+
+/// The lowest (`highest` false) or highest value of a float (+-inf) or
+/// integer type; `isUnsigned` picks the unsigned range.
+mlir::Value extremeScalar(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Type type, bool isUnsigned, bool highest);
+
+/// The index (i64) of the max (`isMax`) or min of `input` along `axis`,
+/// the axis dropped: ties give the first index, or the last with `last`;
+/// the first NaN wins, as numpy's argmax. Booleans count as unsigned.
+mlir::Value buildArgReduction(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value input, int64_t axis, bool isMax,
+                              bool last, bool isUnsigned);
 
 /// Dense i64 attribute for linalg conv/pool strides and dilations.
 mlir::DenseIntElementsAttr i64Elements(mlir::OpBuilder &b,

@@ -192,3 +192,174 @@ DenseIntElementsAttr tcc::onnx_to_linalg::i64Elements(OpBuilder &b,
   return DenseIntElementsAttr::get(
       RankedTensorType::get({(int64_t)values.size()}, b.getI64Type()), values);
 }
+
+RankedTensorType tcc::onnx_to_linalg::dropReducedDims(RankedTensorType type,
+                                                      ArrayRef<bool> reduced) {
+  SmallVector<int64_t> shape;
+  for (auto [dim, isReduced] : llvm::zip_equal(type.getShape(), reduced))
+    if (!isReduced)
+      shape.push_back(dim);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// The map from the full iteration space to the dims `reduced` keeps.
+static AffineMap keptDimsMap(MLIRContext *ctx, ArrayRef<bool> reduced) {
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, isReduced] : llvm::enumerate(reduced))
+    if (!isReduced)
+      exprs.push_back(getAffineDimExpr(i, ctx));
+  return AffineMap::get(reduced.size(), 0, exprs, ctx);
+}
+
+Value tcc::onnx_to_linalg::buildReduction(OpBuilder &b, Location loc,
+                                          Value input, ArrayRef<bool> reduced,
+                                          Value init, BodyBuilder combine) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  RankedTensorType outType = dropReducedDims(inType, reduced);
+  outType = outType.clone(init.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (auto [i, isReduced] : llvm::enumerate(reduced))
+    if (!isReduced)
+      sizes.push_back(tensor::getMixedSize(b, loc, input, i));
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, init.getType());
+  Value filled =
+      linalg::FillOp::create(b, loc, ValueRange{init}, ValueRange{empty})
+          .getResult(0);
+  SmallVector<utils::IteratorType> iterators;
+  for (bool isReduced : reduced)
+    iterators.push_back(isReduced ? utils::IteratorType::reduction
+                                  : utils::IteratorType::parallel);
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(reduced.size()),
+                                 keptDimsMap(b.getContext(), reduced)};
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{outType}, ValueRange{input}, ValueRange{filled},
+             maps, iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, combine(nb, nloc, args));
+             })
+      .getResult(0);
+}
+
+Value tcc::onnx_to_linalg::buildWithReduced(OpBuilder &b, Location loc,
+                                            Value full, ValueRange partials,
+                                            ArrayRef<bool> reduced,
+                                            Type elementType,
+                                            BodyBuilder body) {
+  auto type = cast<RankedTensorType>(full.getType()).clone(elementType);
+  Value empty = createEmptyLike(b, loc, type, {full});
+  int64_t rank = reduced.size();
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  SmallVector<AffineMap> maps = {identity};
+  maps.append(partials.size(), keptDimsMap(b.getContext(), reduced));
+  maps.push_back(identity);
+  SmallVector<Value> inputs = {full};
+  llvm::append_range(inputs, partials);
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs, ValueRange{empty}, maps, parallel,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc,
+                                       body(nb, nloc, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+Value tcc::onnx_to_linalg::expandReducedDims(OpBuilder &b, Location loc,
+                                             Value value, RankedTensorType type,
+                                             ArrayRef<bool> reduced) {
+  if (!llvm::is_contained(reduced, true))
+    return value;
+  // Each kept dim takes the unit dims before it; the last one those after.
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices pending;
+  for (auto [i, isReduced] : llvm::enumerate(reduced)) {
+    pending.push_back(i);
+    if (!isReduced) {
+      groups.push_back(pending);
+      pending.clear();
+    }
+  }
+  if (!groups.empty())
+    groups.back().append(pending.begin(), pending.end());
+  return tensor::ExpandShapeOp::create(b, loc, type, value, groups);
+}
+
+Value tcc::onnx_to_linalg::extremeScalar(OpBuilder &b, Location loc, Type type,
+                                         bool isUnsigned, bool highest) {
+  if (auto ft = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc, type,
+        b.getFloatAttr(ft, APFloat::getInf(ft.getFloatSemantics(), !highest)));
+  unsigned width = type.getIntOrFloatBitWidth();
+  APInt value = isUnsigned ? (highest ? APInt::getMaxValue(width)
+                                      : APInt::getMinValue(width))
+                           : (highest ? APInt::getSignedMaxValue(width)
+                                      : APInt::getSignedMinValue(width));
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
+}
+
+Value tcc::onnx_to_linalg::buildArgReduction(OpBuilder &b, Location loc,
+                                             Value input, int64_t axis,
+                                             bool isMax, bool last,
+                                             bool isUnsigned) {
+  MLIRContext *ctx = b.getContext();
+  auto inType = cast<RankedTensorType>(input.getType());
+  Type elem = inType.getElementType();
+  isUnsigned = isUnsigned || elem.isInteger(1);
+  int64_t rank = inType.getRank();
+  SmallVector<bool> reduced(rank, false);
+  reduced[axis] = true;
+  RankedTensorType valueType = dropReducedDims(inType, reduced);
+  RankedTensorType indexType = valueType.clone(b.getI64Type());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != axis)
+      sizes.push_back(tensor::getMixedSize(b, loc, input, i));
+  auto filled = [&](Type t, Value v) {
+    Value empty = tensor::EmptyOp::create(b, loc, sizes, t);
+    return linalg::FillOp::create(b, loc, ValueRange{v}, ValueRange{empty})
+        .getResult(0);
+  };
+  Value initValue =
+      filled(elem, extremeScalar(b, loc, elem, isUnsigned, !isMax));
+  Value initIndex =
+      filled(b.getI64Type(), constantScalar(b, loc, b.getI64Type(), 0));
+  AffineMap keptMap = keptDimsMap(ctx, reduced);
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank), keptMap,
+                                 keptMap};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators[axis] = utils::IteratorType::reduction;
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{valueType, indexType}, ValueRange{input},
+      ValueRange{initValue, initIndex}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value x = args[0], best = args[1], bestIndex = args[2];
+        Value better;
+        if (isa<FloatType>(elem)) {
+          using P = arith::CmpFPredicate;
+          P pred = isMax ? (last ? P::OGE : P::OGT) : (last ? P::OLE : P::OLT);
+          better = arith::CmpFOp::create(nb, l, pred, x, best);
+          // The first NaN wins over numbers.
+          Value xNaN = arith::CmpFOp::create(nb, l, P::UNO, x, x);
+          Value bestNum = arith::CmpFOp::create(nb, l, P::ORD, best, best);
+          better = arith::OrIOp::create(
+              nb, l, better, arith::AndIOp::create(nb, l, xNaN, bestNum));
+        } else {
+          using P = arith::CmpIPredicate;
+          P pred = isMax ? (last ? (isUnsigned ? P::uge : P::sge)
+                                 : (isUnsigned ? P::ugt : P::sgt))
+                         : (last ? (isUnsigned ? P::ule : P::sle)
+                                 : (isUnsigned ? P::ult : P::slt));
+          better = arith::CmpIOp::create(nb, l, pred, x, best);
+        }
+        Value index = arith::IndexCastOp::create(
+            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, axis));
+        SmallVector<Value> yields = {
+            arith::SelectOp::create(nb, l, better, x, best),
+            arith::SelectOp::create(nb, l, better, index, bestIndex)};
+        linalg::YieldOp::create(nb, l, yields);
+      });
+  return generic.getResult(1);
+}

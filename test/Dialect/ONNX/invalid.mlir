@@ -385,3 +385,218 @@ func.func @matmul_integer_type(%a: tensor<2x3xi16>, %b: tensor<3x4xi8>) -> tenso
   %0 = onnx.MatMulInteger %a, %b, %none, %none : (tensor<2x3xi16>, tensor<3x4xi8>, none, none) -> tensor<*xi32>
   return %0 : tensor<*xi32>
 }
+
+// -----
+
+func.func @reduce_axes_rank(%x: tensor<2x3xf32>, %a: tensor<1x1xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects 1-d axes, got [1,1]}}
+  %0 = onnx.ReduceSum %x, %a : (tensor<2x3xf32>, tensor<1x1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @reduce_axis_range(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %a = onnx.Constant dense<[2]> : tensor<1xi64>
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0 = onnx.ReduceMax %x, %a : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @reduce_axis_twice(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %a = onnx.Constant dense<[1, -1]> : tensor<2xi64>
+  // expected-error @+1 {{has axis -1 twice}}
+  %0 = onnx.ReduceMean %x, %a : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @argmax_axis(%x: tensor<2x3xf32>) -> tensor<*xi64> {
+  // expected-error @+1 {{has axis -3 out of range [-2, 1] for rank 2}}
+  %0 = onnx.ArgMax %x {axis = -3} : (tensor<2x3xf32>) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
+func.func @logsoftmax_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0 = onnx.LogSoftmax %x {axis = 2} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @hardmax_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis -3 out of range [-2, 1] for rank 2}}
+  %0 = onnx.Hardmax %x {axis = -3} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @layernorm_stash(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{with stash_type 0 is not supported}}
+  %0:3 = onnx.LayerNormalization %x, %s, %none {stash_type = 0} : (tensor<2x3xf32>, tensor<3xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @layernorm_axis(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0:3 = onnx.LayerNormalization %x, %s, %none {axis = 2} : (tensor<2x3xf32>, tensor<3xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @layernorm_scale(%x: tensor<2x3xf32>, %s: tensor<2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects Scale and B broadcastable to [3], got [2]}}
+  %0:3 = onnx.LayerNormalization %x, %s, %none : (tensor<2x3xf32>, tensor<2xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @instancenorm_rank(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects an input of rank >= 3, got [2,3]}}
+  %0 = onnx.InstanceNormalization %x, %s, %s : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @instancenorm_scale(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects scale and B of shape [3], got [4]}}
+  %0 = onnx.InstanceNormalization %x, %s, %s : (tensor<2x3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @groupnorm_groups(%x: tensor<2x6x4xf32>, %s: tensor<6xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects num_groups (4) to divide the channels (6)}}
+  %0 = onnx.GroupNormalization %x, %s, %s {num_groups = 4} : (tensor<2x6x4xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @groupnorm_zero_groups(%x: tensor<2x6x4xf32>, %s: tensor<6xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects num_groups > 0, got 0}}
+  %0 = onnx.GroupNormalization %x, %s, %s {num_groups = 0} : (tensor<2x6x4xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @groupnorm_stash(%x: tensor<2x6x4xf32>, %s: tensor<6xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{with stash_type 0 is not supported}}
+  %0 = onnx.GroupNormalization %x, %s, %s {num_groups = 2, stash_type = 0} : (tensor<2x6x4xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @groupnorm_rank(%x: tensor<6xf32>, %s: tensor<6xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects an input of rank >= 2, got [6]}}
+  %0 = onnx.GroupNormalization %x, %s, %s {num_groups = 2} : (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @groupnorm_scale(%x: tensor<2x6x4xf32>, %s: tensor<2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects scale and bias of shape [6], got [2]}}
+  %0 = onnx.GroupNormalization %x, %s, %s {num_groups = 2} : (tensor<2x6x4xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @mvn_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis 3 out of range [-2, 1] for rank 2}}
+  %0 = onnx.MeanVarianceNormalization %x {axes = array<i64: 3>} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @mvn_axis_twice(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis -2 twice}}
+  %0 = onnx.MeanVarianceNormalization %x {axes = array<i64: 0, -2>} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @lrn_size(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects size > 0, got 0}}
+  %0 = onnx.LRN %x {size = 0} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @lrn_rank(%x: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects an input of rank >= 2, got [3]}}
+  %0 = onnx.LRN %x {size = 3} : (tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @globalmaxpool_rank(%x: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects an input of rank >= 2, got [3]}}
+  %0 = onnx.GlobalMaxPool %x : (tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @topk_k_shape(%x: tensor<2x3xf32>, %k: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects K to be a scalar or of shape [1], got [2]}}
+  %0:2 = onnx.TopK %x, %k : (tensor<2x3xf32>, tensor<2xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @topk_k_range(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %k = onnx.Constant dense<[4]> : tensor<1xi64>
+  // expected-error @+1 {{has K 4 out of range [0, 3]}}
+  %0:2 = onnx.TopK %x, %k : (tensor<2x3xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @topk_axis(%x: tensor<2x3xf32>, %k: tensor<1xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0:2 = onnx.TopK %x, %k {axis = 2} : (tensor<2x3xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @cumsum_axis_shape(%x: tensor<2x3xf32>, %a: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects axis to be a scalar or of shape [1], got [2]}}
+  %0 = onnx.CumSum %x, %a : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @cumsum_axis_range(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %a = onnx.Constant dense<-3> : tensor<i64>
+  // expected-error @+1 {{has axis -3 out of range [-2, 1] for rank 2}}
+  %0 = onnx.CumSum %x, %a : (tensor<2x3xf32>, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -189,3 +189,62 @@ func.func @elementwise_ops(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %i: tensor<2x
   %a11 = onnx.Shrink %x {bias = 1.5 : f32, lambd = 1.5 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return
 }
+
+// CHECK-LABEL: func @reductions
+func.func @reductions(%x: tensor<2x3x4xf32>, %i: tensor<2x3xi32>) -> tensor<2x1x4xf32> {
+  %none = onnx.NoValue
+  %axes = onnx.Constant dense<[1]> : tensor<1xi64>
+  // CHECK: onnx.ReduceSum %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  %0 = onnx.ReduceSum %x, %axes : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  // CHECK: onnx.ReduceMax {{.*}}keepdims = 0
+  %1 = onnx.ReduceMax %i, %none {keepdims = 0} : (tensor<2x3xi32>, none) -> tensor<i32>
+  // CHECK: onnx.ReduceMin {{.*}}noop_with_empty_axes = 1
+  %2 = onnx.ReduceMin %x, %none {noop_with_empty_axes = 1} : (tensor<2x3x4xf32>, none) -> tensor<2x3x4xf32>
+  // CHECK: onnx.ReduceMean
+  %3 = onnx.ReduceMean %x, %axes : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  // CHECK: onnx.ReduceProd
+  %4 = onnx.ReduceProd %x, %axes : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  // CHECK: onnx.ReduceL1
+  %5 = onnx.ReduceL1 %x, %axes : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  // CHECK: onnx.ReduceL2
+  %6 = onnx.ReduceL2 %x, %axes : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  // CHECK: onnx.ReduceLogSum %
+  %7 = onnx.ReduceLogSum %x, %axes : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  // CHECK: onnx.ReduceLogSumExp
+  %8 = onnx.ReduceLogSumExp %x, %axes : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  // CHECK: onnx.ReduceSumSquare
+  %9 = onnx.ReduceSumSquare %x, %axes : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  // CHECK: onnx.ArgMax {{.*}}axis = 1{{.*}}select_last_index = 1
+  %10 = onnx.ArgMax %x {axis = 1, select_last_index = 1} : (tensor<2x3x4xf32>) -> tensor<2x1x4xi64>
+  // CHECK: onnx.ArgMin {{.*}}keepdims = 0
+  %11 = onnx.ArgMin %x {keepdims = 0} : (tensor<2x3x4xf32>) -> tensor<3x4xi64>
+  %k = onnx.Constant dense<[2]> : tensor<1xi64>
+  // CHECK: onnx.TopK {{.*}}largest = 0
+  %12:2 = onnx.TopK %x, %k {largest = 0} : (tensor<2x3x4xf32>, tensor<1xi64>) -> (tensor<2x3x2xf32>, tensor<2x3x2xi64>)
+  %ax = onnx.Constant dense<1> : tensor<i32>
+  // CHECK: onnx.CumSum {{.*}}exclusive = 1{{.*}}reverse = 1
+  %13 = onnx.CumSum %x, %ax {exclusive = 1, reverse = 1} : (tensor<2x3x4xf32>, tensor<i32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x1x4xf32>
+}
+
+// CHECK-LABEL: func @normalizations
+func.func @normalizations(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>, %c: tensor<3xf32>) -> tensor<2x3x4xf32> {
+  %none = onnx.NoValue
+  // CHECK: onnx.LogSoftmax {{.*}}axis = 1
+  %0 = onnx.LogSoftmax %x {axis = 1} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: onnx.Hardmax
+  %1 = onnx.Hardmax %x : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: onnx.LayerNormalization {{.*}}epsilon = 1.000000e-03
+  %2:3 = onnx.LayerNormalization %x, %s, %none {epsilon = 1.0e-3 : f32} : (tensor<2x3x4xf32>, tensor<4xf32>, none) -> (tensor<2x3x4xf32>, tensor<2x3x1xf32>, tensor<2x3x1xf32>)
+  // CHECK: onnx.InstanceNormalization
+  %3 = onnx.InstanceNormalization %x, %c, %c : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+  // CHECK: onnx.GroupNormalization {{.*}}num_groups = 3
+  %4 = onnx.GroupNormalization %x, %c, %c {num_groups = 3} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+  // CHECK: onnx.MeanVarianceNormalization {{.*}}axes = array<i64: 0, 2>
+  %5 = onnx.MeanVarianceNormalization %x {axes = array<i64: 0, 2>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: onnx.LRN {{.*}}size = 3
+  %6 = onnx.LRN %x {size = 3} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: onnx.GlobalMaxPool
+  %7 = onnx.GlobalMaxPool %x : (tensor<2x3x4xf32>) -> tensor<2x3x1xf32>
+  return %3 : tensor<2x3x4xf32>
+}

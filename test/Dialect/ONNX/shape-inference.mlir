@@ -143,3 +143,54 @@ func.func @resize_scales_and_sizes(%x: tensor<1x3x4x6xf32>) -> tensor<*xf32> {
   %0 = onnx.Resize %x, %none, %scales, %sizes : (tensor<1x3x4x6xf32>, none, tensor<4xf32>, tensor<4xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @reduce_shapes
+// CHECK: onnx.ReduceSum {{.*}} -> tensor<2x1x4xf32>
+// CHECK: onnx.ReduceMax {{.*}} -> tensor<3xi32>
+// CHECK: onnx.ReduceMean {{.*}} -> tensor<1x1x1xf32>
+// CHECK: onnx.ReduceL2 {{.*}} -> tensor<f32>
+// CHECK: onnx.ReduceMin {{.*}} -> tensor<2x3x4xf32>
+// CHECK: onnx.ReduceProd {{.*}} -> tensor<*xf32>
+// CHECK: onnx.ArgMax {{.*}} -> tensor<2x4xi64>
+// CHECK: onnx.ArgMin {{.*}} -> tensor<2x3x1xi64>
+func.func @reduce_shapes(%x: tensor<2x3x4xf32>, %i: tensor<2x3xi32>, %dyn: tensor<1xi64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %a1 = onnx.Constant dense<[-2]> : tensor<1xi64>
+  %a0 = onnx.Constant dense<[0]> : tensor<1xi64>
+  %empty = onnx.Constant dense<> : tensor<0xi64>
+  %0 = onnx.ReduceSum %x, %a1 : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<*xf32>
+  %1 = onnx.ReduceMax %i, %a0 {keepdims = 0} : (tensor<2x3xi32>, tensor<1xi64>) -> tensor<*xi32>
+  %2 = onnx.ReduceMean %x, %none : (tensor<2x3x4xf32>, none) -> tensor<*xf32>
+  %3 = onnx.ReduceL2 %x, %empty {keepdims = 0} : (tensor<2x3x4xf32>, tensor<0xi64>) -> tensor<*xf32>
+  %4 = onnx.ReduceMin %x, %empty {noop_with_empty_axes = 1} : (tensor<2x3x4xf32>, tensor<0xi64>) -> tensor<*xf32>
+  %5 = onnx.ReduceProd %x, %dyn : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<*xf32>
+  %6 = onnx.ArgMax %x {axis = 1, keepdims = 0} : (tensor<2x3x4xf32>) -> tensor<*xi64>
+  %7 = onnx.ArgMin %x {axis = -1} : (tensor<2x3x4xf32>) -> tensor<*xi64>
+  return %5 : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @layernorm_shapes
+// CHECK: onnx.LayerNormalization {{.*}} -> (tensor<2x3x4xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+func.func @layernorm_shapes(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %0:3 = onnx.LayerNormalization %x, %s, %none {axis = 1} : (tensor<2x3x4xf32>, tensor<3x4xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#1 : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @topk_shapes
+// CHECK: onnx.TopK {{.*}} -> (tensor<2x2x4xf32>, tensor<2x2x4xi64>)
+// CHECK: onnx.TopK {{.*}} -> (tensor<*xf32>, tensor<*xi64>)
+// CHECK: onnx.CumSum {{.*}} -> tensor<2x3x4xf32>
+func.func @topk_shapes(%x: tensor<2x3x4xf32>, %dyn: tensor<1xi64>) -> tensor<*xf32> {
+  %k = onnx.Constant dense<[2]> : tensor<1xi64>
+  %0:2 = onnx.TopK %x, %k {axis = 1} : (tensor<2x3x4xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xf32>)
+  %1:2 = onnx.TopK %x, %dyn : (tensor<2x3x4xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xf32>)
+  %2 = onnx.CumSum %x, %dyn : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0#0 : tensor<*xf32>
+}
