@@ -10,8 +10,11 @@
 
 include "ConvPoolOps.td"
 include "ElementwiseOps.td"
+include "IndexingOps.td"
 include "LinearOps.td"
 include "NormalizationOps.td"
+include "RearrangeOps.td"
+include "ShapeOps.td"
 include "TensorOps.td"
 
 #endif // TCC_ONNX_OPS_TD

@@ -166,6 +166,52 @@ LogicalResult concat(NodeBuild &nb) {
   return success();
 }
 
+/// Squeeze and Unsqueeze before opset 13 had an `axes` attribute.
+LogicalResult axesToInput(NodeBuild &nb) {
+  if (nb.state.attributes.get("axes"))
+    nb.attributeToInput("axes", 1);
+  return success();
+}
+
+/// Slice before opset 10 had starts/ends/axes attributes (and no steps).
+LogicalResult slice(NodeBuild &nb) {
+  if (!nb.state.attributes.get("starts"))
+    return success();
+  nb.attributeToInput("starts", 1);
+  nb.attributeToInput("ends", 2);
+  nb.attributeToInput("axes", 3);
+  nb.padOperands(5);
+  return success();
+}
+
+/// Split before opset 13 had a `split` attribute.
+LogicalResult split(NodeBuild &nb) {
+  if (nb.state.attributes.get("split"))
+    nb.attributeToInput("split", 1);
+  return success();
+}
+
+/// Pad before opset 11 had `pads` (`paddings` in Pad-1) and a float `value`
+/// attribute; opset 18 added an `axes` input.
+LogicalResult pad(NodeBuild &nb) {
+  if (Attribute paddings = nb.state.attributes.erase("paddings"))
+    nb.state.attributes.set("pads", paddings);
+  if (nb.state.attributes.get("pads"))
+    nb.attributeToInput("pads", 1);
+  if (Attribute value = nb.state.attributes.erase("value")) {
+    Type elem = getElementTypeOrSelf(nb.state.operands[0]);
+    double v = cast<FloatAttr>(value).getValueAsDouble();
+    Attribute scalar = isa<FloatType>(elem)
+                           ? Attribute(nb.b.getFloatAttr(elem, v))
+                           : Attribute(nb.b.getIntegerAttr(elem, (int64_t)v));
+    nb.padOperands(3);
+    nb.state.operands[2] = nb.constant(
+        DenseElementsAttr::get(RankedTensorType::get({}, elem), scalar));
+  }
+  nb.padOperands(4);
+  return success();
+}
+
 const llvm::StringMap<Normalizer> &normalizers() {
   static const llvm::StringMap<Normalizer> table = {
       {"Add", legacyBroadcast},
@@ -176,9 +222,14 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"Dropout", dropout},
       {"Gemm", legacyBroadcast},
       {"Mul", legacyBroadcast},
+      {"Pad", pad},
       {"Reshape", reshape},
+      {"Slice", slice},
       {"Softmax", coercedSoftmax},
+      {"Split", split},
+      {"Squeeze", axesToInput},
       {"Sub", legacyBroadcast},
+      {"Unsqueeze", axesToInput},
   };
   return table;
 }
@@ -194,6 +245,8 @@ LogicalResult tcc::import::normalizeNode(NodeBuild &nb) {
 }
 
 unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
-  (void)node;
+  // Split has one result per output the node names.
+  if (node.op_type() == "Split")
+    return std::max(1, node.output_size());
   return 1;
 }
