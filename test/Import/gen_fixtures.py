@@ -267,8 +267,21 @@ def slice_squeeze_v9():
     return model("slice_squeeze_v9", nodes, [vi("x", [2, 3, 5])], [vi("y", [3, 1, 3, 1])], opset=9)
 
 
+def split_pad_v10():
+    # Split-2 (split attribute) and Pad-2 (pads and value attributes), both valid up to opset 10.
+    nodes = [helper.make_node("Split", ["x"], ["a", "b"], name="split0", axis=1, split=[1, 4]),
+             helper.make_node("Pad", ["a"], ["pa"], name="pad0", pads=[0, 1, 1, 0, 0, 2],
+                              value=1.5),                                             # [2,2,8]
+             helper.make_node("Pad", ["b"], ["pb"], name="pad1", mode="reflect",
+                              pads=[0, 0, 2, 0, 0, 1]),                               # [2,4,8]
+             helper.make_node("Pad", ["b"], ["pc"], name="pad2", mode="edge",
+                              pads=[1, 0, 0, 0, 2, 3])]                               # [3,6,8]
+    return model("split_pad_v10", nodes, [vi("x", [2, 5, 5])],
+                 [vi("pa", [2, 2, 8]), vi("pb", [2, 4, 8]), vi("pc", [3, 6, 8])], opset=10)
+
+
 CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, shape_subgraph, data_movement,
-           slice_squeeze_v9]
+           slice_squeeze_v9, split_pad_v10]
 
 
 # ---- error fixtures: models tcc must reject (written raw, not checked) ----
