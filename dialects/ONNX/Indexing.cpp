@@ -63,23 +63,32 @@ static LogicalResult verifyReduction(Operation *op, StringRef reduction) {
   return success();
 }
 
-LogicalResult ScatterElementsOp::verify() {
-  if (failed(verifyReduction(*this, getReduction())))
+template <typename Op>
+static LogicalResult verifyScatterElements(Op op) {
+  if (failed(verifyReduction(op, op.getReduction())))
     return failure();
-  auto x = rankedShape(getData()), q = rankedShape(getIndices()),
-       u = rankedShape(getUpdates());
+  auto x = rankedShape(op.getData()), q = rankedShape(op.getIndices()),
+       u = rankedShape(op.getUpdates());
   if (q && u && *q != *u)
-    return emitOpError() << "expects indices and updates of one shape, got "
-                         << formatShape(*q) << " and " << formatShape(*u);
+    return op.emitOpError() << "expects indices and updates of one shape, got "
+                            << formatShape(*q) << " and " << formatShape(*u);
   if (x && q && x->size() != q->size())
-    return emitOpError() << "expects indices of the data's rank " << x->size()
-                         << ", got " << formatShape(*q);
+    return op.emitOpError() << "expects indices of the data's rank "
+                            << x->size() << ", got " << formatShape(*q);
   if (x)
-    return verifyAxis(*this, getAxis(), x->size(), false);
+    return verifyAxis(op, op.getAxis(), x->size(), false);
   return success();
 }
 
+LogicalResult ScatterElementsOp::verify() {
+  return verifyScatterElements(*this);
+}
+LogicalResult ScatterOp::verify() { return verifyScatterElements(*this); }
+
 LogicalResult ScatterElementsOp::inferShapes() {
+  return inferSameAsOperand(*this, getData());
+}
+LogicalResult ScatterOp::inferShapes() {
   return inferSameAsOperand(*this, getData());
 }
 

@@ -42,6 +42,23 @@ def ONNX_ScatterElementsOp : ONNX_Op<"ScatterElements"> {
   let hasVerifier = 1;
 }
 
+// Deprecated since opset 11, where ScatterElements replaced it unchanged.
+def ONNX_ScatterOp : ONNX_Op<"Scatter"> {
+  let summary = "ScatterElements without reduction (opsets 9 and 10)";
+  let arguments = (ins AnyTensor:$data, ONNX_IndexTensor:$indices,
+                   AnyTensor:$updates,
+                   DefaultValuedAttr<ONNX_I64Attr, "0">:$axis);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $data `,` $indices `,` $updates attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    llvm::StringRef getReduction() { return "none"; }
+  }];
+}
+
 def ONNX_ScatterNDOp : ONNX_Op<"ScatterND"> {
   let summary = "data with update slices written (or reduced) at index tuples";
   let arguments = (ins AnyTensor:$data, TensorOf<[I64]>:$indices,

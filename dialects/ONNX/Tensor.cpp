@@ -344,7 +344,8 @@ FailureOr<SmallVector<std::array<int64_t, 3>>> SliceOp::resolve() {
       end = std::min(end, dim - 1);
       count = start > end ? (start - end - step - 1) / -step : 0;
     }
-    result[a] = {start, step, count};
+    // An empty slice starts at 0, which is in bounds of any dim.
+    result[a] = {count ? start : 0, step, count};
   }
   return result;
 }

@@ -65,6 +65,11 @@ struct SlicePattern : OpConversionPattern<onnx::SliceOp> {
     auto type = cast<RankedTensorType>(toSignless(op.getType()));
     Location loc = op.getLoc();
     Value data = adaptor.getData();
+    if (type.getNumElements() == 0) {
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, type.getShape(),
+                                                   type.getElementType());
+      return success();
+    }
     if (llvm::all_of(*resolved, [](auto &r) { return r[1] > 0; })) {
       SmallVector<int64_t> offsets, strides;
       for (auto &r : *resolved) {

@@ -34,6 +34,12 @@ struct SplitPattern : OpConversionPattern<onnx::SplitOp> {
       SmallVector<int64_t> offsets(rank, 0), strides(rank, 1);
       offsets[axis] = offset;
       offset += type.getDimSize(axis);
+      // extract_slice wants offsets inside the source, even for no elements.
+      if (type.getNumElements() == 0) {
+        results.push_back(tensor::EmptyOp::create(
+            rewriter, op.getLoc(), type.getShape(), type.getElementType()));
+        continue;
+      }
       results.push_back(tensor::ExtractSliceOp::create(
           rewriter, op.getLoc(), type, adaptor.getInput(), ValueRange{},
           ValueRange{}, ValueRange{}, offsets, type.getShape(), strides));

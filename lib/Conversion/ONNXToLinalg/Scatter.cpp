@@ -71,10 +71,12 @@ scatterLoop(OpBuilder &b, Location loc, Value data, Value updates,
   return nest.results.empty() ? data : nest.results[0];
 }
 
-struct ScatterElementsPattern : OpConversionPattern<onnx::ScatterElementsOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// ScatterElements and the older Scatter (no reduction).
+template <typename OnnxOp>
+struct ScatterElementsPattern : OpConversionPattern<OnnxOp> {
+  using OpConversionPattern<OnnxOp>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(onnx::ScatterElementsOp op, OpAdaptor adaptor,
+  matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
     auto updType = dyn_cast<RankedTensorType>(adaptor.getUpdates().getType());
@@ -134,6 +136,7 @@ struct ScatterNDPattern : OpConversionPattern<onnx::ScatterNDOp> {
 
 void tcc::onnx_to_linalg::populateScatterPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ScatterElementsPattern, ScatterNDPattern>(converter,
-                                                         patterns.getContext());
+  patterns.add<ScatterElementsPattern<onnx::ScatterElementsOp>,
+               ScatterElementsPattern<onnx::ScatterOp>, ScatterNDPattern>(
+      converter, patterns.getContext());
 }

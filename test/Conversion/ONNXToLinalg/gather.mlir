@@ -171,3 +171,18 @@ func.func @one_hot_runtime_depth(%i: tensor<3xi64>, %d: tensor<i64>) -> tensor<3
   %0 = onnx.OneHot %i, %d, %v : (tensor<3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<3x?xf32>
   return %0 : tensor<3x?xf32>
 }
+
+// -----
+
+// Starts past the end give an empty slice (no out-of-bounds offset).
+// CHECK-LABEL: func @slice_empty
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x0xf32>
+// CHECK: return %[[E]]
+func.func @slice_empty(%x: tensor<2x10xf32>) -> tensor<2x0xf32> {
+  %none = onnx.NoValue
+  %s = onnx.Constant dense<[1000]> : tensor<1xi64>
+  %e = onnx.Constant dense<[1001]> : tensor<1xi64>
+  %a = onnx.Constant dense<[1]> : tensor<1xi64>
+  %0 = onnx.Slice %x, %s, %e, %a, %none : (tensor<2x10xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<2x0xf32>
+  return %0 : tensor<2x0xf32>
+}

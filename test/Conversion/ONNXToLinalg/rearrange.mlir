@@ -201,3 +201,15 @@ func.func @eye_like(%x: tensor<3x4xf32>) -> tensor<3x4xi32> {
   %0 = onnx.EyeLike %x {dtype = 6 : i64, k = -1 : i64} : (tensor<3x4xf32>) -> tensor<3x4xi32>
   return %0 : tensor<3x4xi32>
 }
+
+// -----
+
+// CHECK-LABEL: func @split_zero_size
+// CHECK: %[[A:.*]] = tensor.empty() : tensor<0xf32>
+// CHECK: %[[B:.*]] = tensor.empty() : tensor<0xf32>
+// CHECK: return %[[A]], %[[B]]
+func.func @split_zero_size(%x: tensor<0xf32>) -> (tensor<0xf32>, tensor<0xf32>) {
+  %none = onnx.NoValue
+  %0:2 = onnx.Split %x, %none : (tensor<0xf32>, none) -> (tensor<0xf32>, tensor<0xf32>)
+  return %0#0, %0#1 : tensor<0xf32>, tensor<0xf32>
+}

@@ -60,3 +60,16 @@ func.func @scatter_dynamic(%x: tensor<?xf32>, %i: tensor<2xi64>, %u: tensor<2xf3
   %0 = onnx.ScatterElements %x, %i, %u : (tensor<?xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// Scatter (opsets 9-10) is ScatterElements without reduction.
+// CHECK-LABEL: func @scatter_v10
+// CHECK: scf.for
+// CHECK: %[[V:.*]] = tensor.extract %arg2
+// CHECK-NOT: arith.addf
+// CHECK: tensor.insert %[[V]]
+func.func @scatter_v10(%x: tensor<4xf32>, %i: tensor<2xi32>, %u: tensor<2xf32>) -> tensor<4xf32> {
+  %0 = onnx.Scatter %x, %i, %u : (tensor<4xf32>, tensor<2xi32>, tensor<2xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -579,3 +579,11 @@ func.func @space_to_depth_spatial(%x: tensor<1x1x3x2xf32>) -> tensor<*xf32> {
   %0 = onnx.SpaceToDepth %x {blocksize = 2 : i64} : (tensor<1x1x3x2xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @scatter_v10_axis(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis -3 out of range [-2, 1] for rank 2}}
+  %0 = onnx.Scatter %x, %i, %x {axis = -3 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -97,6 +97,8 @@ func.func @indexing_and_rearrange_ops(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>, 
   %gn = onnx.GatherND %x, %q : (tensor<2x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
   // CHECK: onnx.ScatterElements %{{.*}}, %{{.*}}, %{{.*}} {reduction = "add"}
   %se = onnx.ScatterElements %x, %i, %ge {reduction = "add"} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Scatter %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64}
+  %sc = onnx.Scatter %x, %i, %ge {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
   // CHECK: onnx.ScatterND
   %sn = onnx.ScatterND %x, %q, %gn : (tensor<2x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %depth = onnx.Constant dense<4> : tensor<i64>
