@@ -1,5 +1,5 @@
 //===- ONNXDialect.cpp - onnx dialect registration ------------------------===//
-#include "dialects/ONNX/ONNXOps.h"
+#include "dialects/ONNX/OpUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -15,6 +15,7 @@ void ONNXDialect::initialize() {
 #define GET_OP_LIST
 #include "dialects/ONNX/ONNXOps.cpp.inc"
       >();
+  detail::addFoldInterface(*this);
 }
 
 Operation *ONNXDialect::materializeConstant(OpBuilder &builder,

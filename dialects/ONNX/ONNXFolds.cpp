@@ -1,11 +1,15 @@
 //===- ONNXFolds.cpp - onnx canonicalization patterns ---------------------===//
-#include "dialects/ONNX/ONNXOps.h"
+#include "dialects/ONNX/OpUtils.h"
+
+#include "mlir/Interfaces/FoldInterfaces.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace tcc::onnx;
+using namespace tcc::onnx::detail;
 
 namespace {
 
@@ -105,4 +109,82 @@ void DropoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
 void BatchNormalizationOp::getCanonicalizationPatterns(
     RewritePatternSet &results, MLIRContext *context) {
   results.add<FoldBatchNormIntoConv>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// Integer arithmetic of shape sub-graphs
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Folds elementwise ops on small integer constants, as exporters emit them
+/// between Shape and Reshape (Shape -> Gather -> Mul -> Concat -> Reshape).
+/// A dialect fallback keyed by op name, so it needs no folder in each
+/// elementwise op's ODS and covers ops of other families alike.
+struct IntegerArithFolder : DialectFoldInterface {
+  using DialectFoldInterface::DialectFoldInterface;
+
+  LogicalResult fold(Operation *op, ArrayRef<Attribute> operands,
+                     SmallVectorImpl<OpFoldResult> &results) const override {
+    using Fn = int64_t (*)(ArrayRef<int64_t>);
+    StringRef name = op->getName().stripDialect();
+    Fn fn = llvm::StringSwitch<Fn>(name)
+                .Case("Add", [](ArrayRef<int64_t> v) { return v[0] + v[1]; })
+                .Case("Sub", [](ArrayRef<int64_t> v) { return v[0] - v[1]; })
+                .Case("Mul", [](ArrayRef<int64_t> v) { return v[0] * v[1]; })
+                // ONNX integer division truncates (a zero divisor is
+                // rejected before this runs).
+                .Case("Div", [](ArrayRef<int64_t> v) { return v[0] / v[1]; })
+                .Case("Equal",
+                      [](ArrayRef<int64_t> v) { return (int64_t)(v[0] == v[1]); })
+                .Case("Where",
+                      [](ArrayRef<int64_t> v) { return v[0] ? v[1] : v[2]; })
+                .Case("Neg", [](ArrayRef<int64_t> v) { return -v[0]; })
+                .Case("Cast", [](ArrayRef<int64_t> v) { return v[0]; })
+                .Default(nullptr);
+    if (!fn || op->getNumResults() != 1)
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !type.hasStaticShape() ||
+        !isa<IntegerType>(type.getElementType()) ||
+        type.getNumElements() > kMaxFoldElements)
+      return failure();
+    // Operands: values and shapes, each broadcast to the result.
+    SmallVector<SmallVector<int64_t>> values, strides;
+    for (auto [value, attr] : llvm::zip_equal(op->getOperands(), operands)) {
+      auto ints = getIntValues(attr);
+      auto s = rankedShape(value);
+      if (!ints || !s || s->size() > (size_t)type.getRank())
+        return failure();
+      SmallVector<int64_t> st = rowMajorStrides(*s);
+      for (size_t j = 0; j < s->size(); ++j)
+        if ((*s)[j] == 1)
+          st[j] = 0;
+      st.insert(st.begin(), type.getRank() - s->size(), 0);
+      values.push_back(std::move(*ints));
+      strides.push_back(std::move(st));
+    }
+    if (name == "Div" && llvm::is_contained(values[1], 0))
+      return failure();
+    bool toBool = type.getElementType().isInteger(1);
+    SmallVector<int64_t> result, args(values.size());
+    forEachIndex(type.getShape(), [&](ArrayRef<int64_t> index) {
+      for (size_t k = 0; k < values.size(); ++k) {
+        int64_t offset = 0;
+        for (size_t d = 0; d < index.size(); ++d)
+          offset += index[d] * strides[k][d];
+        args[k] = values[k][offset];
+      }
+      int64_t v = fn(args);
+      result.push_back(toBool ? v != 0 : v);
+    });
+    results.push_back(makeIntElements(type, result));
+    return success();
+  }
+};
+
+} // namespace
+
+void tcc::onnx::detail::addFoldInterface(ONNXDialect &dialect) {
+  dialect.addInterfaces<IntegerArithFolder>();
 }

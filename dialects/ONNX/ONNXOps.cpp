@@ -67,6 +67,96 @@ std::optional<SmallVector<float>> tcc::onnx::getConstantFloats(Value value) {
   return result;
 }
 
+std::optional<SmallVector<int64_t>>
+tcc::onnx::getIntValues(Attribute attr, int64_t maxElements) {
+  auto elements = dyn_cast_or_null<ElementsAttr>(attr);
+  if (!elements || elements.getNumElements() > maxElements)
+    return std::nullopt;
+  auto intType = dyn_cast<IntegerType>(elements.getElementType());
+  if (!intType)
+    return std::nullopt;
+  bool zext = intType.isUnsigned() || intType.getWidth() == 1;
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(elements))
+    return llvm::to_vector(llvm::map_range(dense.getValues<APInt>(), [&](APInt v) {
+      return zext ? (int64_t)v.getZExtValue() : v.getSExtValue();
+    }));
+  // Initializers are blobs; shape parameters are int64 or int32.
+  std::optional<ArrayRef<char>> raw = getRawData(elements);
+  unsigned width = intType.getWidth();
+  if (!raw || (width != 64 && width != 32) ||
+      (int64_t)raw->size() != elements.getNumElements() * width / 8)
+    return std::nullopt;
+  SmallVector<int64_t> result(elements.getNumElements());
+  for (size_t i = 0; i < result.size(); ++i) {
+    if (width == 64) {
+      std::memcpy(&result[i], raw->data() + 8 * i, 8);
+    } else {
+      int32_t v;
+      std::memcpy(&v, raw->data() + 4 * i, 4);
+      result[i] = zext ? (int64_t)(uint32_t)v : v;
+    }
+  }
+  return result;
+}
+
+std::optional<SmallVector<int64_t>>
+tcc::onnx::getConstantIntValues(Value value) {
+  return getIntValues(getConstantAttr(value));
+}
+
+Type tcc::onnx::elementTypeOfDataType(MLIRContext *ctx, int64_t dataType) {
+  auto unsignedInt = [&](unsigned w) {
+    return IntegerType::get(ctx, w, IntegerType::Unsigned);
+  };
+  // Values of onnx.proto's TensorProto.DataType (the importer has the same
+  // table keyed by the protobuf enum).
+  switch (dataType) {
+  case 1: return Float32Type::get(ctx);
+  case 2: return unsignedInt(8);
+  case 3: return IntegerType::get(ctx, 8);
+  case 4: return unsignedInt(16);
+  case 5: return IntegerType::get(ctx, 16);
+  case 6: return IntegerType::get(ctx, 32);
+  case 7: return IntegerType::get(ctx, 64);
+  case 9: return IntegerType::get(ctx, 1);
+  case 10: return Float16Type::get(ctx);
+  case 11: return Float64Type::get(ctx);
+  case 12: return unsignedInt(32);
+  case 13: return unsignedInt(64);
+  case 16: return BFloat16Type::get(ctx);
+  default: return {};
+  }
+}
+
+TypedAttr tcc::onnx::getSingleElement(ElementsAttr attr) {
+  if (!attr || attr.getNumElements() != 1)
+    return {};
+  Type elem = attr.getElementType();
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+    return cast<TypedAttr>(dense.getValues<Attribute>()[0]);
+  std::optional<ArrayRef<char>> raw = getRawData(attr);
+  if (!raw || !elem.isIntOrFloat() ||
+      raw->size() * 8 != elem.getIntOrFloatBitWidth())
+    return {};
+  unsigned width = elem.getIntOrFloatBitWidth();
+  uint64_t bits = 0;
+  std::memcpy(&bits, raw->data(), raw->size());
+  APInt value(width, bits);
+  if (auto ft = dyn_cast<FloatType>(elem))
+    return FloatAttr::get(elem, APFloat(ft.getFloatSemantics(), value));
+  return IntegerAttr::get(elem, value);
+}
+
+DenseElementsAttr tcc::onnx::makeIntElements(ShapedType type,
+                                             ArrayRef<int64_t> values) {
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  SmallVector<APInt> ints;
+  for (int64_t v : values)
+    ints.emplace_back(width, (uint64_t)v, /*isSigned=*/true,
+                      /*implicitTrunc=*/true);
+  return DenseElementsAttr::get(type, ints);
+}
+
 FailureOr<SmallVector<int64_t>>
 tcc::onnx::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
   size_t rank = std::max(a.size(), b.size());

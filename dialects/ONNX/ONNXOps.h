@@ -84,6 +84,32 @@ reducedDims(mlir::Value axes, int64_t rank, bool noopWithEmptyAxes);
 /// The elements of a float constant as float (f32 data only).
 std::optional<llvm::SmallVector<float>> getConstantFloats(mlir::Value value);
 
+/// The element type of an ONNX TensorProto.DataType value held in an
+/// attribute (EyeLike's dtype), or null for types tcc does not model.
+mlir::Type elementTypeOfDataType(mlir::MLIRContext *ctx, int64_t dataType);
+
+/// Folds only make constants this small (shape sub-graphs, not weights).
+constexpr int64_t kMaxFoldElements = 4096;
+
+/// The elements of an integer (or bool) constant attribute as int64, sign-
+/// or zero-extended by the element type's signedness; nullopt when `attr`
+/// is not one or has more than `maxElements` elements.
+std::optional<llvm::SmallVector<int64_t>>
+getIntValues(mlir::Attribute attr, int64_t maxElements = kMaxFoldElements);
+
+/// getIntValues of the constant defining `value` (int32 and int64 alike).
+std::optional<llvm::SmallVector<int64_t>>
+getConstantIntValues(mlir::Value value);
+
+/// The one element of a single-element constant (dense or a blob) as an
+/// IntegerAttr/FloatAttr of its element type, or null.
+mlir::TypedAttr getSingleElement(mlir::ElementsAttr attr);
+
+/// A dense attribute of integer (or bool) `type` holding `values`
+/// (truncated to the element width).
+mlir::DenseElementsAttr makeIntElements(mlir::ShapedType type,
+                                        llvm::ArrayRef<int64_t> values);
+
 } // namespace tcc::onnx
 
 #endif // TCC_DIALECTS_ONNX_ONNXOPS_H

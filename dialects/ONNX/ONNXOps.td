@@ -8,14 +8,17 @@
 #ifndef TCC_ONNX_OPS_TD
 #define TCC_ONNX_OPS_TD
 
-include "ConvPoolOps.td"
 include "ActivationOps.td"
+include "ConvPoolOps.td"
 include "ElementwiseOps.td"
 include "ImageOps.td"
+include "IndexingOps.td"
 include "LinearOps.td"
 include "NormalizationOps.td"
 include "QuantizationOps.td"
+include "RearrangeOps.td"
 include "ReductionOps.td"
+include "ShapeOps.td"
 include "TensorOps.td"
 
 #endif // TCC_ONNX_OPS_TD

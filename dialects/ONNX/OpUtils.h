@@ -20,6 +20,14 @@ inline std::optional<llvm::ArrayRef<int64_t>> rankedShape(mlir::Value v) {
   return std::nullopt;
 }
 
+/// The constant attribute defining `v`, or null.
+inline mlir::ElementsAttr constantAttr(mlir::Value v) {
+  mlir::ElementsAttr attr;
+  if (v && mlir::matchPattern(v, mlir::m_Constant(&attr)))
+    return attr;
+  return {};
+}
+
 /// Sets result `idx` of `op` to a ranked tensor type.
 inline llvm::LogicalResult setShape(mlir::Operation *op,
                                     llvm::ArrayRef<int64_t> shape,
@@ -68,6 +76,82 @@ inline llvm::LogicalResult verifyAxis(mlir::Operation *op, int64_t axis,
                              << -rank << ", " << hi << "] for rank " << rank;
   return mlir::success();
 }
+
+/// `values` as an integer constant of result `idx`'s type for a folder, or
+/// null when that type is not static or does not hold values.size() ints.
+inline mlir::Attribute foldedInts(mlir::Operation *op,
+                                  llvm::ArrayRef<int64_t> values,
+                                  unsigned idx = 0) {
+  auto type =
+      llvm::dyn_cast<mlir::RankedTensorType>(op->getResult(idx).getType());
+  if (!type || !type.hasStaticShape() ||
+      !llvm::isa<mlir::IntegerType>(type.getElementType()) ||
+      type.getNumElements() != (int64_t)values.size())
+    return {};
+  return makeIntElements(type, values);
+}
+
+/// A dense constant reshaped to result 0's static type (Reshape, Squeeze,
+/// Unsqueeze, Flatten of a constant), or null.
+inline mlir::Attribute foldedReshape(mlir::Operation *op, mlir::Attribute data) {
+  auto dense = llvm::dyn_cast_or_null<mlir::DenseElementsAttr>(data);
+  auto type =
+      llvm::dyn_cast<mlir::RankedTensorType>(op->getResult(0).getType());
+  if (!dense || !type || !type.hasStaticShape() ||
+      type.getElementType() != dense.getElementType() ||
+      type.getNumElements() != dense.getNumElements())
+    return {};
+  return dense.reshape(type);
+}
+
+/// Row-major strides of a static shape.
+inline llvm::SmallVector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = (int64_t)shape.size() - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+/// Calls `fn` with every index of a static `shape`, in row-major order.
+inline void forEachIndex(llvm::ArrayRef<int64_t> shape,
+                         llvm::function_ref<void(llvm::ArrayRef<int64_t>)> fn) {
+  if (mulDims(shape) == 0)
+    return;
+  llvm::SmallVector<int64_t> index(shape.size(), 0);
+  while (true) {
+    fn(index);
+    int64_t d = (int64_t)shape.size() - 1;
+    for (; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+    if (d < 0)
+      return;
+  }
+}
+
+/// Axes from a constant operand, normalized to [0, rank) and checked for
+/// range and repeats; errors go to `op`.
+inline llvm::FailureOr<llvm::SmallVector<int64_t>>
+normalizeAxes(mlir::Operation *op, llvm::ArrayRef<int64_t> axes, int64_t rank) {
+  llvm::SmallVector<int64_t> result;
+  for (int64_t a : axes) {
+    if (a < -rank || a >= rank)
+      return op->emitOpError() << "has axis " << a << " out of range ["
+                               << -rank << ", " << rank - 1 << "] for rank "
+                               << rank;
+    int64_t n = normAxis(a, rank);
+    if (llvm::is_contained(result, n))
+      return op->emitOpError() << "has axis " << a << " more than once";
+    result.push_back(n);
+  }
+  return result;
+}
+
+/// Registers the dialect's fallback folder of integer arithmetic
+/// (ONNXFolds.cpp).
+void addFoldInterface(ONNXDialect &dialect);
 
 } // namespace tcc::onnx::detail
 

@@ -178,3 +178,246 @@ LogicalResult ConcatOp::inferShapes() {
   }
   return setShape(*this, shape, elem);
 }
+
+//===----------------------------------------------------------------------===//
+// Folds of reshapes and concatenation of constants
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  return foldedReshape(*this, adaptor.getData());
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
+  auto type = dyn_cast<RankedTensorType>(getType());
+  if (!type || !type.hasStaticShape())
+    return {};
+  int64_t axis = normAxis(getAxis(), type.getRank());
+  int64_t outer = mulDims(type.getShape().take_front(axis));
+  SmallVector<SmallVector<int64_t>> values;
+  SmallVector<int64_t> chunks;
+  for (auto [v, attr] : llvm::zip_equal(getInputs(), adaptor.getInputs())) {
+    auto ints = getIntValues(attr);
+    auto s = rankedShape(v);
+    if (!ints || !s)
+      return {};
+    values.push_back(std::move(*ints));
+    chunks.push_back(mulDims(s->drop_front(axis)));
+  }
+  SmallVector<int64_t> result;
+  for (int64_t o = 0; o < outer; ++o)
+    for (auto [ints, chunk] : llvm::zip_equal(values, chunks))
+      result.append(ints.begin() + o * chunk, ints.begin() + (o + 1) * chunk);
+  return foldedInts(*this, result);
+}
+
+//===----------------------------------------------------------------------===//
+// Gather
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::verify() {
+  auto x = rankedShape(getData());
+  if (!x)
+    return success();
+  if (x->empty())
+    return emitOpError() << "expects data of rank >= 1";
+  if (failed(verifyAxis(*this, getAxis(), x->size(), false)))
+    return failure();
+  int64_t dim = (*x)[normAxis(getAxis(), x->size())];
+  if (auto indices = getConstantIntValues(getIndices());
+      indices && !ShapedType::isDynamic(dim))
+    for (int64_t i : *indices)
+      if (i < -dim || i >= dim)
+        return emitOpError() << "has index " << i << " out of range for dim "
+                             << "of size " << dim;
+  return success();
+}
+
+LogicalResult GatherOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getData());
+  auto x = rankedShape(getData());
+  auto q = rankedShape(getIndices());
+  if (!x || !q)
+    return keepUnranked(*this, elem);
+  int64_t axis = normAxis(getAxis(), x->size());
+  SmallVector<int64_t> shape(x->take_front(axis));
+  shape.append(q->begin(), q->end());
+  shape.append(x->begin() + axis + 1, x->end());
+  return setShape(*this, shape, elem);
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  auto data = getIntValues(adaptor.getData());
+  auto indices = getIntValues(adaptor.getIndices());
+  auto x = rankedShape(getData());
+  if (!data || !indices || !x || llvm::any_of(*x, ShapedType::isDynamic))
+    return {};
+  int64_t axis = normAxis(getAxis(), x->size());
+  int64_t dim = (*x)[axis];
+  int64_t outer = mulDims(x->take_front(axis));
+  int64_t inner = mulDims(x->drop_front(axis + 1));
+  SmallVector<int64_t> result;
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i : *indices) {
+      if (i < -dim || i >= dim)
+        return {};
+      int64_t base = (o * dim + (i < 0 ? i + dim : i)) * inner;
+      result.append(data->begin() + base, data->begin() + base + inner);
+    }
+  return foldedInts(*this, result);
+}
+
+//===----------------------------------------------------------------------===//
+// Slice
+//===----------------------------------------------------------------------===//
+
+/// Slice parameters that are constant: starts, ends, axes, steps (nullopt
+/// for a non-constant one; axes and steps get their defaults when `none`).
+static std::array<std::optional<SmallVector<int64_t>>, 4>
+sliceParams(SliceOp op) {
+  auto starts = getConstantIntValues(op.getStarts());
+  auto ends = getConstantIntValues(op.getEnds());
+  std::optional<SmallVector<int64_t>> axes, steps;
+  size_t n = starts ? starts->size() : ends ? ends->size() : 0;
+  if (isa<NoneType>(op.getAxes().getType())) {
+    if (starts || ends)
+      axes = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  } else {
+    axes = getConstantIntValues(op.getAxes());
+  }
+  if (isa<NoneType>(op.getSteps().getType())) {
+    if (starts || ends)
+      steps = SmallVector<int64_t>(n, 1);
+  } else {
+    steps = getConstantIntValues(op.getSteps());
+  }
+  return {starts, ends, axes, steps};
+}
+
+LogicalResult SliceOp::verify() {
+  auto params = sliceParams(*this);
+  std::optional<size_t> n;
+  const char *names[] = {"starts", "ends", "axes", "steps"};
+  for (auto [p, name] : llvm::zip_equal(params, names)) {
+    if (!p)
+      continue;
+    if (n && p->size() != *n)
+      return emitOpError() << "expects starts, ends, axes and steps of one "
+                           << "length, got " << p->size() << " " << name;
+    n = p->size();
+  }
+  if (params[3] && llvm::is_contained(*params[3], 0))
+    return emitOpError() << "has a zero step";
+  auto x = rankedShape(getData());
+  if (x && params[2] && failed(normalizeAxes(*this, *params[2], x->size())))
+    return failure();
+  return success();
+}
+
+FailureOr<SmallVector<std::array<int64_t, 3>>> SliceOp::resolve() {
+  auto x = rankedShape(getData());
+  auto [starts, ends, axes, steps] = sliceParams(*this);
+  if (!x || !starts || !ends || !axes || !steps)
+    return failure();
+  SmallVector<std::array<int64_t, 3>> result;
+  for (int64_t d : *x)
+    result.push_back({0, 1, d});
+  for (size_t i = 0; i < axes->size(); ++i) {
+    int64_t a = (*axes)[i];
+    if (a < -(int64_t)x->size() || a >= (int64_t)x->size())
+      return failure();
+    a = normAxis(a, x->size());
+    int64_t dim = (*x)[a], step = (*steps)[i];
+    if (ShapedType::isDynamic(dim) || step == 0)
+      return failure();
+    int64_t start = (*starts)[i], end = (*ends)[i];
+    // ONNX: negative indices count from the end, then clamp to the dim
+    // ([0, dim] going forward, [-1, dim - 1] going backward).
+    start = start < 0 ? std::max<int64_t>(start, -dim) + dim : start;
+    end = end < 0 ? std::max<int64_t>(end, -dim - 1) + dim : end;
+    int64_t count;
+    if (step > 0) {
+      start = std::min(start, dim);
+      end = std::min(end, dim);
+      count = end > start ? (end - start + step - 1) / step : 0;
+    } else {
+      start = std::min(start, dim - 1);
+      end = std::min(end, dim - 1);
+      count = start > end ? (start - end - step - 1) / -step : 0;
+    }
+    // An empty slice starts at 0, which is in bounds of any dim.
+    result[a] = {count ? start : 0, step, count};
+  }
+  return result;
+}
+
+LogicalResult SliceOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getData());
+  auto x = rankedShape(getData());
+  if (!x)
+    return keepUnranked(*this, elem);
+  auto resolved = resolve();
+  if (failed(resolved)) {
+    // Non-constant parameters: the rank is known, and with constant axes
+    // so are the dims that are not sliced.
+    SmallVector<int64_t> shape(x->size(), ShapedType::kDynamic);
+    if (auto axes = sliceParams(*this)[2]) {
+      shape.assign(x->begin(), x->end());
+      for (int64_t a : *axes)
+        if (a >= -(int64_t)x->size() && a < (int64_t)x->size())
+          shape[normAxis(a, x->size())] = ShapedType::kDynamic;
+    }
+    return setShape(*this, shape, elem);
+  }
+  SmallVector<int64_t> shape;
+  for (auto &r : *resolved)
+    shape.push_back(r[2]);
+  return setShape(*this, shape, elem);
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  auto data = getIntValues(adaptor.getData());
+  auto x = rankedShape(getData());
+  auto resolved = resolve();
+  if (!data || !x || failed(resolved))
+    return {};
+  SmallVector<int64_t> strides = rowMajorStrides(*x), shape, result;
+  for (auto &r : *resolved)
+    shape.push_back(r[2]);
+  forEachIndex(shape, [&](ArrayRef<int64_t> index) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+      offset += ((*resolved)[d][0] + index[d] * (*resolved)[d][1]) * strides[d];
+    result.push_back((*data)[offset]);
+  });
+  return foldedInts(*this, result);
+}
+
+//===----------------------------------------------------------------------===//
+// Tile
+//===----------------------------------------------------------------------===//
+
+LogicalResult TileOp::verify() {
+  auto x = rankedShape(getInput());
+  auto repeats = getConstantInts(getRepeats());
+  if (!repeats)
+    return success();
+  if (x && repeats->size() != x->size())
+    return emitOpError() << "expects " << x->size() << " repeats, got "
+                         << repeats->size();
+  if (llvm::any_of(*repeats, [](int64_t r) { return r < 0; }))
+    return emitOpError() << "has a negative repeat";
+  return success();
+}
+
+LogicalResult TileOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getInput());
+  auto x = rankedShape(getInput());
+  if (!x)
+    return keepUnranked(*this, elem);
+  auto repeats = getConstantInts(getRepeats());
+  SmallVector<int64_t> shape(x->size(), ShapedType::kDynamic);
+  for (size_t i = 0; repeats && i < x->size(); ++i)
+    if (!ShapedType::isDynamic((*x)[i]))
+      shape[i] = (*x)[i] * (*repeats)[i];
+  return setShape(*this, shape, elem);
+}

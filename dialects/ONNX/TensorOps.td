@@ -37,6 +37,7 @@ def ONNX_ReshapeOp : ONNX_Op<"Reshape"> {
     $data `,` $shape attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def ONNX_TransposeOp : ONNX_Op<"Transpose"> {
@@ -53,6 +54,50 @@ def ONNX_ConcatOp : ONNX_Op<"Concat"> {
   let results = (outs AnyTensor:$concat_result);
   let assemblyFormat = [{
     $inputs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def ONNX_GatherOp : ONNX_Op<"Gather"> {
+  let summary = "Picks slices along `axis` at `indices` (negative: from the end)";
+  let arguments = (ins AnyTensor:$data, TensorOf<[I32, I64]>:$indices,
+                   DefaultValuedAttr<ONNX_I64Attr, "0">:$axis);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $data `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def ONNX_SliceOp : ONNX_Op<"Slice"> {
+  let summary = "numpy-style slicing; parameters are int tensors";
+  let arguments = (ins AnyTensor:$data, TensorOf<[I32, I64]>:$starts,
+                   TensorOf<[I32, I64]>:$ends, TensorOrNone:$axes,
+                   TensorOrNone:$steps);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $data `,` $starts `,` $ends `,` $axes `,` $steps attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// Per data dim: first index, step and element count, with ONNX's
+    /// negative-index and clamping rules applied (unsliced dims: 0, 1, dim).
+    /// Fails (silently) unless the input is ranked, the sliced dims static
+    /// and the parameters constant; the verifier reports bad parameters.
+    llvm::FailureOr<llvm::SmallVector<std::array<int64_t, 3>>> resolve();
+  }];
+}
+
+def ONNX_TileOp : ONNX_Op<"Tile"> {
+  let summary = "Repeats the input `repeats[i]` times along each dim";
+  let arguments = (ins AnyTensor:$input, TensorOf<[I64]>:$repeats);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $repeats attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -78,13 +78,13 @@ LogicalResult appendUnitDims(NodeBuild &nb, size_t index, int64_t count) {
 LogicalResult legacyBroadcast(NodeBuild &nb) {
   Attribute broadcast = nb.state.attributes.erase("broadcast");
   Attribute axisAttr = nb.state.attributes.erase("axis");
-  if (!broadcast || cast<IntegerAttr>(broadcast).getInt() == 0 || !axisAttr)
+  if (!broadcast || llvm::cast<IntegerAttr>(broadcast).getInt() == 0 || !axisAttr)
     return success();
   auto a = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
   auto bType = dyn_cast<RankedTensorType>(nb.state.operands[1].getType());
   if (!a || !bType || !bType.hasStaticShape())
     return nb.error() << "legacy broadcasting needs ranked, static operands";
-  int64_t axis = cast<IntegerAttr>(axisAttr).getInt();
+  int64_t axis = llvm::cast<IntegerAttr>(axisAttr).getInt();
   if (axis < 0)
     axis += a.getRank();
   int64_t trailing = a.getRank() - axis - bType.getRank();
@@ -116,7 +116,7 @@ LogicalResult coercedSoftmax(NodeBuild &nb) {
     return success();
   auto in = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
   Attribute axisAttr = nb.state.attributes.get("axis");
-  int64_t axis = axisAttr ? cast<IntegerAttr>(axisAttr).getInt() : 1;
+  int64_t axis = axisAttr ? llvm::cast<IntegerAttr>(axisAttr).getInt() : 1;
   if (!in)
     return nb.error() << "needs a ranked input";
   if (axis < 0)
@@ -162,7 +162,7 @@ LogicalResult groupNorm(NodeBuild &nb) {
   if (!x || x.getRank() < 2 || x.isDynamicDim(1) || !groupsAttr)
     return nb.error() << "needs a ranked input with static channels";
   int64_t channels = x.getDimSize(1);
-  int64_t groups = cast<IntegerAttr>(groupsAttr).getInt();
+  int64_t groups = llvm::cast<IntegerAttr>(groupsAttr).getInt();
   if (groups <= 0 || channels % groups != 0)
     return nb.error() << "num_groups " << groups << " does not divide "
                       << channels << " channels";
@@ -188,7 +188,7 @@ LogicalResult topK(NodeBuild &nb) {
   Attribute k = nb.state.attributes.erase("k");
   nb.padOperands(2);
   if (k)
-    nb.state.operands[1] = nb.i64Constant({cast<IntegerAttr>(k).getInt()});
+    nb.state.operands[1] = nb.i64Constant({llvm::cast<IntegerAttr>(k).getInt()});
   return success();
 }
 
@@ -205,7 +205,7 @@ LogicalResult clip(NodeBuild &nb) {
       continue;
     auto type = RankedTensorType::get({}, elem);
     nb.state.operands[index + 1] = nb.constant(DenseElementsAttr::get(
-        type, nb.b.getFloatAttr(elem, cast<FloatAttr>(v).getValueAsDouble())));
+        type, nb.b.getFloatAttr(elem, llvm::cast<FloatAttr>(v).getValueAsDouble())));
   }
   return success();
 }
@@ -220,7 +220,7 @@ LogicalResult dropout(NodeBuild &nb) {
 /// BatchNormalization before opset 9 had `spatial` (1: per channel).
 LogicalResult batchNorm(NodeBuild &nb) {
   Attribute spatial = nb.state.attributes.erase("spatial");
-  if (spatial && cast<IntegerAttr>(spatial).getInt() != 1)
+  if (spatial && llvm::cast<IntegerAttr>(spatial).getInt() != 1)
     return nb.error() << "spatial=0 is not supported";
   return success();
 }
@@ -283,6 +283,52 @@ LogicalResult legacyResize(NodeBuild &nb) {
   return success();
 }
 
+/// Squeeze and Unsqueeze before opset 13 had an `axes` attribute.
+LogicalResult axesToInput(NodeBuild &nb) {
+  if (nb.state.attributes.get("axes"))
+    nb.attributeToInput("axes", 1);
+  return success();
+}
+
+/// Slice before opset 10 had starts/ends/axes attributes (and no steps).
+LogicalResult slice(NodeBuild &nb) {
+  if (!nb.state.attributes.get("starts"))
+    return success();
+  nb.attributeToInput("starts", 1);
+  nb.attributeToInput("ends", 2);
+  nb.attributeToInput("axes", 3);
+  nb.padOperands(5);
+  return success();
+}
+
+/// Split before opset 13 had a `split` attribute.
+LogicalResult split(NodeBuild &nb) {
+  if (nb.state.attributes.get("split"))
+    nb.attributeToInput("split", 1);
+  return success();
+}
+
+/// Pad before opset 11 had `pads` (`paddings` in Pad-1) and a float `value`
+/// attribute; opset 18 added an `axes` input.
+LogicalResult pad(NodeBuild &nb) {
+  if (Attribute paddings = nb.state.attributes.erase("paddings"))
+    nb.state.attributes.set("pads", paddings);
+  if (nb.state.attributes.get("pads"))
+    nb.attributeToInput("pads", 1);
+  if (Attribute value = nb.state.attributes.erase("value")) {
+    Type elem = getElementTypeOrSelf(nb.state.operands[0]);
+    double v = llvm::cast<FloatAttr>(value).getValueAsDouble();
+    Attribute scalar = isa<FloatType>(elem)
+                           ? Attribute(nb.b.getFloatAttr(elem, v))
+                           : Attribute(nb.b.getIntegerAttr(elem, (int64_t)v));
+    nb.padOperands(3);
+    nb.state.operands[2] = nb.constant(
+        DenseElementsAttr::get(RankedTensorType::get({}, elem), scalar));
+  }
+  nb.padOperands(4);
+  return success();
+}
+
 const llvm::StringMap<Normalizer> &normalizers() {
   static const llvm::StringMap<Normalizer> table = {
       {"Add", legacyBroadcast},
@@ -303,6 +349,7 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"Mul", legacyBroadcast},
       {"Or", legacyBroadcast},
       {"PRelu", legacyPRelu},
+      {"Pad", pad},
       {"Pow", legacyBroadcast},
       {"ReduceL1", reduction},
       {"ReduceL2", reduction},
@@ -316,9 +363,13 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"ReduceSumSquare", reduction},
       {"Reshape", reshape},
       {"Resize", legacyResize},
+      {"Slice", slice},
       {"Softmax", coercedSoftmax},
+      {"Split", split},
+      {"Squeeze", axesToInput},
       {"Sub", legacyBroadcast},
       {"TopK", topK},
+      {"Unsqueeze", axesToInput},
       {"Upsample", legacyResize},
       {"Xor", legacyBroadcast},
   };
@@ -340,6 +391,9 @@ StringRef tcc::import::dialectOpType(StringRef opType) {
 }
 
 unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
+  // Split has one result per output the node names.
+  if (node.op_type() == "Split")
+    return std::max(1, node.output_size());
   // Dropout's mask is an optional result, there when asked for.
   if (node.op_type() == "Dropout" && node.output_size() >= 2 &&
       !node.output(1).empty())

@@ -400,10 +400,28 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
   if (failed(verify(op)) ||
       failed(cast<tcc::onnx::ShapeInferenceOpInterface>(op).inferShapes()))
     return failure();
+  // Fold to constants as we go, so that shape sub-graphs (Shape -> Gather
+  // -> Concat -> Reshape) are constant by the time their consumer is built
+  // and its shape is inferred.
+  SmallVector<Value> results(op->getResults());
+  SmallVector<OpFoldResult> folded;
+  auto isConstant = [](OpFoldResult r, Value result) {
+    auto attr = dyn_cast_or_null<ElementsAttr>(dyn_cast<Attribute>(r));
+    return attr && attr.getType() == result.getType();
+  };
+  if (succeeded(op->fold(folded)) && folded.size() == results.size() &&
+      llvm::all_of(llvm::zip_equal(folded, results), [&](auto pair) {
+        return isConstant(std::get<0>(pair), std::get<1>(pair));
+      })) {
+    for (auto [result, r] : llvm::zip_equal(results, folded))
+      result = tcc::onnx::ConstantOp::create(
+          b, loc, result.getType(), cast<ElementsAttr>(cast<Attribute>(r)));
+    op->erase();
+  }
   for (int i = 0; i < requested; ++i) {
     if (node.output(i).empty())
       continue;
-    Value result = op->getResult(i);
+    Value result = results[i];
     if (i == 0 && nb.post)
       result = nb.post(result);
     values[node.output(i)] = result;

@@ -262,8 +262,83 @@ def topk_cumsum():
                  inits, opset=11)
 
 
+def shape_subgraph():
+    # The shape arithmetic PyTorch exporters emit for x.view(x.size(0), -1) and friends:
+    # tcc folds it to constants at import, so every shape below is static.
+    c = lambda name, v: helper.make_node("Constant", [], [name], name=name,
+                                         value=numpy_helper.from_array(np.array(v, dtype=np.int64)))
+    nodes = [helper.make_node("Shape", ["x"], ["s"], name="shape0"),                 # [2,3,4]
+             c("zero", 0), c("one", 1), c("two", 2), c("axes0", [0]),
+             helper.make_node("Gather", ["s", "zero"], ["n"], name="gather0"),       # 2
+             helper.make_node("Gather", ["s", "one"], ["h"], name="gather1"),        # 3
+             helper.make_node("Shape", ["x"], ["w"], name="shape_last", start=-1),   # [4]
+             helper.make_node("Squeeze", ["w", "axes0"], ["w0"], name="squeeze0"),   # 4
+             helper.make_node("Mul", ["h", "w0"], ["hw"], name="mul0"),              # 12
+             helper.make_node("Div", ["hw", "two"], ["half"], name="div0"),          # 6
+             helper.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="unsqueeze0"),
+             helper.make_node("Unsqueeze", ["half", "axes0"], ["half1"], name="unsqueeze1"),
+             helper.make_node("Concat", ["n1", "half1", "minus1"], ["target"], name="concat0", axis=0),
+             helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape0"),  # [2,6,2]
+             helper.make_node("Slice", ["s", "start1", "big"], ["tail"], name="slice0"),  # [3,4]
+             helper.make_node("ConstantOfShape", ["tail"], ["fill"], name="fill0",
+                              value=numpy_helper.from_array(np.array([1.5], dtype=np.float32))),
+             helper.make_node("Add", ["x", "fill"], ["z"], name="add0"),
+             helper.make_node("Size", ["x"], ["size"], name="size0"),                # 24
+             helper.make_node("Div", ["size", "n"], ["per"], name="div1"),           # 12
+             helper.make_node("Unsqueeze", ["per", "axes0"], ["per1"], name="unsqueeze2"),
+             helper.make_node("Concat", ["n1", "per1"], ["flat"], name="concat1", axis=0),
+             helper.make_node("Reshape", ["z", "flat"], ["zf"], name="reshape1")]    # [2,12]
+    inits = [init("minus1", np.array([-1], dtype=np.int64)),
+             init("start1", np.array([1], dtype=np.int64)),
+             init("big", np.array([1000], dtype=np.int64))]
+    return model("shape_subgraph", nodes, [vi("x", [2, 3, 4])],
+                 [vi("y", [2, 6, 2]), vi("zf", [2, 12])], inits)
+
+
+def data_movement():
+    nodes = [helper.make_node("Gather", ["x", "idx"], ["g"], name="gather0", axis=1),   # [4,2,2,6]
+             helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["s"],
+                              name="slice0"),                                         # [2,5,2]
+             helper.make_node("Tile", ["s", "reps"], ["t"], name="tile0"),             # [2,10,2]
+             helper.make_node("Expand", ["t", "eshape"], ["e"], name="expand0"),       # [3,2,10,2]
+             helper.make_node("Unsqueeze", ["g", "uaxes"], ["u"], name="unsqueeze0"),  # [4,1,2,2,6]
+             helper.make_node("Squeeze", ["u"], ["q"], name="squeeze0")]               # [4,2,2,6]
+    inits = [init("idx", np.array([[0, -1], [2, 1]], dtype=np.int64)),
+             init("starts", np.array([-1, 0], dtype=np.int64)),
+             init("ends", np.array([-100, 6], dtype=np.int64)),
+             init("axes", np.array([0, 2], dtype=np.int64)),
+             init("steps", np.array([-2, 3], dtype=np.int64)),
+             init("reps", np.array([1, 2, 1], dtype=np.int64)),
+             init("eshape", np.array([3, 1, 1, 1], dtype=np.int64)),
+             init("uaxes", np.array([-4], dtype=np.int64))]
+    return model("data_movement", nodes, [vi("x", [4, 5, 6])],
+                 [vi("e", [3, 2, 10, 2]), vi("q", [4, 2, 2, 6])], inits)
+
+
+def slice_squeeze_v9():
+    # Slice-1, Squeeze-1 and Unsqueeze-1 take their parameters as attributes.
+    nodes = [helper.make_node("Slice", ["x"], ["s"], name="slice0", starts=[1, -3], ends=[2, 100],
+                              axes=[0, 2]),                                          # [1,3,3]
+             helper.make_node("Squeeze", ["s"], ["q"], name="squeeze0", axes=[0]),   # [3,3]
+             helper.make_node("Unsqueeze", ["q"], ["y"], name="unsqueeze0", axes=[1, 3])]  # [3,1,3,1]
+    return model("slice_squeeze_v9", nodes, [vi("x", [2, 3, 5])], [vi("y", [3, 1, 3, 1])], opset=9)
+
+
+def split_pad_v10():
+    # Split-2 (split attribute) and Pad-2 (pads and value attributes), both valid up to opset 10.
+    nodes = [helper.make_node("Split", ["x"], ["a", "b"], name="split0", axis=1, split=[1, 4]),
+             helper.make_node("Pad", ["a"], ["pa"], name="pad0", pads=[0, 1, 1, 0, 0, 2],
+                              value=1.5),                                             # [2,2,8]
+             helper.make_node("Pad", ["b"], ["pb"], name="pad1", mode="reflect",
+                              pads=[0, 0, 2, 0, 0, 1]),                               # [2,4,8]
+             helper.make_node("Pad", ["b"], ["pc"], name="pad2", mode="edge",
+                              pads=[1, 0, 0, 0, 2, 3])]                               # [3,6,8]
+    return model("split_pad_v10", nodes, [vi("x", [2, 5, 5])],
+                 [vi("pa", [2, 2, 8]), vi("pb", [2, 4, 8]), vi("pc", [3, 6, 8])], opset=10)
+
+
 CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
-           norms, topk_cumsum]
+           norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10]
 
 
 # ---- error fixtures: models tcc must reject (written raw, not checked) ----

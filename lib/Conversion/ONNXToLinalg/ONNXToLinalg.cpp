@@ -30,6 +30,10 @@ struct ConvertONNXToLinalg
     populateQuantizationPatterns(converter, patterns);
     populateReductionPatterns(converter, patterns);
     populateTensorPatterns(converter, patterns);
+    populateShapePatterns(converter, patterns);
+    populateGatherPatterns(converter, patterns);
+    populateScatterPatterns(converter, patterns);
+    populateRearrangePatterns(converter, patterns);
     // Unsigned integers become signless: in the signature too.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

@@ -34,6 +34,14 @@ void populateReductionPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateTensorPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
+void populateShapePatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
+void populateGatherPatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
+void populateScatterPatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
+void populateRearrangePatterns(const mlir::TypeConverter &converter,
+                        mlir::RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Shared builders (Utils.cpp)
@@ -132,6 +140,63 @@ mlir::Value extremeScalar(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildArgReduction(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value input, int64_t axis, bool isMax,
                               bool last, bool isUnsigned);
+/// Reshapes `src` to the static `type`: one expand or collapse when the
+/// dims regroup, else a collapse to 1-d followed by an expand (views once
+/// bufferized).
+mlir::Value reshapeStatic(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value src, mlir::RankedTensorType type);
+
+using IndexedBodyBuilder = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange ivs)>;
+
+/// A linalg.generic with no inputs producing the static `type`; `body`
+/// gets the result element's indices (linalg.index values) and returns the
+/// element, typically a tensor.extract at computed indices (gathers,
+/// slices with negative steps, tiling, index arithmetic).
+mlir::Value buildIndexed(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::RankedTensorType type, IndexedBodyBuilder body);
+
+mlir::Value constantIndex(mlir::OpBuilder &b, mlir::Location loc,
+                          int64_t value);
+
+/// An index read from an integer tensor element (signless, or already an
+/// index), counted from the end of a dim of `size` when negative (Gather,
+/// GatherElements, GatherND, the scatters, OneHot).
+mlir::Value wrapIndex(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value index, int64_t size);
+
+/// Succeeds when `op`'s result is ranked and static; otherwise fails the
+/// conversion with a compile-time error on `op`: that `what` must be
+/// constant when one of `params` is not (a graph input, say), else that
+/// dynamic shapes are not supported yet.
+mlir::LogicalResult requireStaticResult(mlir::Operation *op,
+                                        mlir::ValueRange params,
+                                        llvm::StringRef what);
+
+/// Reshapes whose result is static (Flatten, Reshape, Squeeze, Unsqueeze)
+/// become collapse/expand of the first operand; operands after it are the
+/// shape parameters, which must have been constant.
+template <typename OnnxOp>
+struct StaticReshapePattern : mlir::OpConversionPattern<OnnxOp> {
+  StaticReshapePattern(const mlir::TypeConverter &converter,
+                       mlir::MLIRContext *ctx, llvm::StringRef what)
+      : mlir::OpConversionPattern<OnnxOp>(converter, ctx), what(what) {}
+  mlir::LogicalResult
+  matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
+                  mlir::ConversionPatternRewriter &rewriter) const override {
+    mlir::Value src = adaptor.getOperands()[0];
+    auto srcType = llvm::dyn_cast<mlir::RankedTensorType>(src.getType());
+    if (failed(requireStaticResult(op, op->getOperands().drop_front(), what)))
+      return mlir::failure();
+    if (!srcType || !srcType.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    auto type = llvm::cast<mlir::RankedTensorType>(
+        toSignless(op->getResult(0).getType()));
+    rewriter.replaceOp(op, reshapeStatic(rewriter, op.getLoc(), src, type));
+    return mlir::success();
+  }
+  std::string what;
+};
 
 /// Dense i64 attribute for linalg conv/pool strides and dilations.
 mlir::DenseIntElementsAttr i64Elements(mlir::OpBuilder &b,

@@ -1,7 +1,6 @@
 //===- Tensor.cpp - ONNX shape and data movement ops to tensor/linalg -----===//
 #include "Patterns.h"
 
-#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
@@ -9,61 +8,6 @@ using namespace tcc;
 using namespace tcc::onnx_to_linalg;
 
 namespace {
-
-/// Reshapes `src` to the static `type`: one expand or collapse when the
-/// dims regroup, else a collapse to 1-d followed by an expand. Both are
-/// views once bufferized.
-static Value reshapeStatic(OpBuilder &b, Location loc, Value src,
-                           RankedTensorType type) {
-  auto srcType = cast<RankedTensorType>(src.getType());
-  if (srcType == type)
-    return src;
-  if (type.getRank() < srcType.getRank()) {
-    if (auto reassoc = getReassociationIndicesForCollapse(srcType.getShape(),
-                                                          type.getShape()))
-      return tensor::CollapseShapeOp::create(b, loc, type, src, *reassoc);
-  } else if (type.getRank() > srcType.getRank()) {
-    if (auto reassoc = getReassociationIndicesForCollapse(type.getShape(),
-                                                          srcType.getShape()))
-      return tensor::ExpandShapeOp::create(b, loc, type, src, *reassoc);
-  }
-  auto flatType =
-      RankedTensorType::get({srcType.getNumElements()}, type.getElementType());
-  SmallVector<ReassociationIndices> toFlat(1), fromFlat(1);
-  for (int64_t i = 0; i < srcType.getRank(); ++i)
-    toFlat[0].push_back(i);
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    fromFlat[0].push_back(i);
-  Value flat = src;
-  if (srcType.getRank() != 1)
-    flat = tensor::CollapseShapeOp::create(
-        b, loc, flatType, src,
-        srcType.getRank() == 0 ? SmallVector<ReassociationIndices>{} : toFlat);
-  if (type.getRank() == 1)
-    return flat;
-  return tensor::ExpandShapeOp::create(
-      b, loc, type, flat,
-      type.getRank() == 0 ? SmallVector<ReassociationIndices>{} : fromFlat);
-}
-
-/// Flatten and Reshape: static reshapes become collapse/expand.
-template <typename OnnxOp>
-struct ReshapePattern : OpConversionPattern<OnnxOp> {
-  using OpConversionPattern<OnnxOp>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(OnnxOp op, typename OnnxOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
-    Value src = adaptor.getOperands()[0];
-    auto srcType = dyn_cast<RankedTensorType>(src.getType());
-    if (failed(type) || !srcType)
-      return rewriter.notifyMatchFailure(op, "unranked operands");
-    if (!type->hasStaticShape() || !srcType.hasStaticShape())
-      return op.emitOpError() << "with dynamic shapes is not supported yet";
-    rewriter.replaceOp(op, reshapeStatic(rewriter, op.getLoc(), src, *type));
-    return success();
-  }
-};
 
 struct TransposePattern : OpConversionPattern<onnx::TransposeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -147,7 +91,10 @@ struct ConstantPattern : OpConversionPattern<onnx::ConstantOp> {
 
 void tcc::onnx_to_linalg::populateTensorPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<ReshapePattern<onnx::FlattenOp>,
-               ReshapePattern<onnx::ReshapeOp>, TransposePattern,
-               ConcatPattern, ConstantPattern>(converter, patterns.getContext());
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<StaticReshapePattern<onnx::FlattenOp>>(converter, ctx, "");
+  patterns.add<StaticReshapePattern<onnx::ReshapeOp>>(converter, ctx,
+                                                      "shape");
+  patterns.add<TransposePattern, ConcatPattern, ConstantPattern>(converter,
+                                                                 ctx);
 }

@@ -1,6 +1,9 @@
 //===- Utils.cpp - builders shared by the ONNX to linalg patterns ---------===//
 #include "Patterns.h"
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace tcc::onnx_to_linalg;
 
@@ -362,4 +365,93 @@ Value tcc::onnx_to_linalg::buildArgReduction(OpBuilder &b, Location loc,
         linalg::YieldOp::create(nb, l, yields);
       });
   return generic.getResult(1);
+}
+
+/// Reshapes `src` to the static `type`: one expand or collapse when the
+/// dims regroup, else a collapse to 1-d followed by an expand. Both are
+/// views once bufferized.
+Value tcc::onnx_to_linalg::reshapeStatic(OpBuilder &b, Location loc,
+                                         Value src, RankedTensorType type) {
+  auto srcType = cast<RankedTensorType>(src.getType());
+  if (srcType == type)
+    return src;
+  if (type.getRank() < srcType.getRank()) {
+    if (auto reassoc = getReassociationIndicesForCollapse(srcType.getShape(),
+                                                          type.getShape()))
+      return tensor::CollapseShapeOp::create(b, loc, type, src, *reassoc);
+  } else if (type.getRank() > srcType.getRank()) {
+    if (auto reassoc = getReassociationIndicesForCollapse(type.getShape(),
+                                                          srcType.getShape()))
+      return tensor::ExpandShapeOp::create(b, loc, type, src, *reassoc);
+  }
+  auto flatType =
+      RankedTensorType::get({srcType.getNumElements()}, type.getElementType());
+  SmallVector<ReassociationIndices> toFlat(1), fromFlat(1);
+  for (int64_t i = 0; i < srcType.getRank(); ++i)
+    toFlat[0].push_back(i);
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    fromFlat[0].push_back(i);
+  Value flat = src;
+  if (srcType.getRank() != 1)
+    flat = tensor::CollapseShapeOp::create(
+        b, loc, flatType, src,
+        srcType.getRank() == 0 ? SmallVector<ReassociationIndices>{} : toFlat);
+  if (type.getRank() == 1)
+    return flat;
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, flat,
+      type.getRank() == 0 ? SmallVector<ReassociationIndices>{} : fromFlat);
+}
+
+Value tcc::onnx_to_linalg::buildIndexed(OpBuilder &b, Location loc,
+                                        RankedTensorType type,
+                                        IndexedBodyBuilder body) {
+  int64_t rank = type.getRank();
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange) {
+        SmallVector<Value> ivs;
+        for (int64_t d = 0; d < rank; ++d)
+          ivs.push_back(linalg::IndexOp::create(nb, nloc, d));
+        linalg::YieldOp::create(nb, nloc, body(nb, nloc, ivs));
+      });
+  return generic.getResult(0);
+}
+
+Value tcc::onnx_to_linalg::constantIndex(OpBuilder &b, Location loc,
+                                         int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+LogicalResult tcc::onnx_to_linalg::requireStaticResult(Operation *op,
+                                                       ValueRange params,
+                                                       StringRef what) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (type && type.hasStaticShape())
+    return success();
+  for (Value p : params)
+    if (!isa<NoneType>(p.getType()) && !matchPattern(p, m_Constant()))
+      return op->emitOpError()
+             << "needs constant " << what
+             << " (here computed at run time); dynamic shapes are not "
+             << "supported yet";
+  return op->emitOpError() << "with dynamic shapes is not supported yet";
+}
+
+Value tcc::onnx_to_linalg::wrapIndex(OpBuilder &b, Location loc, Value index,
+                                     int64_t size) {
+  Value i = index;
+  if (!i.getType().isIndex())
+    i = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  Value zero = constantIndex(b, loc, 0);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
+  Value wrapped =
+      arith::AddIOp::create(b, loc, i, constantIndex(b, loc, size));
+  return arith::SelectOp::create(b, loc, negative, wrapped, i);
 }

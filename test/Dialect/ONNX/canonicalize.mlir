@@ -74,3 +74,62 @@ func.func @bn_not_folded_when_shared(%x: tensor<1x1x4x4xf32>) -> (tensor<1x2x4x4
   %y = onnx.BatchNormalization %c, %p, %p, %p, %p : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
   return %y, %c : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
 }
+
+// -----
+
+// The shape sub-graph of a PyTorch `x.view(x.size(0), -1)` folds to a
+// constant shape.
+// CHECK-LABEL: func @shape_subgraph_folded
+// CHECK-DAG: %[[S:.*]] = onnx.Constant dense<[2, -1]> : tensor<2xi64>
+// CHECK-DAG: %[[N:.*]] = onnx.Constant dense<24> : tensor<i64>
+// CHECK-NOT: onnx.Shape
+// CHECK-NOT: onnx.Gather
+// CHECK-NOT: onnx.Unsqueeze
+// CHECK-NOT: onnx.Concat
+// CHECK: %[[R:.*]] = onnx.Reshape %arg0, %[[S]]
+// CHECK: return %[[R]], %[[N]]
+func.func @shape_subgraph_folded(%x: tensor<2x3x4xf32>) -> (tensor<2x?xf32>, tensor<i64>) {
+  %shape = onnx.Shape %x : (tensor<2x3x4xf32>) -> tensor<3xi64>
+  %zero = onnx.Constant dense<0> : tensor<i64>
+  %n = onnx.Gather %shape, %zero : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+  %axes = onnx.Constant dense<[0]> : tensor<1xi64>
+  %n1 = onnx.Unsqueeze %n, %axes : (tensor<i64>, tensor<1xi64>) -> tensor<1xi64>
+  %m1 = onnx.Constant dense<[-1]> : tensor<1xi64>
+  %target = onnx.Concat %n1, %m1 {axis = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %r = onnx.Reshape %x, %target : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<2x?xf32>
+  %size = onnx.Size %x : (tensor<2x3x4xf32>) -> tensor<i64>
+  return %r, %size : tensor<2x?xf32>, tensor<i64>
+}
+
+// -----
+
+// Integer arithmetic on shape values (a dialect-wide fallback folder), with
+// broadcasting; Slice, Squeeze, Range and ConstantOfShape of constants.
+// CHECK-LABEL: func @shape_arith_folded
+// CHECK-DAG: onnx.Constant dense<[12, 8]> : tensor<2xi64>
+// CHECK-DAG: onnx.Constant dense<[4, 2]> : tensor<2xi64>
+// CHECK-DAG: onnx.Constant dense<[4, 6]> : tensor<2xi64>
+// CHECK-DAG: onnx.Constant dense<7> : tensor<i64>
+// CHECK-DAG: onnx.Constant dense<[0, 3, 6]> : tensor<3xi64>
+// CHECK-DAG: onnx.Constant dense<1> : tensor<4x2xi32>
+// CHECK-NOT: onnx.{{Mul|Div|Sub|Slice|Squeeze|Range|ConstantOfShape|Shape}}
+func.func @shape_arith_folded(%x: tensor<6x4xf32>) -> (tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<i64>, tensor<3xi64>, tensor<4x2xi32>) {
+  %shape = onnx.Shape %x : (tensor<6x4xf32>) -> tensor<2xi64>
+  %two = onnx.Constant dense<2> : tensor<i64>
+  %mul = onnx.Mul %shape, %two : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  %div = onnx.Div %mul, %two : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  %sub = onnx.Sub %div, %two : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  %none = onnx.NoValue
+  %st = onnx.Constant dense<[-1]> : tensor<1xi64>
+  %en = onnx.Constant dense<[-10]> : tensor<1xi64>
+  %sp = onnx.Constant dense<[-1]> : tensor<1xi64>
+  %rev = onnx.Slice %div, %st, %en, %none, %sp : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>, none, tensor<1xi64>) -> tensor<2xi64>
+  %c = onnx.Constant dense<[7]> : tensor<1xi64>
+  %sq = onnx.Squeeze %c, %none : (tensor<1xi64>, none) -> tensor<i64>
+  %lo = onnx.Constant dense<0> : tensor<i64>
+  %hi = onnx.Constant dense<8> : tensor<i64>
+  %d = onnx.Constant dense<3> : tensor<i64>
+  %range = onnx.Range %lo, %hi, %d : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<3xi64>
+  %fill = onnx.ConstantOfShape %sub {value = dense<1> : tensor<1xi32>} : (tensor<2xi64>) -> tensor<4x2xi32>
+  return %mul, %sub, %rev, %sq, %range, %fill : tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<i64>, tensor<3xi64>, tensor<4x2xi32>
+}

@@ -600,3 +600,393 @@ func.func @cumsum_axis_range(%x: tensor<2x3xf32>) -> tensor<*xf32> {
   %0 = onnx.CumSum %x, %a : (tensor<2x3xf32>, tensor<i64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @squeeze_non_one(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %axes = onnx.Constant dense<[1]> : tensor<1xi64>
+  // expected-error @+1 {{cannot squeeze dim 1 of size 3 (input shape [2,3])}}
+  %0 = onnx.Squeeze %x, %axes : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @squeeze_axis_range(%x: tensor<2x1xf32>) -> tensor<*xf32> {
+  %axes = onnx.Constant dense<[2]> : tensor<1xi64>
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0 = onnx.Squeeze %x, %axes : (tensor<2x1xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @squeeze_axis_twice(%x: tensor<1x1xf32>) -> tensor<*xf32> {
+  %axes = onnx.Constant dense<[1, -1]> : tensor<2xi64>
+  // expected-error @+1 {{has axis -1 more than once}}
+  %0 = onnx.Squeeze %x, %axes : (tensor<1x1xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @constant_of_shape_value(%s: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a one-element value, got 2 elements}}
+  %0 = onnx.ConstantOfShape %s {value = dense<[1.0, 2.0]> : tensor<2xf32>} : (tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @constant_of_shape_rank(%s: tensor<2x2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a 1-d shape operand, got [2,2]}}
+  %0 = onnx.ConstantOfShape %s : (tensor<2x2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @expand_negative(%x: tensor<3xf32>) -> tensor<*xf32> {
+  %s = onnx.Constant dense<[-2, 3]> : tensor<2xi64>
+  // expected-error @+1 {{has a negative dim in its shape [-2,3]}}
+  %0 = onnx.Expand %x, %s : (tensor<3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @range_types(%a: tensor<f32>, %b: tensor<i64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects start, limit and delta of one type}}
+  %0 = onnx.Range %a, %a, %b : (tensor<f32>, tensor<f32>, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @range_not_scalar(%a: tensor<1xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects scalar start, limit and delta, got [1]}}
+  %0 = onnx.Range %a, %a, %a : (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @range_zero_delta(%a: tensor<i64>) -> tensor<*xi64> {
+  %d = onnx.Constant dense<0> : tensor<i64>
+  // expected-error @+1 {{has a zero delta}}
+  %0 = onnx.Range %a, %a, %d : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
+func.func @gather_rank0(%x: tensor<f32>, %i: tensor<1xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects data of rank >= 1}}
+  %0 = onnx.Gather %x, %i : (tensor<f32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gather_axis(%x: tensor<2x3xf32>, %i: tensor<1xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0 = onnx.Gather %x, %i {axis = 2 : i64} : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gather_index(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %i = onnx.Constant dense<[0, -4]> : tensor<2xi64>
+  // expected-error @+1 {{has index -4 out of range for dim of size 3}}
+  %0 = onnx.Gather %x, %i {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @slice_lengths(%x: tensor<4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %s = onnx.Constant dense<[0]> : tensor<1xi64>
+  %e = onnx.Constant dense<[1, 2]> : tensor<2xi64>
+  // expected-error @+1 {{expects starts, ends, axes and steps of one length, got 2 ends}}
+  %0 = onnx.Slice %x, %s, %e, %none, %none : (tensor<4xf32>, tensor<1xi64>, tensor<2xi64>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @slice_zero_step(%x: tensor<4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %s = onnx.Constant dense<[0]> : tensor<1xi64>
+  %z = onnx.Constant dense<[0]> : tensor<1xi64>
+  // expected-error @+1 {{has a zero step}}
+  %0 = onnx.Slice %x, %s, %s, %none, %z : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, none, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @slice_axis(%x: tensor<4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %s = onnx.Constant dense<[0]> : tensor<1xi64>
+  %a = onnx.Constant dense<[1]> : tensor<1xi64>
+  // expected-error @+1 {{has axis 1 out of range [-1, 0] for rank 1}}
+  %0 = onnx.Slice %x, %s, %s, %a, %none : (tensor<4xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tile_repeats(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %r = onnx.Constant dense<[2]> : tensor<1xi64>
+  // expected-error @+1 {{expects 2 repeats, got 1}}
+  %0 = onnx.Tile %x, %r : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tile_negative(%x: tensor<2xf32>) -> tensor<*xf32> {
+  %r = onnx.Constant dense<[-1]> : tensor<1xi64>
+  // expected-error @+1 {{has a negative repeat}}
+  %0 = onnx.Tile %x, %r : (tensor<2xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gather_elements_rank(%x: tensor<2x3xf32>, %i: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects indices of the data's rank 2, got [2]}}
+  %0 = onnx.GatherElements %x, %i : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gathernd_batch(%x: tensor<2x3xf32>, %i: tensor<2x1xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has batch_dims 2 out of range for data [2,3] and indices [2,1]}}
+  %0 = onnx.GatherND %x, %i {batch_dims = 2 : i64} : (tensor<2x3xf32>, tensor<2x1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gathernd_tuple(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has index tuples of length 3 for data of rank 2 and batch_dims 0}}
+  %0 = onnx.GatherND %x, %i : (tensor<2x3xf32>, tensor<2x3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @scatter_reduction(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has unknown reduction 'sub'}}
+  %0 = onnx.ScatterElements %x, %i, %x {reduction = "sub"} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @scatter_elements_shapes(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>, %u: tensor<2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects indices and updates of one shape, got [2,3] and [2,2]}}
+  %0 = onnx.ScatterElements %x, %i, %u : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @scatter_elements_rank(%x: tensor<2x3xf32>, %i: tensor<3xi64>, %u: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects indices of the data's rank 2, got [3]}}
+  %0 = onnx.ScatterElements %x, %i, %u : (tensor<2x3xf32>, tensor<3xi64>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @scatternd_tuple(%x: tensor<2x3xf32>, %i: tensor<1x3xi64>, %u: tensor<1xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has index tuples of length 3 for data of rank 2}}
+  %0 = onnx.ScatterND %x, %i, %u : (tensor<2x3xf32>, tensor<1x3xi64>, tensor<1xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @scatternd_updates(%x: tensor<2x3xf32>, %i: tensor<4x1xi64>, %u: tensor<4x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects updates of shape [4,3], got [4,2]}}
+  %0 = onnx.ScatterND %x, %i, %u : (tensor<2x3xf32>, tensor<4x1xi64>, tensor<4x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @onehot_values(%i: tensor<3xi64>, %d: tensor<i64>, %v: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects values of shape [2], got [3]}}
+  %0 = onnx.OneHot %i, %d, %v : (tensor<3xi64>, tensor<i64>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @onehot_axis(%i: tensor<3xi64>, %d: tensor<i64>, %v: tensor<2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0 = onnx.OneHot %i, %d, %v {axis = 2 : i64} : (tensor<3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @trilu_rank(%x: tensor<3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects an input of rank >= 2, got [3]}}
+  %0 = onnx.Trilu %x, %none : (tensor<3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @eyelike_rank(%x: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a 2-d input, got [3]}}
+  %0 = onnx.EyeLike %x : (tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @eyelike_dtype(%x: tensor<3x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has unsupported dtype 8}}
+  %0 = onnx.EyeLike %x {dtype = 8 : i64} : (tensor<3x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @split_sum(%x: tensor<5xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %s = onnx.Constant dense<[2, 2]> : tensor<2xi64>
+  // expected-error @+1 {{has split sizes [2,2] that do not add up to dim 5}}
+  %0:2 = onnx.Split %x, %s : (tensor<5xf32>, tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @split_count(%x: tensor<5xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %s = onnx.Constant dense<[5]> : tensor<1xi64>
+  // expected-error @+1 {{has 1 split sizes for 2 outputs}}
+  %0:2 = onnx.Split %x, %s : (tensor<5xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @split_negative(%x: tensor<5xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %s = onnx.Constant dense<[6, -1]> : tensor<2xi64>
+  // expected-error @+1 {{has a negative split size}}
+  %0:2 = onnx.Split %x, %s : (tensor<5xf32>, tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @split_parts(%x: tensor<2xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{cannot split dim 2 into 4 parts}}
+  %0:4 = onnx.Split %x, %none : (tensor<2xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1, %0#2, %0#3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @split_num_outputs(%x: tensor<4xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has num_outputs 3 but 2 outputs}}
+  %0:2 = onnx.Split %x, %none {num_outputs = 3 : i64} : (tensor<4xf32>, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @split_axis(%x: tensor<4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has axis 1 out of range [-1, 0] for rank 1}}
+  %0 = onnx.Split %x, %none {axis = 1 : i64} : (tensor<4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @pad_mode(%x: tensor<4xf32>, %p: tensor<2xi64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has unknown mode 'mirror'}}
+  %0 = onnx.Pad %x, %p, %none, %none {mode = "mirror"} : (tensor<4xf32>, tensor<2xi64>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @pad_count(%x: tensor<4x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %p = onnx.Constant dense<[1, 1]> : tensor<2xi64>
+  // expected-error @+1 {{expects 4 pads, got 2}}
+  %0 = onnx.Pad %x, %p, %none, %none : (tensor<4x4xf32>, tensor<2xi64>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @pad_axes(%x: tensor<4x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %p = onnx.Constant dense<[1, 1]> : tensor<2xi64>
+  %a = onnx.Constant dense<[2]> : tensor<1xi64>
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0 = onnx.Pad %x, %p, %none, %a : (tensor<4x4xf32>, tensor<2xi64>, none, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @depth_to_space_channels(%x: tensor<1x6x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects channels 6 divisible by blocksize^2 = 4}}
+  %0 = onnx.DepthToSpace %x {blocksize = 2 : i64} : (tensor<1x6x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @depth_to_space_mode(%x: tensor<1x4x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has unknown mode 'XYZ'}}
+  %0 = onnx.DepthToSpace %x {blocksize = 2 : i64, mode = "XYZ"} : (tensor<1x4x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @depth_to_space_blocksize(%x: tensor<1x4x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects blocksize >= 1}}
+  %0 = onnx.DepthToSpace %x {blocksize = 0 : i64} : (tensor<1x4x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @space_to_depth_rank(%x: tensor<4x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a 4-d input, got [4,2,2]}}
+  %0 = onnx.SpaceToDepth %x {blocksize = 2 : i64} : (tensor<4x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @space_to_depth_spatial(%x: tensor<1x1x3x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects spatial dims divisible by blocksize 2, got [1,1,3,2]}}
+  %0 = onnx.SpaceToDepth %x {blocksize = 2 : i64} : (tensor<1x1x3x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @scatter_v10_axis(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis -3 out of range [-2, 1] for rank 2}}
+  %0 = onnx.Scatter %x, %i, %x {axis = -3 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -248,3 +248,72 @@ func.func @normalizations(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>, %c: tensor<3
   %7 = onnx.GlobalMaxPool %x : (tensor<2x3x4xf32>) -> tensor<2x3x1xf32>
   return %3 : tensor<2x3x4xf32>
 }
+
+// CHECK-LABEL: func @shape_and_data_movement_ops
+func.func @shape_and_data_movement_ops(%x: tensor<2x1x4xf32>, %i: tensor<3xi64>) -> tensor<6x4xf32> {
+  %none = onnx.NoValue
+  %axes = onnx.Constant dense<[1]> : tensor<1xi64>
+  // CHECK: onnx.Shape %{{.*}} {end = 2 : i64, start = -3 : i64}
+  %shape = onnx.Shape %x {start = -3 : i64, end = 2 : i64} : (tensor<2x1x4xf32>) -> tensor<2xi64>
+  // CHECK: onnx.Size
+  %size = onnx.Size %x : (tensor<2x1x4xf32>) -> tensor<i64>
+  // CHECK: onnx.Squeeze %{{.*}}, %{{.*}} :
+  %sq = onnx.Squeeze %x, %axes : (tensor<2x1x4xf32>, tensor<1xi64>) -> tensor<2x4xf32>
+  // CHECK: onnx.Squeeze %{{.*}}, %{{.*}} : (tensor<2x1x4xf32>, none)
+  %sq2 = onnx.Squeeze %x, %none : (tensor<2x1x4xf32>, none) -> tensor<2x4xf32>
+  // CHECK: onnx.Unsqueeze
+  %un = onnx.Unsqueeze %sq, %axes : (tensor<2x4xf32>, tensor<1xi64>) -> tensor<2x1x4xf32>
+  // CHECK: onnx.ConstantOfShape %{{.*}} {value = dense<1> : tensor<1xi32>}
+  %cos = onnx.ConstantOfShape %shape {value = dense<1> : tensor<1xi32>} : (tensor<2xi64>) -> tensor<2x1xi32>
+  %s0 = onnx.Constant dense<0> : tensor<i64>
+  %s1 = onnx.Constant dense<6> : tensor<i64>
+  %s2 = onnx.Constant dense<2> : tensor<i64>
+  // CHECK: onnx.Range
+  %range = onnx.Range %s0, %s1, %s2 : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<3xi64>
+  %target = onnx.Constant dense<[3, 2, 1, 4]> : tensor<4xi64>
+  // CHECK: onnx.Expand
+  %ex = onnx.Expand %un, %target : (tensor<2x1x4xf32>, tensor<4xi64>) -> tensor<3x2x1x4xf32>
+  %reps = onnx.Constant dense<[3, 1]> : tensor<2xi64>
+  // CHECK: onnx.Tile
+  %tile = onnx.Tile %sq2, %reps : (tensor<2x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+  // CHECK: onnx.Gather %{{.*}}, %{{.*}} {axis = 1 : i64}
+  %g = onnx.Gather %tile, %i {axis = 1 : i64} : (tensor<6x4xf32>, tensor<3xi64>) -> tensor<6x3xf32>
+  %st = onnx.Constant dense<[0]> : tensor<1xi64>
+  %en = onnx.Constant dense<[2]> : tensor<1xi64>
+  // CHECK: onnx.Slice %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} :
+  %sl = onnx.Slice %g, %st, %en, %axes, %none : (tensor<6x3xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<6x2xf32>
+  return %tile : tensor<6x4xf32>
+}
+
+// CHECK-LABEL: func @indexing_and_rearrange_ops
+func.func @indexing_and_rearrange_ops(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>, %q: tensor<2x1xi64>, %img: tensor<1x8x2x2xf32>) -> tensor<2x3xf32> {
+  %none = onnx.NoValue
+  // CHECK: onnx.GatherElements %{{.*}}, %{{.*}} {axis = 1 : i64}
+  %ge = onnx.GatherElements %x, %i {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  // CHECK: onnx.GatherND
+  %gn = onnx.GatherND %x, %q : (tensor<2x3xf32>, tensor<2x1xi64>) -> tensor<2x3xf32>
+  // CHECK: onnx.ScatterElements %{{.*}}, %{{.*}}, %{{.*}} {reduction = "add"}
+  %se = onnx.ScatterElements %x, %i, %ge {reduction = "add"} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Scatter %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64}
+  %sc = onnx.Scatter %x, %i, %ge {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.ScatterND
+  %sn = onnx.ScatterND %x, %q, %gn : (tensor<2x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %depth = onnx.Constant dense<4> : tensor<i64>
+  %vals = onnx.Constant dense<[0.0, 1.0]> : tensor<2xf32>
+  // CHECK: onnx.OneHot
+  %oh = onnx.OneHot %i, %depth, %vals {axis = 1 : i64} : (tensor<2x3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<2x4x3xf32>
+  // CHECK: onnx.Trilu %{{.*}}, %{{.*}} {upper = 0 : i64}
+  %tr = onnx.Trilu %x, %none {upper = 0 : i64} : (tensor<2x3xf32>, none) -> tensor<2x3xf32>
+  // CHECK: onnx.EyeLike %{{.*}} {dtype = 7 : i64, k = 1 : i64}
+  %eye = onnx.EyeLike %x {dtype = 7 : i64, k = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
+  // CHECK: onnx.Split %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2x3xf32>, none) -> (tensor<2x2xf32>, tensor<2x1xf32>)
+  %s:2 = onnx.Split %x, %none {axis = 1 : i64} : (tensor<2x3xf32>, none) -> (tensor<2x2xf32>, tensor<2x1xf32>)
+  %pads = onnx.Constant dense<[0, 1, 0, 1]> : tensor<4xi64>
+  // CHECK: onnx.Pad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {mode = "reflect"}
+  %p = onnx.Pad %x, %pads, %none, %none {mode = "reflect"} : (tensor<2x3xf32>, tensor<4xi64>, none, none) -> tensor<2x5xf32>
+  // CHECK: onnx.DepthToSpace %{{.*}} {blocksize = 2 : i64, mode = "CRD"}
+  %d2s = onnx.DepthToSpace %img {blocksize = 2 : i64, mode = "CRD"} : (tensor<1x8x2x2xf32>) -> tensor<1x2x4x4xf32>
+  // CHECK: onnx.SpaceToDepth %{{.*}} {blocksize = 2 : i64}
+  %s2d = onnx.SpaceToDepth %d2s {blocksize = 2 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x8x2x2xf32>
+  return %tr : tensor<2x3xf32>
+}

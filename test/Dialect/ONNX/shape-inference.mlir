@@ -194,3 +194,139 @@ func.func @topk_shapes(%x: tensor<2x3x4xf32>, %dyn: tensor<1xi64>) -> tensor<*xf
   %2 = onnx.CumSum %x, %dyn : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<*xf32>
   return %0#0 : tensor<*xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @shape_ops
+// CHECK: onnx.Shape {{.*}} -> tensor<2xi64>
+// CHECK: onnx.Shape {{.*}} -> tensor<?xi64>
+// CHECK: onnx.Size {{.*}} -> tensor<i64>
+// CHECK: onnx.Squeeze {{.*}} -> tensor<3x?xf32>
+// CHECK: onnx.Squeeze {{.*}} -> tensor<*xf32>
+// CHECK: onnx.Unsqueeze {{.*}} -> tensor<1x3x1x1x?xf32>
+func.func @shape_ops(%x: tensor<1x3x1x?xf32>, %u: tensor<*xf32>) -> (tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue
+  %0 = onnx.Shape %x {start = 1 : i64, end = -1 : i64} : (tensor<1x3x1x?xf32>) -> tensor<*xi64>
+  %1 = onnx.Shape %u : (tensor<*xf32>) -> tensor<*xi64>
+  %2 = onnx.Size %x : (tensor<1x3x1x?xf32>) -> tensor<*xi64>
+  %axes = onnx.Constant dense<[0, -2]> : tensor<2xi64>
+  %3 = onnx.Squeeze %x, %axes : (tensor<1x3x1x?xf32>, tensor<2xi64>) -> tensor<*xf32>
+  // Without axes a dynamic dim might be 1: the rank stays open.
+  %4 = onnx.Squeeze %x, %none : (tensor<1x3x1x?xf32>, none) -> tensor<*xf32>
+  %uaxes = onnx.Constant dense<[-2]> : tensor<1xi64>
+  %5 = onnx.Unsqueeze %x, %uaxes : (tensor<1x3x1x?xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<*xi64>, tensor<*xi64>, tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @generators
+// CHECK: onnx.ConstantOfShape {{.*}} -> tensor<2x3xi64>
+// CHECK: onnx.ConstantOfShape {{.*}} -> tensor<?x?xf32>
+// CHECK: onnx.Range {{.*}} -> tensor<4xf32>
+// CHECK: onnx.Range {{.*}} -> tensor<?xi64>
+// CHECK: onnx.Expand {{.*}} -> tensor<2x3x4xf32>
+func.func @generators(%s: tensor<2xi64>, %n: tensor<i64>, %x: tensor<3x1xf32>) -> (tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xf32>) {
+  %shape = onnx.Constant dense<[2, 3]> : tensor<2xi64>
+  %0 = onnx.ConstantOfShape %shape {value = dense<7> : tensor<1xi64>} : (tensor<2xi64>) -> tensor<*xi64>
+  %1 = onnx.ConstantOfShape %s : (tensor<2xi64>) -> tensor<*xf32>
+  %a = onnx.Constant dense<1.0> : tensor<f32>
+  %b = onnx.Constant dense<-1.0> : tensor<f32>
+  %c = onnx.Constant dense<-0.5> : tensor<f32>
+  // ceil((-1 - 1) / -0.5) = 4 elements.
+  %2 = onnx.Range %a, %b, %c : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<*xf32>
+  %3 = onnx.Range %n, %n, %n : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<*xi64>
+  %t = onnx.Constant dense<[2, 1, 4]> : tensor<3xi64>
+  %4 = onnx.Expand %x, %t : (tensor<3x1xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %0, %1, %2, %3, %4 : tensor<*xi64>, tensor<*xf32>, tensor<*xf32>, tensor<*xi64>, tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @indexing
+// CHECK: onnx.Gather {{.*}} -> tensor<5x2x3x6x7xf32>
+// CHECK: onnx.Slice {{.*}} -> tensor<5x3x0x7xf32>
+// CHECK: onnx.Slice {{.*}} -> tensor<5x?x?x7xf32>
+// CHECK: onnx.Tile {{.*}} -> tensor<10x6x6x7xf32>
+func.func @indexing(%x: tensor<5x6x6x7xf32>, %i: tensor<2x3xi32>, %p: tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue
+  %0 = onnx.Gather %x, %i {axis = -3 : i64} : (tensor<5x6x6x7xf32>, tensor<2x3xi32>) -> tensor<*xf32>
+  // Axis 1: 5, 3, 1 (step -2 from the clamped 5); axis 2: start 4 >= end 2.
+  %st = onnx.Constant dense<[100, 4]> : tensor<2xi64>
+  %en = onnx.Constant dense<[0, -4]> : tensor<2xi64>
+  %ax = onnx.Constant dense<[1, 2]> : tensor<2xi64>
+  %sp = onnx.Constant dense<[-2, 1]> : tensor<2xi64>
+  %1 = onnx.Slice %x, %st, %en, %ax, %sp : (tensor<5x6x6x7xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  %2 = onnx.Slice %x, %p, %p, %ax, %none : (tensor<5x6x6x7xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, none) -> tensor<*xf32>
+  %r = onnx.Constant dense<[2, 1, 1, 1]> : tensor<4xi64>
+  %3 = onnx.Tile %x, %r : (tensor<5x6x6x7xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @expand_mismatch(%x: tensor<3xf32>) -> tensor<*xf32> {
+  %s = onnx.Constant dense<[2, 4]> : tensor<2xi64>
+  // expected-error @+1 {{cannot expand [3] to [2,4]}}
+  %0 = onnx.Expand %x, %s : (tensor<3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @unsqueeze_axis(%x: tensor<3xf32>) -> tensor<*xf32> {
+  %a = onnx.Constant dense<[2]> : tensor<1xi64>
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0 = onnx.Unsqueeze %x, %a : (tensor<3xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @indexing_shapes
+// CHECK: onnx.GatherElements {{.*}} -> tensor<4x3xf32>
+// CHECK: onnx.GatherND {{.*}} -> tensor<2x5xf32>
+// CHECK: onnx.GatherND {{.*}} -> tensor<2xf32>
+// CHECK: onnx.OneHot {{.*}} -> tensor<4x3x6xf32>
+// CHECK: onnx.EyeLike {{.*}} -> tensor<3x5xi32>
+// CHECK: onnx.Split {{.*}} -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<1x3xf32>)
+// CHECK: onnx.Pad {{.*}} -> tensor<5x4xf32>
+// CHECK: onnx.DepthToSpace {{.*}} -> tensor<1x2x6x4xf32>
+// CHECK: onnx.SpaceToDepth {{.*}} -> tensor<1x8x3x2xf32>
+func.func @indexing_shapes(%x: tensor<5x3xf32>, %i: tensor<4x3xi64>, %q: tensor<2x1xi64>, %q2: tensor<2x2xi32>, %img: tensor<1x8x3x2xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue
+  %0 = onnx.GatherElements %x, %i : (tensor<5x3xf32>, tensor<4x3xi64>) -> tensor<*xf32>
+  %t = onnx.Transpose %x : (tensor<5x3xf32>) -> tensor<3x5xf32>
+  %1 = onnx.GatherND %t, %q : (tensor<3x5xf32>, tensor<2x1xi64>) -> tensor<*xf32>
+  %2 = onnx.GatherND %t, %q2 : (tensor<3x5xf32>, tensor<2x2xi32>) -> tensor<*xf32>
+  %d = onnx.Constant dense<6.0> : tensor<f32>
+  %v = onnx.Constant dense<[0.0, 1.0]> : tensor<2xf32>
+  %3 = onnx.OneHot %i, %d, %v : (tensor<4x3xi64>, tensor<f32>, tensor<2xf32>) -> tensor<*xf32>
+  %4 = onnx.EyeLike %t {dtype = 6 : i64} : (tensor<3x5xf32>) -> tensor<*xi32>
+  %s:3 = onnx.Split %x, %none {num_outputs = 3 : i64} : (tensor<5x3xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  %p = onnx.Constant dense<[-1, 2]> : tensor<2xi64>
+  %a = onnx.Constant dense<[-1]> : tensor<1xi64>
+  %5 = onnx.Pad %x, %p, %none, %a : (tensor<5x3xf32>, tensor<2xi64>, none, tensor<1xi64>) -> tensor<*xf32>
+  %6 = onnx.DepthToSpace %img {blocksize = 2 : i64} : (tensor<1x8x3x2xf32>) -> tensor<*xf32>
+  %7 = onnx.SpaceToDepth %6 {blocksize = 2 : i64} : (tensor<*xf32>) -> tensor<*xf32>
+  return %0, %1, %2, %3, %4, %s#0, %s#1, %5, %6, %7 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xi32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @pad_crop_too_much(%x: tensor<2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %p = onnx.Constant dense<[-2, -1]> : tensor<2xi64>
+  // expected-error @+1 {{crops dim 0 of size 2 below zero}}
+  %0 = onnx.Pad %x, %p, %none, %none : (tensor<2xf32>, tensor<2xi64>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @onehot_depth(%i: tensor<3xi64>, %v: tensor<2xf32>) -> tensor<*xf32> {
+  %d = onnx.Constant dense<0> : tensor<i64>
+  // expected-error @+1 {{has depth 0 < 1}}
+  %0 = onnx.OneHot %i, %d, %v : (tensor<3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -1,0 +1,187 @@
+//===- Indexing.cpp - verifiers and shapes of gathers, scatters, masks ----===//
+#include "dialects/ONNX/OpUtils.h"
+
+using namespace mlir;
+using namespace tcc::onnx;
+using namespace tcc::onnx::detail;
+
+//===----------------------------------------------------------------------===//
+// GatherElements, GatherND
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherElementsOp::verify() {
+  auto x = rankedShape(getData()), q = rankedShape(getIndices());
+  if (!x || !q)
+    return success();
+  if (x->size() != q->size())
+    return emitOpError() << "expects indices of the data's rank " << x->size()
+                         << ", got " << formatShape(*q);
+  return verifyAxis(*this, getAxis(), x->size(), false);
+}
+
+LogicalResult GatherElementsOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getData());
+  if (auto q = rankedShape(getIndices()))
+    return setShape(*this, *q, elem);
+  return keepUnranked(*this, elem);
+}
+
+LogicalResult GatherNDOp::verify() {
+  auto x = rankedShape(getData()), q = rankedShape(getIndices());
+  if (!x || !q)
+    return success();
+  int64_t b = getBatchDims();
+  if (q->empty() || b < 0 || b >= (int64_t)std::min(x->size(), q->size()))
+    return emitOpError() << "has batch_dims " << b << " out of range for data "
+                         << formatShape(*x) << " and indices "
+                         << formatShape(*q);
+  int64_t k = q->back();
+  if (!ShapedType::isDynamic(k) && (k < 1 || b + k > (int64_t)x->size()))
+    return emitOpError() << "has index tuples of length " << k
+                         << " for data of rank " << x->size()
+                         << " and batch_dims " << b;
+  return success();
+}
+
+LogicalResult GatherNDOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getData());
+  auto x = rankedShape(getData()), q = rankedShape(getIndices());
+  if (!x || !q || ShapedType::isDynamic(q->back()))
+    return keepUnranked(*this, elem);
+  SmallVector<int64_t> shape(q->drop_back());
+  llvm::append_range(shape, x->drop_front(getBatchDims() + q->back()));
+  return setShape(*this, shape, elem);
+}
+
+//===----------------------------------------------------------------------===//
+// ScatterElements, ScatterND
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyReduction(Operation *op, StringRef reduction) {
+  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+    return op->emitOpError() << "has unknown reduction '" << reduction << "'";
+  return success();
+}
+
+template <typename Op>
+static LogicalResult verifyScatterElements(Op op) {
+  if (failed(verifyReduction(op, op.getReduction())))
+    return failure();
+  auto x = rankedShape(op.getData()), q = rankedShape(op.getIndices()),
+       u = rankedShape(op.getUpdates());
+  if (q && u && *q != *u)
+    return op.emitOpError() << "expects indices and updates of one shape, got "
+                            << formatShape(*q) << " and " << formatShape(*u);
+  if (x && q && x->size() != q->size())
+    return op.emitOpError() << "expects indices of the data's rank "
+                            << x->size() << ", got " << formatShape(*q);
+  if (x)
+    return verifyAxis(op, op.getAxis(), x->size(), false);
+  return success();
+}
+
+LogicalResult ScatterElementsOp::verify() {
+  return verifyScatterElements(*this);
+}
+LogicalResult ScatterOp::verify() { return verifyScatterElements(*this); }
+
+LogicalResult ScatterElementsOp::inferShapes() {
+  return inferSameAsOperand(*this, getData());
+}
+LogicalResult ScatterOp::inferShapes() {
+  return inferSameAsOperand(*this, getData());
+}
+
+LogicalResult ScatterNDOp::verify() {
+  if (failed(verifyReduction(*this, getReduction())))
+    return failure();
+  auto x = rankedShape(getData()), q = rankedShape(getIndices()),
+       u = rankedShape(getUpdates());
+  if (!x || !q || !u || q->empty() || ShapedType::isDynamic(q->back()))
+    return success();
+  int64_t k = q->back();
+  if (k > (int64_t)x->size())
+    return emitOpError() << "has index tuples of length " << k
+                         << " for data of rank " << x->size();
+  SmallVector<int64_t> expected(q->drop_back());
+  llvm::append_range(expected, x->drop_front(k));
+  if (expected.size() != u->size() ||
+      !llvm::all_of(llvm::zip_equal(expected, *u), [](auto p) {
+        auto [a, b] = p;
+        return a == b || ShapedType::isDynamic(a) || ShapedType::isDynamic(b);
+      }))
+    return emitOpError() << "expects updates of shape " << formatShape(expected)
+                         << ", got " << formatShape(*u);
+  return success();
+}
+
+LogicalResult ScatterNDOp::inferShapes() {
+  return inferSameAsOperand(*this, getData());
+}
+
+//===----------------------------------------------------------------------===//
+// OneHot
+//===----------------------------------------------------------------------===//
+
+LogicalResult OneHotOp::verify() {
+  auto v = rankedShape(getValues());
+  if (v && (v->size() != 1 || (*v)[0] != 2))
+    return emitOpError() << "expects values of shape [2], got "
+                         << formatShape(*v);
+  if (auto q = rankedShape(getIndices()))
+    return verifyAxis(*this, getAxis(), q->size() + 1, false);
+  return success();
+}
+
+LogicalResult OneHotOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getValues());
+  auto q = rankedShape(getIndices());
+  if (!q)
+    return keepUnranked(*this, elem);
+  int64_t depth = ShapedType::kDynamic;
+  if (auto d = getSingleElement(constantAttr(getDepth()))) {
+    if (auto f = dyn_cast<FloatAttr>(d))
+      depth = (int64_t)f.getValueAsDouble();
+    else
+      depth = cast<IntegerAttr>(d).getInt();
+    if (depth < 1)
+      return emitOpError() << "has depth " << depth << " < 1";
+  }
+  int64_t axis = normAxis(getAxis(), q->size() + 1);
+  SmallVector<int64_t> shape(*q);
+  shape.insert(shape.begin() + axis, depth);
+  return setShape(*this, shape, elem);
+}
+
+//===----------------------------------------------------------------------===//
+// Trilu, EyeLike
+//===----------------------------------------------------------------------===//
+
+LogicalResult TriluOp::verify() {
+  auto x = rankedShape(getInput());
+  if (x && x->size() < 2)
+    return emitOpError() << "expects an input of rank >= 2, got "
+                         << formatShape(*x);
+  return success();
+}
+
+LogicalResult TriluOp::inferShapes() {
+  return inferSameAsOperand(*this, getInput());
+}
+
+LogicalResult EyeLikeOp::verify() {
+  auto x = rankedShape(getInput());
+  if (x && x->size() != 2)
+    return emitOpError() << "expects a 2-d input, got " << formatShape(*x);
+  if (getDtype() && !elementTypeOfDataType(getContext(), *getDtype()))
+    return emitOpError() << "has unsupported dtype " << *getDtype();
+  return success();
+}
+
+LogicalResult EyeLikeOp::inferShapes() {
+  Type elem = getDtype() ? elementTypeOfDataType(getContext(), *getDtype())
+                         : getElementTypeOrSelf(getInput());
+  if (auto x = rankedShape(getInput()))
+    return setShape(*this, *x, elem);
+  return keepUnranked(*this, elem);
+}

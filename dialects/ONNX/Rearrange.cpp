@@ -1,0 +1,203 @@
+//===- Rearrange.cpp - verifiers and shapes of split, pad, block moves ----===//
+#include "dialects/ONNX/OpUtils.h"
+
+using namespace mlir;
+using namespace tcc::onnx;
+using namespace tcc::onnx::detail;
+
+//===----------------------------------------------------------------------===//
+// Split
+//===----------------------------------------------------------------------===//
+
+std::optional<SmallVector<int64_t>> SplitOp::getPartSizes() {
+  if (!isa<NoneType>(getSplit().getType()))
+    return getConstantInts(getSplit());
+  auto x = rankedShape(getInput());
+  if (!x)
+    return std::nullopt;
+  int64_t dim = (*x)[normAxis(getAxis(), x->size())];
+  int64_t n = getNumResults();
+  if (ShapedType::isDynamic(dim))
+    return std::nullopt;
+  int64_t chunk = llvm::divideCeil(dim, n);
+  SmallVector<int64_t> sizes(n - 1, chunk);
+  sizes.push_back(dim - chunk * (n - 1));
+  return sizes;
+}
+
+LogicalResult SplitOp::verify() {
+  if (getNumResults() == 0)
+    return emitOpError() << "expects at least one output";
+  if (getNumOutputs() && *getNumOutputs() != (int64_t)getNumResults())
+    return emitOpError() << "has num_outputs " << *getNumOutputs() << " but "
+                         << getNumResults() << " outputs";
+  auto x = rankedShape(getInput());
+  if (!x)
+    return success();
+  if (failed(verifyAxis(*this, getAxis(), x->size(), false)))
+    return failure();
+  int64_t dim = (*x)[normAxis(getAxis(), x->size())];
+  auto sizes = getPartSizes();
+  if (!sizes || ShapedType::isDynamic(dim))
+    return success();
+  if (sizes->size() != getNumResults())
+    return emitOpError() << "has " << sizes->size() << " split sizes for "
+                         << getNumResults() << " outputs";
+  if (isa<NoneType>(getSplit().getType()) && sizes->back() < 0)
+    return emitOpError() << "cannot split dim " << dim << " into "
+                         << getNumResults() << " parts";
+  int64_t sum = 0;
+  for (int64_t s : *sizes) {
+    if (s < 0)
+      return emitOpError() << "has a negative split size";
+    sum += s;
+  }
+  if (sum != dim)
+    return emitOpError() << "has split sizes " << formatShape(*sizes)
+                         << " that do not add up to dim " << dim;
+  return success();
+}
+
+LogicalResult SplitOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getInput());
+  auto x = rankedShape(getInput());
+  auto sizes = getPartSizes();
+  for (unsigned i = 0; i < getNumResults(); ++i) {
+    if (!x) {
+      getResult(i).setType(UnrankedTensorType::get(elem));
+      continue;
+    }
+    SmallVector<int64_t> shape(*x);
+    shape[normAxis(getAxis(), x->size())] =
+        sizes && i < sizes->size() ? (*sizes)[i] : ShapedType::kDynamic;
+    (void)setShape(*this, shape, elem, i);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pad
+//===----------------------------------------------------------------------===//
+
+std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
+PadOp::getStaticPads() {
+  auto x = rankedShape(getData());
+  auto pads = getConstantInts(getPads());
+  if (!x || !pads)
+    return std::nullopt;
+  int64_t rank = x->size();
+  SmallVector<int64_t> axes;
+  if (isa<NoneType>(getAxes().getType())) {
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  } else if (auto a = getConstantIntValues(getAxes())) {
+    for (int64_t v : *a)
+      axes.push_back(normAxis(v, rank));
+  } else {
+    return std::nullopt;
+  }
+  if (pads->size() != 2 * axes.size())
+    return std::nullopt;
+  SmallVector<int64_t> begin(rank, 0), end(rank, 0);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    if (a < 0 || a >= rank)
+      return std::nullopt;
+    begin[a] = (*pads)[i];
+    end[a] = (*pads)[i + axes.size()];
+  }
+  return std::make_pair(begin, end);
+}
+
+LogicalResult PadOp::verify() {
+  if (!llvm::is_contained({"constant", "reflect", "edge", "wrap"}, getMode()))
+    return emitOpError() << "has unknown mode '" << getMode() << "'";
+  auto x = rankedShape(getData());
+  auto pads = getConstantInts(getPads());
+  if (!x || !pads)
+    return success();
+  size_t n = x->size();
+  if (!isa<NoneType>(getAxes().getType())) {
+    auto axes = getConstantIntValues(getAxes());
+    if (!axes)
+      return success();
+    if (failed(normalizeAxes(*this, *axes, n)))
+      return failure();
+    n = axes->size();
+  }
+  if (pads->size() != 2 * n)
+    return emitOpError() << "expects " << 2 * n << " pads, got "
+                         << pads->size();
+  return success();
+}
+
+LogicalResult PadOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getData());
+  auto x = rankedShape(getData());
+  if (!x)
+    return keepUnranked(*this, elem);
+  auto pads = getStaticPads();
+  SmallVector<int64_t> shape(x->size(), ShapedType::kDynamic);
+  for (size_t i = 0; pads && i < x->size(); ++i) {
+    if (ShapedType::isDynamic((*x)[i]))
+      continue;
+    shape[i] = (*x)[i] + pads->first[i] + pads->second[i];
+    if (shape[i] < 0)
+      return emitOpError() << "crops dim " << i << " of size " << (*x)[i]
+                           << " below zero";
+  }
+  return setShape(*this, shape, elem);
+}
+
+//===----------------------------------------------------------------------===//
+// DepthToSpace, SpaceToDepth
+//===----------------------------------------------------------------------===//
+
+template <typename Op>
+static LogicalResult verifyBlockOp(Op op, bool toSpace) {
+  if (op.getBlocksize() < 1)
+    return op.emitOpError() << "expects blocksize >= 1";
+  if (op.getMode() != "DCR" && op.getMode() != "CRD")
+    return op.emitOpError() << "has unknown mode '" << op.getMode() << "'";
+  auto x = rankedShape(op.getInput());
+  if (!x)
+    return success();
+  if (x->size() != 4)
+    return op.emitOpError() << "expects a 4-d input, got " << formatShape(*x);
+  int64_t b = op.getBlocksize();
+  if (toSpace && !ShapedType::isDynamic((*x)[1]) && (*x)[1] % (b * b) != 0)
+    return op.emitOpError() << "expects channels " << (*x)[1]
+                            << " divisible by blocksize^2 = " << b * b;
+  for (int d = 2; !toSpace && d < 4; ++d)
+    if (!ShapedType::isDynamic((*x)[d]) && (*x)[d] % b != 0)
+      return op.emitOpError() << "expects spatial dims divisible by blocksize "
+                              << b << ", got " << formatShape(*x);
+  return success();
+}
+
+template <typename Op>
+static LogicalResult inferBlockOp(Op op, bool toSpace) {
+  Type elem = getElementTypeOrSelf(op.getInput());
+  auto x = rankedShape(op.getInput());
+  if (!x)
+    return keepUnranked(op, elem);
+  int64_t b = op.getBlocksize();
+  auto scale = [](int64_t d, int64_t num, int64_t den) {
+    return ShapedType::isDynamic(d) ? d : d * num / den;
+  };
+  SmallVector<int64_t> shape{(*x)[0]};
+  if (toSpace)
+    shape.append({scale((*x)[1], 1, b * b), scale((*x)[2], b, 1),
+                  scale((*x)[3], b, 1)});
+  else
+    shape.append({scale((*x)[1], b * b, 1), scale((*x)[2], 1, b),
+                  scale((*x)[3], 1, b)});
+  return setShape(op, shape, elem);
+}
+
+LogicalResult DepthToSpaceOp::verify() { return verifyBlockOp(*this, true); }
+LogicalResult SpaceToDepthOp::verify() { return verifyBlockOp(*this, false); }
+LogicalResult DepthToSpaceOp::inferShapes() {
+  return inferBlockOp(*this, true);
+}
+LogicalResult SpaceToDepthOp::inferShapes() {
+  return inferBlockOp(*this, false);
+}

@@ -1,0 +1,243 @@
+//===- Gather.cpp - ONNX gathers, slices and tiling to tensor/linalg ------===//
+//
+// Ops that read their input at computed positions: a linalg.generic over
+// the result whose body extracts the source element (buildIndexed), or a
+// strided tensor.extract_slice where one suffices.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::onnx_to_linalg;
+
+namespace {
+
+struct GatherPattern : OpConversionPattern<onnx::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
+    auto indicesType =
+        dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+    if (failed(requireStaticResult(op, {}, "")))
+      return failure();
+    if (!dataType || !indicesType || !dataType.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    auto type = cast<RankedTensorType>(toSignless(op.getType()));
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + dataType.getRank()
+                                    : op.getAxis();
+    int64_t qRank = indicesType.getRank();
+    Value data = adaptor.getData(), indices = adaptor.getIndices();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          Value index = tensor::ExtractOp::create(
+              b, loc, indices, ivs.slice(axis, qRank));
+          SmallVector<Value> src(ivs.take_front(axis));
+          src.push_back(
+              wrapIndex(b, loc, index, dataType.getDimSize(axis)));
+          src.append(ivs.begin() + axis + qRank, ivs.end());
+          return tensor::ExtractOp::create(b, loc, data, src);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Slice: a strided extract_slice for positive steps, an indexed copy
+/// (start + i * step) when some step is negative.
+struct SlicePattern : OpConversionPattern<onnx::SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::SliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStaticResult(
+            op,
+            ValueRange{op.getStarts(), op.getEnds(), op.getAxes(),
+                       op.getSteps()},
+            "starts, ends, axes and steps")))
+      return failure();
+    auto resolved = op.resolve();
+    if (failed(resolved))
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    auto type = cast<RankedTensorType>(toSignless(op.getType()));
+    Location loc = op.getLoc();
+    Value data = adaptor.getData();
+    if (type.getNumElements() == 0) {
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, type.getShape(),
+                                                   type.getElementType());
+      return success();
+    }
+    if (llvm::all_of(*resolved, [](auto &r) { return r[1] > 0; })) {
+      SmallVector<int64_t> offsets, strides;
+      for (auto &r : *resolved) {
+        offsets.push_back(r[0]);
+        strides.push_back(r[1]);
+      }
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          op, type, data, ValueRange{}, ValueRange{}, ValueRange{}, offsets,
+          type.getShape(), strides);
+      return success();
+    }
+    Value result = buildIndexed(
+        rewriter, loc, type, [&](OpBuilder &b, Location l, ValueRange ivs) {
+          SmallVector<Value> src;
+          for (auto [iv, r] : llvm::zip_equal(ivs, *resolved)) {
+            Value scaled = arith::MulIOp::create(b, l, iv,
+                                                 constantIndex(b, l, r[1]));
+            src.push_back(arith::AddIOp::create(b, l, scaled,
+                                                constantIndex(b, l, r[0])));
+          }
+          return tensor::ExtractOp::create(b, l, data, src);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Tile: result[i] = input[i mod dim].
+struct TilePattern : OpConversionPattern<onnx::TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::TileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStaticResult(op, op.getRepeats(), "repeats")))
+      return failure();
+    auto inType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!inType || !inType.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    auto type = cast<RankedTensorType>(toSignless(op.getType()));
+    Value input = adaptor.getInput();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          SmallVector<Value> src;
+          for (auto [d, iv] : llvm::enumerate(ivs))
+            src.push_back(arith::RemUIOp::create(
+                b, loc, iv, constantIndex(b, loc, inType.getDimSize(d))));
+          return tensor::ExtractOp::create(b, loc, input, src);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct GatherElementsPattern : OpConversionPattern<onnx::GatherElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::GatherElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
+    if (failed(requireStaticResult(op, {}, "")))
+      return failure();
+    if (!dataType || !dataType.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    auto type = cast<RankedTensorType>(toSignless(op.getType()));
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + dataType.getRank()
+                                    : op.getAxis();
+    Value data = adaptor.getData(), indices = adaptor.getIndices();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          SmallVector<Value> src(ivs);
+          Value index = tensor::ExtractOp::create(b, loc, indices, ivs);
+          src[axis] = wrapIndex(b, loc, index, dataType.getDimSize(axis));
+          return tensor::ExtractOp::create(b, loc, data, src);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// GatherND: out[batch, i, rest] = data[batch, indices[batch, i, :], rest].
+struct GatherNDPattern : OpConversionPattern<onnx::GatherNDOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::GatherNDOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dataType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
+    auto idxType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+    if (failed(requireStaticResult(op, {}, "")))
+      return failure();
+    if (!dataType || !idxType || !dataType.hasStaticShape() ||
+        !idxType.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    auto type = cast<RankedTensorType>(toSignless(op.getType()));
+    int64_t batch = op.getBatchDims(), q = idxType.getRank();
+    int64_t k = idxType.getShape().back();
+    Value data = adaptor.getData(), indices = adaptor.getIndices();
+    Value result = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          SmallVector<Value> src(ivs.take_front(batch));
+          SmallVector<Value> at(ivs.take_front(q - 1));
+          at.push_back(Value());
+          for (int64_t j = 0; j < k; ++j) {
+            at.back() = constantIndex(b, loc, j);
+            Value index = tensor::ExtractOp::create(b, loc, indices, at);
+            src.push_back(
+                wrapIndex(b, loc, index, dataType.getDimSize(batch + j)));
+          }
+          llvm::append_range(src, ivs.drop_front(q - 1));
+          return tensor::ExtractOp::create(b, loc, data, src);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// OneHot: values[1] where the (wrapped) index equals the position along
+/// the new axis, else values[0]; indices out of [-depth, depth) match
+/// nothing.
+struct OneHotPattern : OpConversionPattern<onnx::OneHotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::OneHotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStaticResult(op, op.getDepth(), "depth")))
+      return failure();
+    auto type = cast<RankedTensorType>(toSignless(op.getType()));
+    auto idxType = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+    if (!idxType)
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + type.getRank()
+                                    : op.getAxis();
+    int64_t depth = type.getDimSize(axis);
+    Location loc = op.getLoc();
+    Value values = adaptor.getValues();
+    Value off = tensor::ExtractOp::create(rewriter, loc, values,
+                                          ValueRange{constantIndex(rewriter, loc, 0)});
+    Value on = tensor::ExtractOp::create(rewriter, loc, values,
+                                         ValueRange{constantIndex(rewriter, loc, 1)});
+    Value indices = adaptor.getIndices();
+    bool floatIndices = isa<FloatType>(idxType.getElementType());
+    bool unsignedIndices = isUnsigned(op.getIndices());
+    Value result = buildIndexed(
+        rewriter, loc, type, [&](OpBuilder &b, Location l, ValueRange ivs) {
+          SmallVector<Value> at(ivs.take_front(axis));
+          at.append(ivs.begin() + axis + 1, ivs.end());
+          Value index = tensor::ExtractOp::create(b, l, indices, at);
+          if (floatIndices)
+            index = arith::FPToSIOp::create(b, l, b.getI64Type(), index);
+          else if (unsignedIndices)
+            index = arith::IndexCastUIOp::create(b, l, b.getIndexType(), index);
+          Value wrapped = wrapIndex(b, l, index, depth);
+          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            wrapped, ivs[axis]);
+          return arith::SelectOp::create(b, l, hit, on, off);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void tcc::onnx_to_linalg::populateGatherPatterns(const TypeConverter &converter,
+                                                 RewritePatternSet &patterns) {
+  patterns.add<GatherPattern, GatherElementsPattern, GatherNDPattern,
+               OneHotPattern, SlicePattern, TilePattern>(converter,
+                                                         patterns.getContext());
+}

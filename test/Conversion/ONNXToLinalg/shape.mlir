@@ -1,0 +1,129 @@
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-convert-onnx-to-linalg | FileCheck %s
+
+// CHECK-LABEL: func @squeeze_unsqueeze
+// CHECK: %[[C:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : tensor<1x3x4xf32> into tensor<3x4xf32>
+// CHECK: tensor.expand_shape %[[C]] {{\[\[}}0], [1, 2]] output_shape [3, 4, 1] : tensor<3x4xf32> into tensor<3x4x1xf32>
+func.func @squeeze_unsqueeze(%x: tensor<1x3x4xf32>) -> tensor<3x4x1xf32> {
+  %a0 = onnx.Constant dense<[0]> : tensor<1xi64>
+  %a2 = onnx.Constant dense<[2]> : tensor<1xi64>
+  %0 = onnx.Squeeze %x, %a0 : (tensor<1x3x4xf32>, tensor<1xi64>) -> tensor<3x4xf32>
+  %1 = onnx.Unsqueeze %0, %a2 : (tensor<3x4xf32>, tensor<1xi64>) -> tensor<3x4x1xf32>
+  return %1 : tensor<3x4x1xf32>
+}
+
+// -----
+
+// Too large to fold (small ones fold to constants): a fill.
+// CHECK-LABEL: func @constant_of_shape
+// CHECK: %[[V:.*]] = arith.constant 5 : i32
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<64x128xi32>
+// CHECK: linalg.fill ins(%[[V]] : i32) outs(%[[E]] : tensor<64x128xi32>)
+func.func @constant_of_shape() -> tensor<64x128xui32> {
+  %s = onnx.Constant dense<[64, 128]> : tensor<2xi64>
+  %0 = onnx.ConstantOfShape %s {value = dense<5> : tensor<1xui32>} : (tensor<2xi64>) -> tensor<64x128xui32>
+  return %0 : tensor<64x128xui32>
+}
+
+// -----
+
+// CHECK-LABEL: func @range_f32
+// CHECK-DAG: %[[START:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK-DAG: %[[DELTA:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK: %[[F:.*]] = arith.sitofp %[[I64]] : i64 to f32
+// CHECK: %[[M:.*]] = arith.mulf %[[F]], %[[DELTA]]
+// CHECK: arith.addf %[[START]], %[[M]]
+func.func @range_f32() -> tensor<4xf32> {
+  %a = onnx.Constant dense<1.0> : tensor<f32>
+  %b = onnx.Constant dense<-1.0> : tensor<f32>
+  %c = onnx.Constant dense<-0.5> : tensor<f32>
+  %0 = onnx.Range %a, %b, %c : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d1, 0)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func @expand
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]]
+// CHECK-SAME: ins(%arg0 : tensor<3x1xf32>)
+func.func @expand(%x: tensor<3x1xf32>) -> tensor<2x3x4xf32> {
+  %t = onnx.Constant dense<[2, 1, 4]> : tensor<3xi64>
+  %0 = onnx.Expand %x, %t : (tensor<3x1xf32>, tensor<3xi64>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+func.func @reshape_runtime_shape(%x: tensor<2x6xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  // expected-error @+2 {{needs constant shape (here computed at run time); dynamic shapes are not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Reshape'}}
+  %0 = onnx.Reshape %x, %s : (tensor<2x6xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @unsqueeze_runtime_axes(%x: tensor<2x6xf32>, %a: tensor<1xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{needs constant axes}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Unsqueeze'}}
+  %0 = onnx.Unsqueeze %x, %a : (tensor<2x6xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @shape_dynamic(%x: tensor<?x6xf32>) -> tensor<2xi64> {
+  // expected-error @+2 {{of an input with a dynamic shape is not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Shape'}}
+  %0 = onnx.Shape %x : (tensor<?x6xf32>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @size_dynamic(%x: tensor<?x6xf32>) -> tensor<i64> {
+  // expected-error @+2 {{of an input with a dynamic shape is not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Size'}}
+  %0 = onnx.Size %x : (tensor<?x6xf32>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
+// -----
+
+func.func @constant_of_shape_runtime(%s: tensor<2xi64>) -> tensor<?x?xf32> {
+  // expected-error @+2 {{needs constant shape}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.ConstantOfShape'}}
+  %0 = onnx.ConstantOfShape %s : (tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @range_runtime(%a: tensor<i64>) -> tensor<?xi64> {
+  // expected-error @+2 {{needs constant start, limit and delta}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Range'}}
+  %0 = onnx.Range %a, %a, %a : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+func.func @expand_runtime(%x: tensor<3xf32>, %s: tensor<2xi64>) -> tensor<?x3xf32> {
+  // expected-error @+2 {{needs constant shape}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Expand'}}
+  %0 = onnx.Expand %x, %s : (tensor<3xf32>, tensor<2xi64>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+func.func @range_bool(%a: tensor<i1>) -> tensor<2xi1> {
+  // expected-error @+2 {{of 'i1' is not supported}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.Range'}}
+  %0 = onnx.Range %a, %a, %a : (tensor<i1>, tensor<i1>, tensor<i1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
