@@ -115,20 +115,7 @@ FailureOr<WindowGeometry> tcc::onnx::resolveTransposedWindow(
     std::optional<ArrayRef<int64_t>> outputPadding,
     std::optional<ArrayRef<int64_t>> outputShape) {
   size_t n = kernel.size();
-  if (inShape.size() != n + 2)
-    return op->emitOpError() << "expects an input of rank " << n + 2
-                             << " for a " << n << "-d kernel, got shape "
-                             << formatShape(inShape);
-  auto checkSize = [&](std::optional<ArrayRef<int64_t>> attr, size_t size,
-                       StringRef name) -> LogicalResult {
-    if (attr && attr->size() != size)
-      return op->emitOpError() << "expects '" << name << "' to have " << size
-                               << " values, got " << attr->size();
-    return success();
-  };
-  if (failed(checkSize(pads, 2 * n, "pads")) ||
-      failed(checkSize(strides, n, "strides")) ||
-      failed(checkSize(dilations, n, "dilations")))
+  if (failed(checkWindowAttributes(op, inShape, n, pads, strides, dilations)))
     return failure();
   if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
       autoPad != "SAME_LOWER")

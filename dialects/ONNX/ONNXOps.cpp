@@ -196,12 +196,11 @@ std::string tcc::onnx::formatShape(ArrayRef<int64_t> shape) {
   return s;
 }
 
-FailureOr<WindowGeometry> tcc::onnx::resolveWindow(
-    Operation *op, ArrayRef<int64_t> inShape, ArrayRef<int64_t> kernel,
-    StringRef autoPad, std::optional<ArrayRef<int64_t>> pads,
+LogicalResult tcc::onnx::checkWindowAttributes(
+    Operation *op, ArrayRef<int64_t> inShape, size_t n,
+    std::optional<ArrayRef<int64_t>> pads,
     std::optional<ArrayRef<int64_t>> strides,
-    std::optional<ArrayRef<int64_t>> dilations, bool ceilMode) {
-  size_t n = kernel.size();
+    std::optional<ArrayRef<int64_t>> dilations) {
   if (inShape.size() != n + 2)
     return op->emitOpError() << "expects an input of rank " << n + 2
                              << " for a " << n << "-d kernel, got shape "
@@ -216,6 +215,17 @@ FailureOr<WindowGeometry> tcc::onnx::resolveWindow(
   if (failed(checkSize(pads, 2 * n, "pads")) ||
       failed(checkSize(strides, n, "strides")) ||
       failed(checkSize(dilations, n, "dilations")))
+    return failure();
+  return success();
+}
+
+FailureOr<WindowGeometry> tcc::onnx::resolveWindow(
+    Operation *op, ArrayRef<int64_t> inShape, ArrayRef<int64_t> kernel,
+    StringRef autoPad, std::optional<ArrayRef<int64_t>> pads,
+    std::optional<ArrayRef<int64_t>> strides,
+    std::optional<ArrayRef<int64_t>> dilations, bool ceilMode) {
+  size_t n = kernel.size();
+  if (failed(checkWindowAttributes(op, inShape, n, pads, strides, dilations)))
     return failure();
 
   WindowGeometry g;

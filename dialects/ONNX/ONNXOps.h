@@ -28,6 +28,14 @@ struct WindowGeometry {
   llvm::SmallVector<int64_t> outSizes;
 };
 
+/// Checks the input rank (N, C and `n` spatial dims) and the sizes of the
+/// pads/strides/dilations attributes of a windowed op.
+llvm::LogicalResult
+checkWindowAttributes(mlir::Operation *op, llvm::ArrayRef<int64_t> inShape,
+                      size_t n, std::optional<llvm::ArrayRef<int64_t>> pads,
+                      std::optional<llvm::ArrayRef<int64_t>> strides,
+                      std::optional<llvm::ArrayRef<int64_t>> dilations);
+
 /// Resolves the window attributes for an input of `inShape` (N, C, spatial).
 /// `kernel` is the kernel's spatial shape. Emits errors on `op`.
 llvm::FailureOr<WindowGeometry>
