@@ -39,6 +39,8 @@ using namespace mlir;
 namespace {
 
 constexpr int kExitModelError = 1;
+/// Where zero-element tensors point (never read or written).
+alignas(64) char kEmptyTensor[64];
 constexpr int kExitUsageError = 2;
 
 struct CompileOptions {
@@ -371,7 +373,9 @@ int runRun(RunOptions &r) {
                    tcc::dtypeString(in.dtype) + " " + shapeStr(in.dims) +
                    ", got " + tcc::dtypeString(t.dtype) + " " +
                    shapeStr(t.dims));
-    inputPtrs.push_back(t.data.data());
+    // A zero-element tensor has no data, but the ABI wants a non-null pointer.
+    inputPtrs.push_back(t.data.empty() ? (const void *)&kEmptyTensor
+                                       : t.data.data());
   }
   for (const auto &[name, t] : given)
     if (!llvm::any_of(compiled.signature.inputs,
@@ -404,7 +408,7 @@ int runRun(RunOptions &r) {
     outputs.push_back(std::move(t));
   }
   for (tcc::HostTensor &t : outputs)
-    outputPtrs.push_back(t.data.data());
+    outputPtrs.push_back(t.data.empty() ? (void *)&kEmptyTensor : t.data.data());
   size_t wsSize = llvm::alignTo(std::max<int64_t>(compiled.workspaceSize, 1), 64);
   void *workspace = std::aligned_alloc(64, wsSize);
   if (!workspace)
