@@ -5,15 +5,26 @@ using namespace mlir;
 using namespace tcc::onnx;
 using namespace tcc::onnx::detail;
 
-LogicalResult ConvOp::verify() {
-  auto x = rankedShape(getX()), w = rankedShape(getW());
-  if (getGroup() < 1)
-    return emitOpError() << "expects group >= 1, got " << getGroup();
+/// What Conv and ConvTranspose check alike: group >= 1 and X, W of one rank
+/// >= 3. Returns the shapes when both are ranked and the checks passed.
+static FailureOr<std::optional<std::pair<ArrayRef<int64_t>, ArrayRef<int64_t>>>>
+verifyConvOperands(Operation *op, Value xValue, Value wValue, int64_t group) {
+  auto x = rankedShape(xValue), w = rankedShape(wValue);
+  if (group < 1)
+    return op->emitOpError() << "expects group >= 1, got " << group;
   if (!x || !w)
-    return success();
+    return std::optional<std::pair<ArrayRef<int64_t>, ArrayRef<int64_t>>>();
   if (x->size() < 3 || x->size() != w->size())
-    return emitOpError() << "expects X and W of one rank >= 3, got shapes "
-                         << formatShape(*x) << " and " << formatShape(*w);
+    return op->emitOpError() << "expects X and W of one rank >= 3, got shapes "
+                             << formatShape(*x) << " and " << formatShape(*w);
+  return std::optional(std::make_pair(*x, *w));
+}
+
+LogicalResult ConvOp::verify() {
+  auto shapes = verifyConvOperands(*this, getX(), getW(), getGroup());
+  if (failed(shapes) || !*shapes)
+    return failure(failed(shapes));
+  std::optional<ArrayRef<int64_t>> x = (*shapes)->first, w = (*shapes)->second;
   int64_t c = (*x)[1], wc = (*w)[1], m = (*w)[0];
   if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(wc) &&
       c != wc * getGroup())
@@ -167,14 +178,10 @@ FailureOr<WindowGeometry> tcc::onnx::resolveTransposedWindow(
 }
 
 LogicalResult ConvTransposeOp::verify() {
-  auto x = rankedShape(getX()), w = rankedShape(getW());
-  if (getGroup() < 1)
-    return emitOpError() << "expects group >= 1, got " << getGroup();
-  if (!x || !w)
-    return success();
-  if (x->size() < 3 || x->size() != w->size())
-    return emitOpError() << "expects X and W of one rank >= 3, got shapes "
-                         << formatShape(*x) << " and " << formatShape(*w);
+  auto shapes = verifyConvOperands(*this, getX(), getW(), getGroup());
+  if (failed(shapes) || !*shapes)
+    return failure(failed(shapes));
+  std::optional<ArrayRef<int64_t>> x = (*shapes)->first, w = (*shapes)->second;
   if (!ShapedType::isDynamic((*x)[1]) && !ShapedType::isDynamic((*w)[0]) &&
       (*x)[1] != (*w)[0])
     return emitOpError() << "expects input channels " << (*x)[1]

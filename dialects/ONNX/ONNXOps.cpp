@@ -53,6 +53,13 @@ std::optional<SmallVector<int64_t>> tcc::onnx::getConstantInts(Value value) {
   return result;
 }
 
+std::optional<int64_t> tcc::onnx::getConstantInt(Value value) {
+  std::optional<SmallVector<int64_t>> values = getConstantInts(value);
+  if (!values || values->size() != 1)
+    return std::nullopt;
+  return (*values)[0];
+}
+
 std::optional<SmallVector<float>> tcc::onnx::getConstantFloats(Value value) {
   ElementsAttr attr = getConstantAttr(value);
   if (!attr || !attr.getElementType().isF32())

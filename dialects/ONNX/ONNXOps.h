@@ -89,6 +89,9 @@ std::optional<llvm::SmallVector<int64_t>> getConstantInts(mlir::Value value);
 std::optional<llvm::SmallVector<bool>>
 reducedDims(mlir::Value axes, int64_t rank, bool noopWithEmptyAxes);
 
+/// The single value of a scalar or one-element integer constant.
+std::optional<int64_t> getConstantInt(mlir::Value value);
+
 /// The elements of a float constant as float (f32 data only).
 std::optional<llvm::SmallVector<float>> getConstantFloats(mlir::Value value);
 

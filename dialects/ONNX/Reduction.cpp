@@ -148,14 +148,6 @@ LogicalResult GlobalMaxPoolOp::inferShapes() {
   return setShape(*this, shape, elem);
 }
 
-/// The single value of a scalar or one-element int constant.
-static std::optional<int64_t> scalarConstant(Value v) {
-  std::optional<SmallVector<int64_t>> values = getConstantInts(v);
-  if (!values || values->size() != 1)
-    return std::nullopt;
-  return (*values)[0];
-}
-
 /// Checks that `v` is a scalar or a one-element 1-d tensor.
 static LogicalResult verifyScalarOperand(Operation *op, Value v,
                                          StringRef name) {
@@ -171,7 +163,7 @@ LogicalResult CumSumOp::verify() {
   if (failed(verifyScalarOperand(*this, getAxis(), "axis")))
     return failure();
   auto x = rankedShape(getX());
-  std::optional<int64_t> axis = scalarConstant(getAxis());
+  std::optional<int64_t> axis = getConstantInt(getAxis());
   if (x && axis)
     return verifyAxis(*this, *axis, x->size(), false);
   return success();
@@ -190,7 +182,7 @@ LogicalResult TopKOp::verify() {
   if (failed(verifyAxis(*this, getAxis(), x->size(), false)))
     return failure();
   int64_t dim = (*x)[normAxis(getAxis(), x->size())];
-  std::optional<int64_t> k = scalarConstant(getK());
+  std::optional<int64_t> k = getConstantInt(getK());
   if (k && (*k < 0 || (!ShapedType::isDynamic(dim) && *k > dim)))
     return emitOpError() << "has K " << *k << " out of range [0, " << dim
                          << "]";
@@ -201,7 +193,7 @@ LogicalResult TopKOp::inferShapes() {
   Type elem = getElementTypeOrSelf(getX().getType());
   Type i64 = IntegerType::get(getContext(), 64);
   auto x = rankedShape(getX());
-  std::optional<int64_t> k = scalarConstant(getK());
+  std::optional<int64_t> k = getConstantInt(getK());
   if (!x || !k) {
     getValues().setType(UnrankedTensorType::get(elem));
     getIndices().setType(UnrankedTensorType::get(i64));

@@ -221,14 +221,6 @@ struct GlobalMaxPoolPattern : OpConversionPattern<onnx::GlobalMaxPoolOp> {
   }
 };
 
-/// The value of a scalar or one-element int constant operand.
-std::optional<int64_t> scalarConstant(Value v) {
-  std::optional<SmallVector<int64_t>> values = onnx::getConstantInts(v);
-  if (!values || values->size() != 1)
-    return std::nullopt;
-  return (*values)[0];
-}
-
 /// The identity map of `rank` dims over `rank + 1` loops, with dim `axis`
 /// read from the extra (last) loop instead.
 AffineMap alongExtraLoop(MLIRContext *ctx, int64_t rank, int64_t axis) {
@@ -246,7 +238,7 @@ struct CumSumPattern : OpConversionPattern<onnx::CumSumOp> {
   LogicalResult
   matchAndRewrite(onnx::CumSumOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    std::optional<int64_t> axisValue = scalarConstant(op.getAxis());
+    std::optional<int64_t> axisValue = onnx::getConstantInt(op.getAxis());
     if (!axisValue)
       return op.emitOpError()
              << "with a non-constant axis is not supported yet";
@@ -297,7 +289,7 @@ struct TopKPattern : OpConversionPattern<onnx::TopKOp> {
   LogicalResult
   matchAndRewrite(onnx::TopKOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    std::optional<int64_t> k = scalarConstant(op.getK());
+    std::optional<int64_t> k = onnx::getConstantInt(op.getK());
     if (!k)
       return op.emitOpError() << "with a non-constant K is not supported yet";
     auto type = dyn_cast<RankedTensorType>(adaptor.getX().getType());
