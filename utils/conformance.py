@@ -525,10 +525,13 @@ def _run_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float) -
         tp, expected = _read_pb(path)
         name = test.outputs[k] if k < len(test.outputs) else tp.name
         file = os.path.join(out_dir, _npy_name(name, k))
+        pb_file = file[:-len(".npy")] + ".pb"  # dtypes numpy lacks (bfloat16)
+        if not os.path.exists(file) and os.path.exists(pb_file):
+            file = pb_file
         if not os.path.exists(file):
             return f"output '{name}': no {os.path.basename(file)} written"
         try:
-            actual = np.load(file, allow_pickle=False)
+            actual = _read_pb(file)[1] if file == pb_file else np.load(file, allow_pickle=False)
         except Exception as e:  # noqa: BLE001
             return f"output '{name}': cannot read {os.path.basename(file)}: {e}"
         diff = compare(actual, expected, test.rtol, test.atol)

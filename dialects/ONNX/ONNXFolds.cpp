@@ -139,9 +139,47 @@ struct IntegerArithFolder : DialectFoldInterface {
                       [](ArrayRef<int64_t> v) { return (int64_t)(v[0] == v[1]); })
                 .Case("Where",
                       [](ArrayRef<int64_t> v) { return v[0] ? v[1] : v[2]; })
+                .Case("Less",
+                      [](ArrayRef<int64_t> v) { return (int64_t)(v[0] < v[1]); })
+                .Case("LessOrEqual",
+                      [](ArrayRef<int64_t> v) { return (int64_t)(v[0] <= v[1]); })
+                .Case("Greater",
+                      [](ArrayRef<int64_t> v) { return (int64_t)(v[0] > v[1]); })
+                .Case("GreaterOrEqual",
+                      [](ArrayRef<int64_t> v) { return (int64_t)(v[0] >= v[1]); })
+                .Case("And", [](ArrayRef<int64_t> v) {
+                  return (int64_t)(v[0] && v[1]);
+                })
+                .Case("Or", [](ArrayRef<int64_t> v) {
+                  return (int64_t)(v[0] || v[1]);
+                })
+                .Case("Xor", [](ArrayRef<int64_t> v) {
+                  return (int64_t)(!v[0] != !v[1]);
+                })
+                .Case("Not", [](ArrayRef<int64_t> v) { return (int64_t)!v[0]; })
+                .Case("Max",
+                      [](ArrayRef<int64_t> v) { return *llvm::max_element(v); })
+                .Case("Min",
+                      [](ArrayRef<int64_t> v) { return *llvm::min_element(v); })
+                .Case("Abs",
+                      [](ArrayRef<int64_t> v) { return v[0] < 0 ? -v[0] : v[0]; })
+                .Case("Sign", [](ArrayRef<int64_t> v) {
+                  return (int64_t)((v[0] > 0) - (v[0] < 0));
+                })
                 .Case("Neg", [](ArrayRef<int64_t> v) { return -v[0]; })
                 .Case("Cast", [](ArrayRef<int64_t> v) { return v[0]; })
                 .Default(nullptr);
+    // Mod with fmod=0 takes the divisor's sign (Python's %), with fmod=1
+    // the dividend's (C's %).
+    if (name == "Mod") {
+      auto fmod = op->getAttrOfType<IntegerAttr>("fmod");
+      fn = fmod && fmod.getInt()
+               ? Fn([](ArrayRef<int64_t> v) { return v[0] % v[1]; })
+               : Fn([](ArrayRef<int64_t> v) {
+                   int64_t r = v[0] % v[1];
+                   return r != 0 && ((r < 0) != (v[1] < 0)) ? r + v[1] : r;
+                 });
+    }
     if (!fn || op->getNumResults() != 1)
       return failure();
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -164,7 +202,7 @@ struct IntegerArithFolder : DialectFoldInterface {
       values.push_back(std::move(*ints));
       strides.push_back(std::move(st));
     }
-    if (name == "Div" && llvm::is_contained(values[1], 0))
+    if ((name == "Div" || name == "Mod") && llvm::is_contained(values[1], 0))
       return failure();
     bool toBool = type.getElementType().isInteger(1);
     SmallVector<int64_t> result, args(values.size());

@@ -55,6 +55,27 @@ static int64_t lastUse(Block &block, Value value,
   return last;
 }
 
+/// Gives arguments without elements (memref<2x0x4xf32>) the type
+/// memref<0xT>, which the bare-pointer calling convention can lower, and lets
+/// their uses see an empty stack buffer of the original type instead: no
+/// element of it is ever read or written.
+static void flattenEmptyArguments(func::FuncOp func) {
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  SmallVector<Type> argTypes(func.getArgumentTypes());
+  for (BlockArgument arg : entry.getArguments()) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() != 0 ||
+        type.getRank() == 1)
+      continue;
+    auto empty = memref::AllocaOp::create(b, func.getLoc(), type);
+    arg.replaceAllUsesWith(empty);
+    arg.setType(MemRefType::get({0}, type.getElementType()));
+    argTypes[arg.getArgNumber()] = arg.getType();
+  }
+  func.setType(b.getFunctionType(argTypes, func.getResultTypes()));
+}
+
 struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
   void runOnOperation() override {
     auto func = getOperation().lookupSymbol<func::FuncOp>("main");
@@ -65,6 +86,7 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
       func.emitError("tcc-plan-workspace expects a single-block @main");
       return signalPassFailure();
     }
+    flattenEmptyArguments(func);
 
     DenseMap<Operation *, int64_t> position;
     int64_t index = 0;

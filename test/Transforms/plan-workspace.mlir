@@ -50,3 +50,18 @@ func.func @main(%in: memref<?xf32>, %n: index) {
   memref.copy %in, %a : memref<?xf32> to memref<?xf32>
   return
 }
+
+// -----
+
+// Arguments without elements become memref<0xT> (the bare-pointer calling
+// convention cannot lower memref<2x0x4xf32>); their uses read an empty stack
+// buffer of the original type.
+// CHECK-LABEL: func @main
+// CHECK-SAME: (%{{.*}}: memref<0xf32>, %{{.*}}: memref<0xf32>, %[[OUT:.*]]: memref<2xf32>
+// CHECK: %[[IN:.*]] = memref.alloca() : memref<2x0x4xf32>
+// CHECK: linalg.copy ins(%[[IN]] : memref<2x0x4xf32>)
+func.func @main(%in: memref<2x0x4xf32>, %flat: memref<0xf32>, %out: memref<2xf32>) {
+  %a = memref.alloc() : memref<2x0x4xf32>
+  memref.copy %in, %a : memref<2x0x4xf32> to memref<2x0x4xf32>
+  return
+}

@@ -428,9 +428,12 @@ int runRun(RunOptions &r) {
     if (file.empty() || file == "." || file == "..")
       file = "output_" + std::to_string(i);
     SmallString<256> path(r.outputDir);
-    llvm::sys::path::append(path, file + ".npy");
+    llvm::sys::path::append(path, file);
     std::string err;
-    if (!tcc::writeNpy(path.str().str(), outputs[i], err))
+    if (tcc::writeOutputTensor(path.str().str(),
+                               compiled.signature.outputs[i].name, outputs[i],
+                               err)
+            .empty())
       return error(err);
   }
   return 0;
@@ -485,7 +488,7 @@ int main(int argc, char **argv) {
   runCmd->add_option("--input", run.inputs,
                      "An input: NAME=FILE (.npy, or an ONNX TensorProto .pb)");
   runCmd->add_option("--output-dir", run.outputDir,
-                     "Where OUTPUT_NAME.npy files go")
+                     "Where OUTPUT_NAME.npy files go (OUTPUT_NAME.pb for bfloat16)")
       ->required();
 
   try {

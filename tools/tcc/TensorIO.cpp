@@ -183,12 +183,44 @@ bool tcc::readTensorFile(const std::string &path, HostTensor &tensor,
   return ok;
 }
 
+/// Writes `bytes` to `path` through a temporary file and a rename, so a
+/// failed write leaves no half-written file.
+static bool writeAtomically(const std::string &path, llvm::StringRef bytes,
+                            std::string &error) {
+  std::string tmp = path + ".tmp";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(tmp, ec);
+    if (ec) {
+      error = "cannot write '" + tmp + "': " + ec.message();
+      return false;
+    }
+    os << bytes;
+    os.close();
+    if (os.has_error()) {
+      error = "cannot write '" + tmp + "'";
+      llvm::sys::fs::remove(tmp);
+      return false;
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
+    error = "cannot rename to '" + path + "': " + ec.message();
+    llvm::sys::fs::remove(tmp);
+    return false;
+  }
+  return true;
+}
+
+static const char *npyDescr(int dtype) {
+  for (const NpyType &t : kNpyTypes)
+    if (t.dtype == dtype)
+      return t.descr;
+  return nullptr;
+}
+
 bool tcc::writeNpy(const std::string &path, const HostTensor &tensor,
                    std::string &error) {
-  const char *descr = nullptr;
-  for (const NpyType &t : kNpyTypes)
-    if (t.dtype == tensor.dtype)
-      descr = t.descr;
+  const char *descr = npyDescr(tensor.dtype);
   if (!descr) {
     error = "cannot write dtype " + std::to_string(tensor.dtype) + " as .npy";
     return false;
@@ -204,29 +236,35 @@ bool tcc::writeNpy(const std::string &path, const HostTensor &tensor,
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
 
-  std::string tmp = path + ".tmp";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(tmp, ec);
-    if (ec) {
-      error = "cannot write '" + tmp + "': " + ec.message();
-      return false;
-    }
-    os << "\x93NUMPY" << '\x01' << '\x00';
-    os << (char)(header.size() & 0xff) << (char)(header.size() >> 8);
-    os << header;
-    os.write(tensor.data.data(), tensor.data.size());
-    os.close();
-    if (os.has_error()) {
-      error = "cannot write '" + tmp + "'";
-      llvm::sys::fs::remove(tmp);
-      return false;
-    }
+  std::string bytes = "\x93NUMPY";
+  bytes += '\x01';
+  bytes += '\x00';
+  bytes += (char)(header.size() & 0xff);
+  bytes += (char)(header.size() >> 8);
+  bytes += header;
+  bytes.append(tensor.data.data(), tensor.data.size());
+  return writeAtomically(path, bytes, error);
+}
+
+bool tcc::writeTensorProto(const std::string &path, const std::string &name,
+                           const HostTensor &tensor, std::string &error) {
+  onnx::TensorProto t;
+  t.set_name(name);
+  t.set_data_type(tensor.dtype);
+  for (int64_t d : tensor.dims)
+    t.add_dims(d);
+  t.set_raw_data(tensor.data.data(), tensor.data.size());
+  return writeAtomically(path, t.SerializeAsString(), error);
+}
+
+std::string tcc::writeOutputTensor(const std::string &stem,
+                                   const std::string &name,
+                                   const HostTensor &tensor,
+                                   std::string &error) {
+  if (npyDescr(tensor.dtype)) {
+    std::string path = stem + ".npy";
+    return writeNpy(path, tensor, error) ? path : std::string();
   }
-  if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
-    error = "cannot rename to '" + path + "': " + ec.message();
-    llvm::sys::fs::remove(tmp);
-    return false;
-  }
-  return true;
+  std::string path = stem + ".pb";
+  return writeTensorProto(path, name, tensor, error) ? path : std::string();
 }

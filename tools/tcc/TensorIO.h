@@ -19,6 +19,16 @@ bool readTensorFile(const std::string &path, HostTensor &tensor,
 bool writeNpy(const std::string &path, const HostTensor &tensor,
               std::string &error);
 
+/// Writes `tensor` as a serialized ONNX TensorProto named `name`, atomically.
+bool writeTensorProto(const std::string &path, const std::string &name,
+                      const HostTensor &tensor, std::string &error);
+
+/// Writes output `name` to `stem`.npy or, for dtypes numpy cannot hold
+/// (bfloat16), to `stem`.pb as a TensorProto. Returns the path written, or
+/// "" with `error` set.
+std::string writeOutputTensor(const std::string &stem, const std::string &name,
+                              const HostTensor &tensor, std::string &error);
+
 /// numpy's name of an ONNX dtype ("float32"), or "dtype N".
 std::string dtypeString(int dtype);
 

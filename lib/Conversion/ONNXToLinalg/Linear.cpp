@@ -8,28 +8,46 @@ using namespace tcc::onnx_to_linalg;
 namespace {
 
 /// A contraction `init[out] += scale * a[mapA] * b[mapB]` over an iteration
-/// space whose last dim is the reduction (k).
+/// space whose last dim is the reduction (k). Half-precision floats (f16,
+/// bf16) accumulate in f32 and round once at the end, as numpy and
+/// onnxruntime do.
 static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                               Value init, AffineMap mapA, AffineMap mapB,
                               AffineMap mapOut, std::optional<double> scale) {
+  auto initType = cast<RankedTensorType>(init.getType());
+  Type elem = initType.getElementType();
+  bool widen = isa<FloatType>(elem) && elem.getIntOrFloatBitWidth() < 32;
+  Type acc = widen ? b.getF32Type() : elem;
+  auto accType = initType.clone(acc);
+  auto convert = [&](Value tensor, RankedTensorType to) {
+    return buildElementwise(b, loc, to, {tensor},
+                            [&](OpBuilder &nb, Location l, ValueRange args) {
+                              return castScalar(nb, l, args[0], false,
+                                                to.getElementType(), false);
+                            });
+  };
+  if (widen)
+    init = convert(init, accType);
   unsigned numDims = mapOut.getNumDims();
   SmallVector<utils::IteratorType> iterators(numDims,
                                              utils::IteratorType::parallel);
   iterators.back() = utils::IteratorType::reduction;
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{lhs, rhs},
-             ValueRange{init}, ArrayRef<AffineMap>{mapA, mapB, mapOut},
-             iterators,
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value prod = mulScalars(nb, nloc, args[0], args[1]);
-               if (scale)
-                 prod = mulScalars(
-                     nb, nloc, prod,
-                     constantScalar(nb, nloc, prod.getType(), *scale));
-               linalg::YieldOp::create(nb, nloc,
-                                       addScalars(nb, nloc, args[2], prod));
-             })
-      .getResult(0);
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{accType}, ValueRange{lhs, rhs}, ValueRange{init},
+          ArrayRef<AffineMap>{mapA, mapB, mapOut}, iterators,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value x = castScalar(nb, nloc, args[0], false, acc, false);
+            Value y = castScalar(nb, nloc, args[1], false, acc, false);
+            Value prod = mulScalars(nb, nloc, x, y);
+            if (scale)
+              prod = mulScalars(nb, nloc, prod,
+                                constantScalar(nb, nloc, acc, *scale));
+            linalg::YieldOp::create(nb, nloc,
+                                    addScalars(nb, nloc, args[2], prod));
+          })
+          .getResult(0);
+  return widen ? convert(result, initType) : result;
 }
 
 /// Gemm: Y = alpha * op(A) op(B) + beta * C, as one contraction whose

@@ -102,6 +102,14 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
       return success();
     }
 
+    // Half-precision inputs compute exp and the sum in f32 and round once.
+    Type ct = ft.getIntOrFloatBitWidth() < 32 ? rewriter.getF32Type() : ft;
+    auto widen = [&](OpBuilder &b, Location l, Value x) {
+      return castScalar(b, l, x, false, ct, false);
+    };
+    auto narrow = [&](OpBuilder &b, Location l, Value x) {
+      return castScalar(b, l, x, false, ft, false);
+    };
     Value lowest = extremeScalar(rewriter, loc, ft, false, false);
     Value max = buildReduction(
         rewriter, loc, input, reduced, lowest,
@@ -109,12 +117,14 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
           return arith::MaxNumFOp::create(b, l, args[0], args[1]);
         });
     Value exps = buildWithReduced(
-        rewriter, loc, input, max, reduced, ft,
+        rewriter, loc, input, max, reduced, ct,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           return math::ExpOp::create(
-              b, l, arith::SubFOp::create(b, l, args[0], args[1]));
+              b, l,
+              arith::SubFOp::create(b, l, widen(b, l, args[0]),
+                                    widen(b, l, args[1])));
         });
-    Value zero = constantScalar(rewriter, loc, ft, 0);
+    Value zero = constantScalar(rewriter, loc, ct, 0);
     Value sum =
         buildReduction(rewriter, loc, exps, reduced, zero,
                        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -125,15 +135,17 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
       result = buildWithReduced(
           rewriter, loc, exps, sum, reduced, ft,
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            return arith::DivFOp::create(b, l, args[0], args[1]);
+            return narrow(b, l, arith::DivFOp::create(b, l, args[0], args[1]));
           });
     else
       result = buildWithReduced(
           rewriter, loc, input, ValueRange{max, sum}, reduced, ft,
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            Value shifted = arith::SubFOp::create(b, l, args[0], args[1]);
-            return arith::SubFOp::create(b, l, shifted,
-                                         math::LogOp::create(b, l, args[2]));
+            Value shifted = arith::SubFOp::create(b, l, widen(b, l, args[0]),
+                                                  widen(b, l, args[1]));
+            return narrow(b, l,
+                          arith::SubFOp::create(
+                              b, l, shifted, math::LogOp::create(b, l, args[2])));
           });
     rewriter.replaceOp(op, result);
     return success();

@@ -133,3 +133,27 @@ func.func @shape_arith_folded(%x: tensor<6x4xf32>) -> (tensor<2xi64>, tensor<2xi
   %fill = onnx.ConstantOfShape %sub {value = dense<1> : tensor<1xi32>} : (tensor<2xi64>) -> tensor<4x2xi32>
   return %mul, %sub, %rev, %sq, %range, %fill : tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<i64>, tensor<3xi64>, tensor<4x2xi32>
 }
+
+// -----
+
+// Shape arithmetic of ONNX function bodies (Attention's GQA test) folds:
+// Not, Mod (divisor's sign), And, Where, Max, Less on integer constants.
+// CHECK-LABEL: func @fold_int_logic
+// CHECK-DAG: %[[W:.*]] = onnx.Constant dense<[3, 1]> : tensor<2xi64>
+// CHECK-DAG: %[[M:.*]] = onnx.Constant dense<[1, -1]> : tensor<2xi64>
+// CHECK-DAG: %[[X:.*]] = onnx.Constant dense<[4, 5]> : tensor<2xi64>
+// CHECK: return %[[W]], %[[M]], %[[X]]
+func.func @fold_int_logic() -> (tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) {
+  %a = onnx.Constant dense<[4, 5]> : tensor<2xi64>
+  %b = onnx.Constant dense<[3, -2]> : tensor<2xi64>
+  %eq = "onnx.Equal"(%a, %b) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi1>
+  %ne = "onnx.Not"(%eq) : (tensor<2xi1>) -> tensor<2xi1>
+  %lt = "onnx.Less"(%b, %a) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi1>
+  %and = "onnx.And"(%ne, %lt) : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  %one = onnx.Constant dense<1> : tensor<1xi64>
+  %w = "onnx.Where"(%and, %b, %one) : (tensor<2xi1>, tensor<2xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %wb = "onnx.Max"(%w, %one) : (tensor<2xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %m = "onnx.Mod"(%a, %b) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %x = "onnx.Max"(%a, %b) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  return %wb, %m, %x : tensor<2xi64>, tensor<2xi64>, tensor<2xi64>
+}
