@@ -445,7 +445,7 @@ PARAMETER_INPUTS = {
     "ReduceProd": _AXES, "ReduceL1": _AXES, "ReduceL2": _AXES, "ReduceLogSum": _AXES,
     "ReduceLogSumExp": _AXES, "ReduceSumSquare": _AXES, "TopK": (1,),
     "Range": (0, 1, 2), "ConstantOfShape": (0,), "Resize": (1, 2, 3), "Upsample": (1,),
-    "OneHot": (1,), "CumSum": (1,), "Trilu": (1,), "Dropout": (1, 2),
+    "OneHot": (1,), "CumSum": (1,), "CumProd": (1,), "Trilu": (1,), "Dropout": (1, 2),
     "CenterCropPad": (1,), "Col2Im": (1, 2),
 }
 

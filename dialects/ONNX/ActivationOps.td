@@ -12,6 +12,8 @@ class ONNX_ActivationOp<string mnemonic, string fn, dag attrs = (ins)>
 
 def ONNX_ReluOp : ONNX_UnaryOp<"Relu"> { let summary = "max(x, 0)"; }
 def ONNX_SigmoidOp : ONNX_ActivationOp<"Sigmoid", "1 / (1 + exp(-x))">;
+def ONNX_SwishOp : ONNX_ActivationOp<"Swish", "x * sigmoid(alpha * x)",
+    (ins DefaultValuedAttr<F32Attr, "1.0">:$alpha)>;
 def ONNX_SoftplusOp : ONNX_ActivationOp<"Softplus", "log(1 + exp(x))">;
 def ONNX_SoftsignOp : ONNX_ActivationOp<"Softsign", "x / (1 + |x|)">;
 def ONNX_MishOp : ONNX_ActivationOp<"Mish", "x * tanh(softplus(x))">;

@@ -65,6 +65,11 @@ LogicalResult MaxPoolOp::verify() {
   return verifyPool(*this);
 }
 LogicalResult AveragePoolOp::verify() { return verifyPool(*this); }
+LogicalResult LpPoolOp::verify() {
+  if (getP() < 1)
+    return emitOpError() << "expects p >= 1, got " << getP();
+  return verifyPool(*this);
+}
 
 LogicalResult GlobalAveragePoolOp::verify() {
   auto x = rankedShape(getX());
@@ -106,6 +111,7 @@ static LogicalResult inferPool(Op op) {
 }
 LogicalResult MaxPoolOp::inferShapes() { return inferPool(*this); }
 LogicalResult AveragePoolOp::inferShapes() { return inferPool(*this); }
+LogicalResult LpPoolOp::inferShapes() { return inferPool(*this); }
 
 LogicalResult GlobalAveragePoolOp::inferShapes() {
   Type elem = getElementTypeOrSelf(getX());

@@ -68,6 +68,18 @@ def ONNX_AveragePoolOp : ONNX_PoolOp<"AveragePool"> {
     OptionalAttr<DenseI64ArrayAttr>:$strides);
 }
 
+def ONNX_LpPoolOp : ONNX_PoolOp<"LpPool"> {
+  let summary = "Lp-norm pooling: (sum over the window of |x|^p)^(1/p)";
+  let arguments = (ins FloatTensor:$X,
+    DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$ceil_mode,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    DenseI64ArrayAttr:$kernel_shape,
+    DefaultValuedAttr<ONNX_I64Attr, "2">:$p,
+    OptionalAttr<DenseI64ArrayAttr>:$pads,
+    OptionalAttr<DenseI64ArrayAttr>:$strides);
+}
+
 def ONNX_GlobalAveragePoolOp : ONNX_Op<"GlobalAveragePool"> {
   let summary = "Mean over all spatial dims, kept as size-1 dims";
   let arguments = (ins FloatTensor:$X);

@@ -71,6 +71,20 @@ TCC_BINARY_OP(BitwiseXorOp)
 TCC_BINARY_OP(PReluOp)
 #undef TCC_BINARY_OP
 
+LogicalResult SwiGLUOp::verify() {
+  auto a = rankedShape(getA()), b = rankedShape(getB());
+  if (getA().getType() != getB().getType() && a && b)
+    return emitOpError() << "expects A and B of one shape and type (no "
+                            "broadcasting), got "
+                         << formatShape(*a) << " and " << formatShape(*b);
+  if (!isa<FloatType>(getElementTypeOrSelf(getA())))
+    return emitOpError() << "expects float inputs";
+  return success();
+}
+LogicalResult SwiGLUOp::inferShapes() {
+  return inferBroadcast(*this, getOperands(), getElementTypeOrSelf(getA()));
+}
+
 LogicalResult BitShiftOp::verify() {
   if (getDirection() != "LEFT" && getDirection() != "RIGHT")
     return emitOpError() << "has direction '" << getDirection()
@@ -158,6 +172,29 @@ LogicalResult CastOp::verify() {
   return success();
 }
 LogicalResult CastOp::inferShapes() {
+  Type elem = onnxElementType(getContext(), getTo());
+  if (auto shape = rankedShape(getInput()))
+    return setShape(*this, *shape, elem);
+  return keepUnranked(*this, elem);
+}
+
+LogicalResult BitCastOp::verify() {
+  Type to = onnxElementType(getContext(), getTo());
+  Type from = getElementTypeOrSelf(getInput());
+  if (!to)
+    return emitOpError() << "to data type " << getTo()
+                         << " is not supported yet";
+  if (!from.isIntOrFloat() ||
+      from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth())
+    // bool is 8 bits wide in ONNX tensors.
+    if (!(from.isInteger(1) && to.getIntOrFloatBitWidth() == 8) &&
+        !(to.isInteger(1) && from.isIntOrFloat() &&
+          from.getIntOrFloatBitWidth() == 8))
+      return emitOpError() << "expects element types of one width, got "
+                           << from << " to " << to;
+  return success();
+}
+LogicalResult BitCastOp::inferShapes() {
   Type elem = onnxElementType(getContext(), getTo());
   if (auto shape = rankedShape(getInput()))
     return setShape(*this, *shape, elem);

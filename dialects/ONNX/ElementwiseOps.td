@@ -22,6 +22,10 @@ def ONNX_AddOp : ONNX_BinaryOp<"Add", [Commutative]>;
 def ONNX_SubOp : ONNX_BinaryOp<"Sub">;
 def ONNX_MulOp : ONNX_BinaryOp<"Mul", [Commutative]>;
 def ONNX_DivOp : ONNX_BinaryOp<"Div">;
+def ONNX_SwiGLUOp : ONNX_BinaryOp<"SwiGLU", [],
+    (ins DefaultValuedAttr<F32Attr, "1.0">:$alpha)> {
+  let summary = "A * sigmoid(alpha * A) * B, A and B of one shape";
+}
 def ONNX_ModOp : ONNX_BinaryOp<"Mod", [],
     (ins DefaultValuedAttr<ONNX_I64Attr, "0">:$fmod)> {
   let description = [{
@@ -91,6 +95,14 @@ def ONNX_CastOp : ONNX_Op<"Cast"> {
   }];
   let arguments = (ins AnyTensor:$input, ONNX_I64Attr:$to,
                    OptionalAttr<ONNX_I64Attr>:$saturate);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def ONNX_BitCastOp : ONNX_Op<"BitCast"> {
+  let summary = "Reinterprets the bits as the element type `to` (same width)";
+  let arguments = (ins AnyTensor:$input, ONNX_I64Attr:$to);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;

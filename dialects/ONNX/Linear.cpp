@@ -71,3 +71,42 @@ LogicalResult MatMulOp::inferShapes() {
     shape.push_back(b->back());
   return setShape(*this, shape, elem);
 }
+
+/// The operands' shapes when all are ranked.
+static std::optional<SmallVector<ArrayRef<int64_t>>>
+rankedShapes(ValueRange values) {
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value v : values) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type)
+      return std::nullopt;
+    shapes.push_back(type.getShape());
+  }
+  return shapes;
+}
+
+LogicalResult EinsumOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "expects at least one input";
+  Type elem = getElementTypeOrSelf(getInputs().front());
+  for (Value v : getInputs())
+    if (getElementTypeOrSelf(v) != elem)
+      return emitOpError() << "expects inputs of one element type";
+  if (auto shapes = rankedShapes(getInputs()))
+    return resolveEinsum(*this, getEquation(), *shapes);
+  return success();
+}
+
+LogicalResult EinsumOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getInputs().front());
+  auto shapes = rankedShapes(getInputs());
+  if (!shapes)
+    return keepUnranked(*this, elem);
+  FailureOr<EinsumSpec> spec = resolveEinsum(*this, getEquation(), *shapes);
+  if (failed(spec))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t loop : spec->output)
+    shape.push_back(spec->loopSizes[loop]);
+  return setShape(*this, shape, elem);
+}

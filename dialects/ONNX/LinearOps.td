@@ -28,4 +28,14 @@ def ONNX_MatMulOp : ONNX_Op<"MatMul"> {
   let hasVerifier = 1;
 }
 
+def ONNX_EinsumOp : ONNX_Op<"Einsum"> {
+  let summary = "Sum of products over the labels of an Einstein equation";
+  let arguments = (ins Variadic<AnyTensor>:$Inputs, StrAttr:$equation);
+  let results = (outs AnyTensor:$Output);
+  let assemblyFormat = [{
+    $Inputs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCC_ONNX_LINEAROPS_TD

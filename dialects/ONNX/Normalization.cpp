@@ -41,6 +41,14 @@ LogicalResult LogSoftmaxOp::verify() {
 LogicalResult HardmaxOp::verify() {
   return verifySoftmaxLike(*this, getInput(), getAxis());
 }
+LogicalResult LpNormalizationOp::verify() {
+  if (getP() != 1 && getP() != 2)
+    return emitOpError() << "expects p to be 1 or 2, got " << getP();
+  return verifySoftmaxLike(*this, getInput(), getAxis());
+}
+LogicalResult LpNormalizationOp::inferShapes() {
+  return inferSameAsOperand(*this, getInput());
+}
 
 LogicalResult LayerNormalizationOp::verify() {
   if (getStashType() != 1)

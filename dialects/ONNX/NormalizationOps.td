@@ -36,6 +36,16 @@ def ONNX_SoftmaxOp : ONNX_SoftmaxLikeOp<"Softmax", "exp(x) / sum(exp(x))">;
 def ONNX_LogSoftmaxOp : ONNX_SoftmaxLikeOp<"LogSoftmax", "log of Softmax">;
 def ONNX_HardmaxOp : ONNX_SoftmaxLikeOp<"Hardmax", "One-hot of the first max">;
 
+def ONNX_LpNormalizationOp : ONNX_Op<"LpNormalization"> {
+  let summary = "x divided by its Lp norm (p = 1 or 2) along one axis";
+  let arguments = (ins FloatTensor:$input,
+                   DefaultValuedAttr<ONNX_I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<ONNX_I64Attr, "2">:$p);
+  let results = (outs FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def ONNX_LayerNormalizationOp : ONNX_Op<"LayerNormalization"> {
   let summary = "Normalization over the dims from `axis` on";
   let description = [{

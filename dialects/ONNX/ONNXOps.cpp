@@ -5,7 +5,10 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace tcc::onnx;
@@ -295,4 +298,108 @@ FailureOr<WindowGeometry> tcc::onnx::resolveWindow(
     g.outSizes.push_back(out);
   }
   return g;
+}
+
+FailureOr<EinsumSpec>
+tcc::onnx::resolveEinsum(Operation *op, StringRef equation,
+                         ArrayRef<ArrayRef<int64_t>> shapes) {
+  std::string eq;
+  for (char c : equation)
+    if (c != ' ')
+      eq += c;
+  StringRef lhs = eq, rhs;
+  bool explicitOutput = false;
+  if (size_t arrow = StringRef(eq).find("->"); arrow != StringRef::npos) {
+    lhs = StringRef(eq).take_front(arrow);
+    rhs = StringRef(eq).drop_front(arrow + 2);
+    explicitOutput = true;
+  }
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != shapes.size())
+    return op->emitOpError() << "equation '" << equation << "' has "
+                             << terms.size() << " operand terms for "
+                             << shapes.size() << " inputs";
+  EinsumSpec spec;
+  // Loops: one per letter, then the ellipsis dims (right-aligned, shared).
+  std::map<char, int64_t> letterLoop;
+  SmallVector<int64_t> ellipsisLoops; // innermost last
+  std::map<char, int> letterCount;
+  auto setSize = [&](int64_t loop, int64_t size) -> LogicalResult {
+    int64_t &known = spec.loopSizes[loop];
+    if (ShapedType::isDynamic(known) || known == 1)
+      known = size;
+    else if (!ShapedType::isDynamic(size) && size != known && size != 1)
+      return op->emitOpError() << "equation '" << equation
+                               << "' gives one label the sizes " << known
+                               << " and " << size;
+    return success();
+  };
+  auto parseTerm = [&](StringRef term, std::optional<ArrayRef<int64_t>> shape,
+                       SmallVector<int64_t> &dims) -> LogicalResult {
+    size_t dots = term.find("...");
+    StringRef before = dots == StringRef::npos ? term : term.take_front(dots);
+    StringRef after =
+        dots == StringRef::npos ? StringRef() : term.drop_front(dots + 3);
+    int64_t numLetters = before.size() + after.size();
+    int64_t numEllipsis = 0;
+    if (shape) {
+      numEllipsis = (int64_t)shape->size() - numLetters;
+      if (numEllipsis < 0 || (dots == StringRef::npos && numEllipsis != 0))
+        return op->emitOpError()
+               << "equation term '" << term << "' does not match an input of "
+               << "rank " << shape->size();
+    } else {
+      numEllipsis = dots == StringRef::npos ? 0 : ellipsisLoops.size();
+    }
+    while ((int64_t)ellipsisLoops.size() < numEllipsis) {
+      ellipsisLoops.insert(ellipsisLoops.begin(), spec.loopSizes.size());
+      spec.loopSizes.push_back(1);
+    }
+    auto letter = [&](char c) -> LogicalResult {
+      if (!llvm::isAlpha(c))
+        return op->emitOpError() << "equation '" << equation
+                                 << "' has an invalid label '" << c << "'";
+      auto [it, inserted] = letterLoop.try_emplace(c, spec.loopSizes.size());
+      if (inserted)
+        spec.loopSizes.push_back(ShapedType::kDynamic);
+      dims.push_back(it->second);
+      if (shape)
+        ++letterCount[c];
+      return success();
+    };
+    for (char c : before)
+      if (failed(letter(c)))
+        return failure();
+    for (int64_t i = 0; i < numEllipsis; ++i)
+      dims.push_back(ellipsisLoops[ellipsisLoops.size() - numEllipsis + i]);
+    for (char c : after)
+      if (failed(letter(c)))
+        return failure();
+    if (shape)
+      for (auto [loop, size] : llvm::zip_equal(dims, *shape))
+        if (failed(setSize(loop, size)))
+          return failure();
+    return success();
+  };
+  for (auto [term, shape] : llvm::zip_equal(terms, shapes)) {
+    spec.operands.emplace_back();
+    if (failed(parseTerm(term, shape, spec.operands.back())))
+      return failure();
+  }
+  if (explicitOutput) {
+    if (failed(parseTerm(rhs, std::nullopt, spec.output)))
+      return failure();
+    for (char c : rhs)
+      if (c != '.' && !letterCount.count(c))
+        return op->emitOpError() << "equation '" << equation
+                                 << "' has output label '" << c
+                                 << "' that no input has";
+  } else {
+    spec.output.append(ellipsisLoops.begin(), ellipsisLoops.end());
+    for (auto [c, count] : letterCount)
+      if (count == 1)
+        spec.output.push_back(letterLoop[c]);
+  }
+  return spec;
 }

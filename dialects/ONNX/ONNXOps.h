@@ -72,6 +72,23 @@ struct ResizeGeometry {
 llvm::FailureOr<std::optional<ResizeGeometry>>
 resolveResize(ResizeOp op, llvm::ArrayRef<int64_t> inShape);
 
+/// An Einsum equation resolved for operands of known ranks: each operand's
+/// and the output's dims as loop numbers (a letter, or one dim of the
+/// ellipsis, is one loop; a letter repeated in an operand reads a diagonal),
+/// and each loop's size (ShapedType::kDynamic where unknown).
+struct EinsumSpec {
+  llvm::SmallVector<llvm::SmallVector<int64_t>> operands;
+  llvm::SmallVector<int64_t> output;
+  llvm::SmallVector<int64_t> loopSizes;
+};
+
+/// Parses `equation` ("bij,bjk->bik", "...ii->...i", "ij" with an implicit
+/// output of the letters used once, alphabetically) for operands of
+/// `shapes`. Emits errors on `op`.
+llvm::FailureOr<EinsumSpec>
+resolveEinsum(mlir::Operation *op, llvm::StringRef equation,
+              llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes);
+
 /// Prints a shape as [1,3,?,224].
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 

@@ -159,17 +159,24 @@ static LogicalResult verifyScalarOperand(Operation *op, Value v,
   return success();
 }
 
-LogicalResult CumSumOp::verify() {
-  if (failed(verifyScalarOperand(*this, getAxis(), "axis")))
+template <typename OpTy>
+static LogicalResult verifyCumulative(OpTy op) {
+  if (failed(verifyScalarOperand(op, op.getAxis(), "axis")))
     return failure();
-  auto x = rankedShape(getX());
-  std::optional<int64_t> axis = getConstantInt(getAxis());
+  auto x = rankedShape(op.getX());
+  std::optional<int64_t> axis = getConstantInt(op.getAxis());
   if (x && axis)
-    return verifyAxis(*this, *axis, x->size(), false);
+    return verifyAxis(op, *axis, x->size(), false);
   return success();
 }
 
+LogicalResult CumSumOp::verify() { return verifyCumulative(*this); }
+LogicalResult CumProdOp::verify() { return verifyCumulative(*this); }
+
 LogicalResult CumSumOp::inferShapes() {
+  return inferSameAsOperand(*this, getX());
+}
+LogicalResult CumProdOp::inferShapes() {
   return inferSameAsOperand(*this, getX());
 }
 

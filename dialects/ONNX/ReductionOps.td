@@ -56,8 +56,9 @@ def ONNX_GlobalMaxPoolOp : ONNX_Op<"GlobalMaxPool"> {
   let hasVerifier = 1;
 }
 
-def ONNX_CumSumOp : ONNX_Op<"CumSum"> {
-  let summary = "Cumulative sum along the axis given as input";
+class ONNX_CumulativeOp<string mnemonic, string what>
+    : ONNX_Op<mnemonic> {
+  let summary = "Cumulative " # what # " along the axis given as input";
   let arguments = (ins AnyTensor:$x, AnyTensor:$axis,
                    DefaultValuedAttr<ONNX_I64Attr, "0">:$exclusive,
                    DefaultValuedAttr<ONNX_I64Attr, "0">:$reverse);
@@ -67,6 +68,9 @@ def ONNX_CumSumOp : ONNX_Op<"CumSum"> {
   }];
   let hasVerifier = 1;
 }
+
+def ONNX_CumSumOp : ONNX_CumulativeOp<"CumSum", "sum">;
+def ONNX_CumProdOp : ONNX_CumulativeOp<"CumProd", "product">;
 
 def ONNX_TopKOp : ONNX_Op<"TopK"> {
   let summary = "The K largest (or smallest) elements along `axis`";

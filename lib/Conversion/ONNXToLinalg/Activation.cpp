@@ -56,6 +56,17 @@ Value softplus(OpBuilder &b, Location loc, Value x) {
   Value e = math::ExpOp::create(b, loc, negAbs);
   return add(b, loc, pos, math::Log1pOp::create(b, loc, e));
 }
+/// x * sigmoid(alpha * x), the sigmoid computed in f32 and rounded to x's
+/// type first, as ONNX's reference does.
+Value swish(OpBuilder &b, Location loc, Value x, APFloat alpha) {
+  Value gate = inF32(b, loc, x, [&](Value w) -> Value {
+    Value ax = mul(b, loc, cst(b, loc, w, alpha.convertToFloat()), w);
+    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, ax));
+    Value one = cst(b, loc, w, 1);
+    return arith::DivFOp::create(b, loc, one, add(b, loc, one, e));
+  });
+  return mul(b, loc, x, gate);
+}
 /// A float attribute as a constant of x's type.
 Value attr(OpBuilder &b, Location loc, Value x, APFloat v) {
   return cst(b, loc, x, v.convertToFloat());
@@ -203,6 +214,12 @@ void tcc::onnx_to_linalg::populateActivationPatterns(
       Value one = cst(b, l, x, 1);
       return arith::DivFOp::create(b, l, one, add(b, l, one, e));
     });
+  });
+  p.add<onnx::SwishOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    return swish(b, l, a[0], op.getAlpha());
+  });
+  p.add<onnx::SwiGLUOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
+    return mul(b, l, swish(b, l, a[0], op.getAlpha()), a[1]);
   });
   p.add<onnx::SoftplusOp>([](auto, OpBuilder &b, Location l, ValueRange a) {
     return inF32(b, l, a[0], [&](Value x) { return softplus(b, l, x); });

@@ -478,6 +478,51 @@ struct AveragePoolPattern : OpConversionPattern<onnx::AveragePoolOp> {
   }
 };
 
+/// LpPool: |x|^p elementwise, a sum pool over the zero-padded result, and
+/// the p-th root of each sum.
+struct LpPoolPattern : OpConversionPattern<onnx::LpPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::LpPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<PoolSetup> setup = setUpPool(op, adaptor.getX(), rewriter);
+    if (failed(setup))
+      return failure();
+    RankedTensorType outType = setup->outType;
+    const onnx::WindowGeometry &g = setup->geometry;
+    Type elem = outType.getElementType();
+    double p = op.getP();
+    Value powered = buildElementwise(
+        rewriter, loc, setup->inType, {adaptor.getX()},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value a = math::AbsFOp::create(b, l, args[0]);
+          if (p == 1)
+            return a;
+          if (p == 2)
+            return arith::MulFOp::create(b, l, a, a);
+          return math::PowFOp::create(b, l, a, constantScalar(b, l, elem, p));
+        });
+    Value zero = constantScalar(rewriter, loc, elem, 0);
+    Value input =
+        padTrailing(rewriter, loc, powered, g.padsBegin, setup->padsEnd, zero);
+    Value init = createFilled(rewriter, loc, outType, zero, {adaptor.getX()});
+    Value sum = buildPool(rewriter, loc, input, init, g, /*isMax=*/false);
+    Value result = buildElementwise(
+        rewriter, loc, outType, {sum},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          if (p == 1)
+            return args[0];
+          if (p == 2)
+            return math::SqrtOp::create(b, l, args[0]);
+          return math::PowFOp::create(b, l, args[0],
+                                      constantScalar(b, l, elem, 1.0 / p));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// GlobalAveragePool: a reduction over the spatial dims into [N, C],
 /// divided by their count, expanded back to [N, C, 1, ...].
 struct GlobalAveragePoolPattern : OpConversionPattern<onnx::GlobalAveragePoolOp> {
@@ -551,6 +596,6 @@ struct GlobalAveragePoolPattern : OpConversionPattern<onnx::GlobalAveragePoolOp>
 void tcc::onnx_to_linalg::populateConvPoolPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
   patterns.add<ConvPattern, ConvTransposePattern, MaxPoolPattern,
-               AveragePoolPattern,
+               AveragePoolPattern, LpPoolPattern,
                GlobalAveragePoolPattern>(converter, patterns.getContext());
 }

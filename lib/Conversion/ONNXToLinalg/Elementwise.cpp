@@ -277,6 +277,19 @@ void tcc::onnx_to_linalg::populateElementwisePatterns(
   p.add<onnx::CastOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
     return castTo(op, b, l, a[0]);
   });
+  // Bits reinterpreted; bool (i1 here, a byte in memory) widens to and
+  // narrows from 8-bit ints by value, which is its bit pattern.
+  p.add<onnx::BitCastOp>([](auto op, OpBuilder &b, Location l,
+                            ValueRange a) -> Value {
+    Type to = toSignless(getElementTypeOrSelf(op.getType()));
+    Value x = a[0];
+    if (x.getType().isInteger(1))
+      return arith::ExtUIOp::create(b, l, to, x);
+    if (to.isInteger(1))
+      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, x,
+                                   constantScalar(b, l, x.getType(), 0));
+    return arith::BitcastOp::create(b, l, to, x);
+  });
 
   patterns.add<CastLikePattern, ForwardPattern<onnx::IdentityOp>,
                ForwardPattern<onnx::DropoutOp>>(converter,

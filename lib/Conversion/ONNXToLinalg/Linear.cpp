@@ -7,13 +7,13 @@ using namespace tcc::onnx_to_linalg;
 
 namespace {
 
-/// A contraction `init[out] += scale * a[mapA] * b[mapB]` over an iteration
-/// space whose last dim is the reduction (k). Half-precision floats (f16,
-/// bf16) accumulate in f32 and round once at the end, as numpy and
-/// onnxruntime do.
-static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                              Value init, AffineMap mapA, AffineMap mapB,
-                              AffineMap mapOut, std::optional<double> scale) {
+/// A sum of products `init[out] += scale * prod_i inputs[i][maps[i]]` over
+/// the loops of `iterators`. Half-precision floats (f16, bf16) accumulate in
+/// f32 and round once at the end, as numpy and onnxruntime do.
+static Value buildProductSum(OpBuilder &b, Location loc, ValueRange inputs,
+                             Value init, ArrayRef<AffineMap> maps,
+                             ArrayRef<utils::IteratorType> iterators,
+                             std::optional<double> scale) {
   auto initType = cast<RankedTensorType>(init.getType());
   Type elem = initType.getElementType();
   bool widen = isa<FloatType>(elem) && elem.getIntOrFloatBitWidth() < 32;
@@ -28,26 +28,36 @@ static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
   };
   if (widen)
     init = convert(init, accType);
-  unsigned numDims = mapOut.getNumDims();
-  SmallVector<utils::IteratorType> iterators(numDims,
-                                             utils::IteratorType::parallel);
-  iterators.back() = utils::IteratorType::reduction;
   Value result =
       linalg::GenericOp::create(
-          b, loc, TypeRange{accType}, ValueRange{lhs, rhs}, ValueRange{init},
-          ArrayRef<AffineMap>{mapA, mapB, mapOut}, iterators,
+          b, loc, TypeRange{accType}, inputs, ValueRange{init}, maps,
+          iterators,
           [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value x = castScalar(nb, nloc, args[0], false, acc, false);
-            Value y = castScalar(nb, nloc, args[1], false, acc, false);
-            Value prod = mulScalars(nb, nloc, x, y);
+            Value prod;
+            for (Value x : args.drop_back()) {
+              x = castScalar(nb, nloc, x, false, acc, false);
+              prod = prod ? mulScalars(nb, nloc, prod, x) : x;
+            }
             if (scale)
               prod = mulScalars(nb, nloc, prod,
                                 constantScalar(nb, nloc, acc, *scale));
             linalg::YieldOp::create(nb, nloc,
-                                    addScalars(nb, nloc, args[2], prod));
+                                    addScalars(nb, nloc, args.back(), prod));
           })
           .getResult(0);
   return widen ? convert(result, initType) : result;
+}
+
+/// A contraction `init[out] += scale * a[mapA] * b[mapB]` over an iteration
+/// space whose last dim is the reduction (k).
+static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                              Value init, AffineMap mapA, AffineMap mapB,
+                              AffineMap mapOut, std::optional<double> scale) {
+  SmallVector<utils::IteratorType> iterators(mapOut.getNumDims(),
+                                             utils::IteratorType::parallel);
+  iterators.back() = utils::IteratorType::reduction;
+  return buildProductSum(b, loc, {lhs, rhs}, init, {mapA, mapB, mapOut},
+                         iterators, scale);
 }
 
 /// Gemm: Y = alpha * op(A) op(B) + beta * C, as one contraction whose
@@ -201,9 +211,61 @@ struct MatMulPattern : OpConversionPattern<onnx::MatMulOp> {
   }
 };
 
+/// Einsum: one generic over a loop per label; the output's labels are
+/// parallel, the others reductions; a repeated label reads a diagonal and a
+/// size-1 ellipsis dim broadcasts.
+struct EinsumPattern : OpConversionPattern<onnx::EinsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::EinsumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<ArrayRef<int64_t>> shapes;
+    for (Value v : adaptor.getInputs()) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || !type.hasStaticShape())
+        return op.emitOpError() << "with dynamic shapes is not supported yet";
+      shapes.push_back(type.getShape());
+    }
+    FailureOr<onnx::EinsumSpec> spec =
+        onnx::resolveEinsum(op, op.getEquation(), shapes);
+    if (failed(spec))
+      return failure();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t numLoops = spec->loopSizes.size();
+    SmallVector<AffineMap> maps;
+    for (auto [dims, shape] : llvm::zip_equal(spec->operands, shapes)) {
+      SmallVector<AffineExpr> exprs;
+      for (auto [loop, size] : llvm::zip_equal(dims, shape))
+        exprs.push_back(size == 1 && spec->loopSizes[loop] != 1
+                            ? getAffineConstantExpr(0, ctx)
+                            : getAffineDimExpr(loop, ctx));
+      maps.push_back(AffineMap::get(numLoops, 0, exprs, ctx));
+    }
+    SmallVector<AffineExpr> outExprs;
+    SmallVector<utils::IteratorType> iterators(numLoops,
+                                               utils::IteratorType::reduction);
+    for (int64_t loop : spec->output) {
+      outExprs.push_back(getAffineDimExpr(loop, ctx));
+      iterators[loop] = utils::IteratorType::parallel;
+    }
+    maps.push_back(AffineMap::get(numLoops, 0, outExprs, ctx));
+    FailureOr<RankedTensorType> resultType = getRankedResultType(op, rewriter);
+    if (failed(resultType))
+      return failure();
+    RankedTensorType type = *resultType;
+    Value init = createFilled(
+        rewriter, op.getLoc(), type,
+        constantScalar(rewriter, op.getLoc(), type.getElementType(), 0));
+    rewriter.replaceOp(op, buildProductSum(rewriter, op.getLoc(),
+                                           adaptor.getInputs(), init, maps,
+                                           iterators, std::nullopt));
+    return success();
+  }
+};
+
 } // namespace
 
 void tcc::onnx_to_linalg::populateLinearPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<GemmPattern, MatMulPattern>(converter, patterns.getContext());
+  patterns.add<EinsumPattern, GemmPattern, MatMulPattern>(converter, patterns.getContext());
 }

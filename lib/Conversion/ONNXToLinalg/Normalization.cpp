@@ -481,10 +481,54 @@ struct LRNPattern : OpConversionPattern<onnx::LRNOp> {
 
 } // namespace
 
+/// LpNormalization: x / (sum |x|^p)^(1/p) along the axis, p = 1 or 2;
+/// 0 where the norm is 0.
+struct LpNormPattern : OpConversionPattern<onnx::LpNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::LpNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
+    if (failed(type))
+      return failure();
+    Location loc = op.getLoc();
+    int64_t rank = type->getRank();
+    SmallVector<bool> reduced(rank, false);
+    reduced[op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis()] = true;
+    Type ft = type->getElementType();
+    bool l1 = op.getP() == 1;
+    Value sum = buildReduction(
+        rewriter, loc, adaptor.getInput(), reduced,
+        constantScalar(rewriter, loc, ft, 0),
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value term = l1 ? math::AbsFOp::create(b, l, args[0]).getResult()
+                          : arith::MulFOp::create(b, l, args[0], args[0])
+                                .getResult();
+          return arith::AddFOp::create(b, l, args[1], term);
+        });
+    rewriter.replaceOp(
+        op, buildWithReduced(
+                rewriter, loc, adaptor.getInput(), sum, reduced, ft,
+                [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                  Value norm = l1 ? args[1]
+                                  : math::SqrtOp::create(b, l, args[1])
+                                        .getResult();
+                  // A zero norm gives 0, not 0/0 (ONNX's reference).
+                  Value zero = constantScalar(b, l, ft, 0);
+                  Value isZero = arith::CmpFOp::create(
+                      b, l, arith::CmpFPredicate::OEQ, norm, zero);
+                  return arith::SelectOp::create(
+                      b, l, isZero, zero,
+                      arith::DivFOp::create(b, l, args[0], norm));
+                }));
+    return success();
+  }
+};
+
 void tcc::onnx_to_linalg::populateNormalizationPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<BatchNormPattern, GroupNormPattern, InstanceNormPattern,
-               LayerNormPattern, LRNPattern, MVNPattern,
+               LayerNormPattern, LpNormPattern, LRNPattern, MVNPattern,
                SoftmaxPattern<onnx::SoftmaxOp, SoftmaxKind::Softmax>,
                SoftmaxPattern<onnx::LogSoftmaxOp, SoftmaxKind::LogSoftmax>,
                SoftmaxPattern<onnx::HardmaxOp, SoftmaxKind::Hardmax>>(

@@ -230,13 +230,16 @@ AffineMap alongExtraLoop(MLIRContext *ctx, int64_t rank, int64_t axis) {
   return AffineMap::get(rank + 1, 0, exprs, ctx);
 }
 
-/// CumSum: y[i] = sum of x[j] over j <= i (j >= i when reversed; strict
-/// when exclusive) along the axis, as one generic whose extra loop j is a
-/// reduction: O(n^2) along the axis, fine for the sizes models use it on.
-struct CumSumPattern : OpConversionPattern<onnx::CumSumOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// CumSum and CumProd: y[i] = sum (product) of x[j] over j <= i (j >= i
+/// when reversed; strict when exclusive) along the axis, as one generic
+/// whose extra loop j is a reduction: O(n^2) along the axis, fine for the
+/// sizes models use it on.
+template <typename OpTy, bool isProduct>
+struct CumulativePattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
-  matchAndRewrite(onnx::CumSumOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     std::optional<int64_t> axisValue = onnx::getConstantInt(op.getAxis());
     if (!axisValue)
@@ -251,8 +254,9 @@ struct CumSumPattern : OpConversionPattern<onnx::CumSumOp> {
     int64_t axis = *axisValue < 0 ? *axisValue + rank : *axisValue;
     Type elem = type.getElementType();
     bool exclusive = op.getExclusive() != 0, reverse = op.getReverse() != 0;
+    double identity = isProduct ? 1 : 0;
     Value init = createFilled(rewriter, loc, type,
-                              constantScalar(rewriter, loc, elem, 0));
+                              constantScalar(rewriter, loc, elem, identity));
     AffineMap out =
         AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank);
     SmallVector<utils::IteratorType> iterators(rank,
@@ -272,8 +276,11 @@ struct CumSumPattern : OpConversionPattern<onnx::CumSumOp> {
               Value j = linalg::IndexOp::create(b, l, rank);
               Value in = arith::CmpIOp::create(b, l, pred, j, i);
               Value term = arith::SelectOp::create(
-                  b, l, in, args[0], constantScalar(b, l, elem, 0));
-              linalg::YieldOp::create(b, l, addScalars(b, l, args[1], term));
+                  b, l, in, args[0], constantScalar(b, l, elem, identity));
+              linalg::YieldOp::create(
+                  b, l,
+                  isProduct ? mulScalars(b, l, args[1], term)
+                            : addScalars(b, l, args[1], term));
             })
             .getResult(0);
     rewriter.replaceOp(op, y);
@@ -390,6 +397,7 @@ void tcc::onnx_to_linalg::populateReductionPatterns(
            ReducePattern<onnx::ReduceSumOp, Kind::Sum>,
            ReducePattern<onnx::ReduceSumSquareOp, Kind::SumSquare>,
            ArgPattern<onnx::ArgMaxOp, true>, ArgPattern<onnx::ArgMinOp, false>,
-           CumSumPattern, GlobalMaxPoolPattern, TopKPattern>(
+           CumulativePattern<onnx::CumSumOp, false>,
+           CumulativePattern<onnx::CumProdOp, true>, GlobalMaxPoolPattern, TopKPattern>(
           converter, patterns.getContext());
 }

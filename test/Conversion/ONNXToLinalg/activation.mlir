@@ -109,3 +109,30 @@ func.func @activations(%x: tensor<4xf32>) {
   %2 = onnx.Celu %x : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+// SwiGLU: a * sigmoid(alpha * a) * b in one body.
+// CHECK-LABEL: func @swiglu
+// CHECK: linalg.generic
+// CHECK: arith.constant 5.000000e-01 : f32
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: arith.mulf
+// CHECK: arith.mulf
+func.func @swiglu(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %0 = onnx.SwiGLU %a, %b {alpha = 0.5 : f32} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// BitCast reinterprets the bits; bool widens by value.
+// CHECK-LABEL: func @bitcast
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.extui %{{.*}} : i1 to i8
+func.func @bitcast(%x: tensor<3xf32>, %b: tensor<4xi1>) -> (tensor<3xi32>, tensor<4xui8>) {
+  %0 = onnx.BitCast %x {to = 6 : i64} : (tensor<3xf32>) -> tensor<3xi32>
+  %1 = onnx.BitCast %b {to = 2 : i64} : (tensor<4xi1>) -> tensor<4xui8>
+  return %0, %1 : tensor<3xi32>, tensor<4xui8>
+}

@@ -134,3 +134,18 @@ func.func @conv_transpose(%x: tensor<1x2x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> t
   %0 = onnx.ConvTranspose %x, %w, %none {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, output_padding = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x3x3x3xf32>, none) -> tensor<1x3x8x8xf32>
   return %0 : tensor<1x3x8x8xf32>
 }
+
+// -----
+
+// LpPool p=2: squares, a sum pool, square roots.
+// CHECK-LABEL: func @lppool
+// CHECK: linalg.generic
+// CHECK: math.absf
+// CHECK: arith.mulf
+// CHECK: linalg.pooling_nchw_sum
+// CHECK: linalg.generic
+// CHECK: math.sqrt
+func.func @lppool(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32> {
+  %0 = onnx.LpPool %x {kernel_shape = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}

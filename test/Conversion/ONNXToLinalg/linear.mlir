@@ -63,3 +63,33 @@ func.func @gemm_dynamic(%a: tensor<?x4xf32>, %b: tensor<4x3xf32>) -> tensor<?x3x
   %0 = onnx.Gemm %a, %b, %none : (tensor<?x4xf32>, tensor<4x3xf32>, none) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
+
+// -----
+
+// Einsum: one generic, a loop per label; the diagonal reads (d0, d0) and the
+// label missing from the output is a reduction.
+// CHECK-DAG: #[[$DIAG:.*]] = affine_map<(d0, d1) -> (d0, d0)>
+// CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func @einsum_diag_vec
+// CHECK: linalg.generic {indexing_maps = [#[[$DIAG]], #[[$B]], #[[$OUT]]], iterator_types = ["reduction", "parallel"]}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @einsum_diag_vec(%a: tensor<3x3xf32>, %b: tensor<3x4xf32>) -> tensor<4xf32> {
+  %0 = onnx.Einsum %a, %b {equation = "ii,ij->j"} : (tensor<3x3xf32>, tensor<3x4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// f16 products accumulate in f32 and round once.
+// CHECK-LABEL: func @matmul_f16
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.mulf %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @matmul_f16(%a: tensor<2x4xf16>, %b: tensor<4x3xf16>) -> tensor<2x3xf16> {
+  %0 = onnx.MatMul %a, %b : (tensor<2x4xf16>, tensor<4x3xf16>) -> tensor<2x3xf16>
+  return %0 : tensor<2x3xf16>
+}

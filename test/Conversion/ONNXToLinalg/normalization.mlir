@@ -150,3 +150,19 @@ func.func @lrn(%x: tensor<1x5x2xf32>) -> tensor<1x5x2xf32> {
   %0 = onnx.LRN %x {size = 4} : (tensor<1x5x2xf32>) -> tensor<1x5x2xf32>
   return %0 : tensor<1x5x2xf32>
 }
+
+// -----
+
+// LpNormalization p=2: sum of squares, then x / sqrt(sum), 0 where it is 0.
+// CHECK-LABEL: func @lpnorm
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: linalg.generic
+// CHECK: math.sqrt
+// CHECK: arith.cmpf oeq
+// CHECK: arith.select
+func.func @lpnorm(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = onnx.LpNormalization %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

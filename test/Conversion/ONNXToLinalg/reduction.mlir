@@ -237,3 +237,17 @@ func.func @topk_dynamic_k(%x: tensor<2x5xf32>, %k: tensor<1xi64>) -> (tensor<*xf
   %0:2 = onnx.TopK %x, %k : (tensor<2x5xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
   return %0#0, %0#1 : tensor<*xf32>, tensor<*xi64>
 }
+
+// -----
+
+// CumProd: a product over j <= i, starting at 1.
+// CHECK-LABEL: func @cumprod
+// CHECK: arith.constant 1.000000e+00 : f32
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: arith.cmpi sle
+// CHECK: arith.mulf
+func.func @cumprod(%x: tensor<5xf32>) -> tensor<5xf32> {
+  %axis = onnx.Constant dense<0> : tensor<i64>
+  %0 = onnx.CumProd %x, %axis : (tensor<5xf32>, tensor<i64>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}

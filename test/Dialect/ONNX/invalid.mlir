@@ -990,3 +990,67 @@ func.func @scatter_v10_axis(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>) -> tensor<
   %0 = onnx.Scatter %x, %i, %x {axis = -3 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @lppool_p(%x: tensor<1x1x4x4xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects p >= 1, got 0}}
+  %0 = onnx.LpPool %x {kernel_shape = array<i64: 2, 2>, p = 0 : i64} : (tensor<1x1x4x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @lpnorm_p(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects p to be 1 or 2, got 3}}
+  %0 = onnx.LpNormalization %x {p = 3 : i64} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @bitcast_width(%x: tensor<3xf32>) -> tensor<*xi64> {
+  // expected-error @+1 {{expects element types of one width, got 'f32' to 'i64'}}
+  %0 = onnx.BitCast %x {to = 7 : i64} : (tensor<3xf32>) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
+func.func @swiglu_shapes(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects A and B of one shape and type (no broadcasting), got [2,4] and [1,4]}}
+  %0 = onnx.SwiGLU %a, %b : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @einsum_terms(%a: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{equation 'ij,jk->ik' has 2 operand terms for 1 inputs}}
+  %0 = onnx.Einsum %a {equation = "ij,jk->ik"} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @einsum_rank(%a: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{equation term 'ijk' does not match an input of rank 2}}
+  %0 = onnx.Einsum %a {equation = "ijk->i"} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @einsum_sizes(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{equation 'ij,jk->ik' gives one label the sizes 3 and 4}}
+  %0 = onnx.Einsum %a, %b {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @einsum_output_label(%a: tensor<2x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{equation 'ij->iz' has output label 'z' that no input has}}
+  %0 = onnx.Einsum %a {equation = "ij->iz"} : (tensor<2x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

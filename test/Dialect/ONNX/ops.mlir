@@ -317,3 +317,24 @@ func.func @indexing_and_rearrange_ops(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>, 
   %s2d = onnx.SpaceToDepth %d2s {blocksize = 2 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x8x2x2xf32>
   return %tr : tensor<2x3xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @misc_ops
+func.func @misc_ops(%x: tensor<2x3xf32>, %img: tensor<1x1x4x4xf32>, %axis: tensor<i64>) -> tensor<2x3xi32> {
+  // CHECK: onnx.CumProd %{{.*}}, %{{.*}} {exclusive = 1 : i64}
+  %cp = onnx.CumProd %x, %axis {exclusive = 1 : i64} : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+  // CHECK: onnx.LpPool %{{.*}} {kernel_shape = array<i64: 2, 2>, p = 3 : i64}
+  %lp = onnx.LpPool %img {kernel_shape = array<i64: 2, 2>, p = 3 : i64} : (tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32>
+  // CHECK: onnx.LpNormalization %{{.*}} {axis = 0 : i64, p = 1 : i64}
+  %ln = onnx.LpNormalization %x {axis = 0 : i64, p = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Swish %{{.*}} {alpha = 5.000000e-01 : f32}
+  %sw = onnx.Swish %x {alpha = 0.5 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.SwiGLU %{{.*}}, %{{.*}} :
+  %sg = onnx.SwiGLU %sw, %ln : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.Einsum %{{.*}}, %{{.*}} {equation = "ij,ij->ij"}
+  %e = onnx.Einsum %sg, %cp {equation = "ij,ij->ij"} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: onnx.BitCast %{{.*}} {to = 6 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi32>
+  %bc = onnx.BitCast %e {to = 6 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi32>
+  return %bc : tensor<2x3xi32>
+}

@@ -330,3 +330,20 @@ func.func @onehot_depth(%i: tensor<3xi64>, %v: tensor<2xf32>) -> tensor<*xf32> {
   %0 = onnx.OneHot %i, %d, %v : (tensor<3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Einsum: explicit output, implicit output (labels used once, sorted), a
+// diagonal, and an ellipsis.
+// CHECK-LABEL: func @einsum_shapes
+// CHECK: onnx.Einsum {{.*}} -> tensor<2x5xf32>
+// CHECK: onnx.Einsum {{.*}} -> tensor<2x5xf32>
+// CHECK: onnx.Einsum {{.*}} -> tensor<3xf32>
+// CHECK: onnx.Einsum {{.*}} -> tensor<7x3xf32>
+func.func @einsum_shapes(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>, %sq: tensor<3x3xf32>, %batch: tensor<7x3x3xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %0 = onnx.Einsum %a, %b {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<*xf32>
+  %1 = onnx.Einsum %b, %a {equation = "jk,ij"} : (tensor<3x5xf32>, tensor<2x3xf32>) -> tensor<*xf32>
+  %2 = onnx.Einsum %sq {equation = "ii->i"} : (tensor<3x3xf32>) -> tensor<*xf32>
+  %3 = onnx.Einsum %batch {equation = "...ii->...i"} : (tensor<7x3x3xf32>) -> tensor<*xf32>
+  return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
