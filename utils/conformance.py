@@ -317,7 +317,13 @@ def classify(test: Test) -> None:
         nodes.extend(fn.node)
     # Graph inputs that feed a shape/axes-like parameter of a node: tcc needs
     # those at compile time, so they are bound (`tcc run --bind`), not fed.
-    for n in graph.node:
+    # An "_expanded" test is its base test's op inlined as its function body:
+    # the same inputs are parameters there.
+    param_nodes = list(graph.node)
+    base = os.path.join(os.path.dirname(test.dir), os.path.basename(test.dir)[:-len("_expanded")])
+    if test.dir.endswith("_expanded") and os.path.exists(os.path.join(base, "model.onnx")):
+        param_nodes += list(onnx.load(os.path.join(base, "model.onnx"), load_external_data=False).graph.node)
+    for n in param_nodes:
         for pos in PARAMETER_INPUTS.get(n.op_type, ()):
             if pos < len(n.input) and n.input[pos] in test.inputs:
                 test.bound.add(n.input[pos])
@@ -447,6 +453,8 @@ PARAMETER_INPUTS = {
     "Range": (0, 1, 2), "ConstantOfShape": (0,), "Resize": (1, 2, 3), "Upsample": (1,),
     "OneHot": (1,), "CumSum": (1,), "CumProd": (1,), "Trilu": (1,), "Dropout": (1, 2),
     "CenterCropPad": (1,), "Col2Im": (1, 2),
+    "HannWindow": (0,), "HammingWindow": (0,), "BlackmanWindow": (0,),
+    "MelWeightMatrix": (0, 1, 2, 3, 4), "DFT": (1, 2), "STFT": (1, 3),
 }
 
 

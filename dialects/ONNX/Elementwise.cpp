@@ -141,45 +141,22 @@ LogicalResult WhereOp::inferShapes() {
   return inferBroadcast(*this, getOperands(), getElementTypeOrSelf(getX()));
 }
 
-/// The MLIR element type of an ONNX TensorProto.DataType tcc computes with,
-/// or null (string, complex, float8, 4-bit types).
-static Type onnxElementType(MLIRContext *ctx, int64_t dtype) {
-  auto uint = [&](unsigned w) {
-    return IntegerType::get(ctx, w, IntegerType::Unsigned);
-  };
-  switch (dtype) {
-  case 1: return Float32Type::get(ctx);
-  case 2: return uint(8);
-  case 3: return IntegerType::get(ctx, 8);
-  case 4: return uint(16);
-  case 5: return IntegerType::get(ctx, 16);
-  case 6: return IntegerType::get(ctx, 32);
-  case 7: return IntegerType::get(ctx, 64);
-  case 9: return IntegerType::get(ctx, 1);
-  case 10: return Float16Type::get(ctx);
-  case 11: return Float64Type::get(ctx);
-  case 12: return uint(32);
-  case 13: return uint(64);
-  case 16: return BFloat16Type::get(ctx);
-  default: return {};
-  }
-}
 
 LogicalResult CastOp::verify() {
-  if (!onnxElementType(getContext(), getTo()))
+  if (!elementTypeOfDataType(getContext(), getTo()))
     return emitOpError() << "to data type " << getTo()
                          << " is not supported yet";
   return success();
 }
 LogicalResult CastOp::inferShapes() {
-  Type elem = onnxElementType(getContext(), getTo());
+  Type elem = elementTypeOfDataType(getContext(), getTo());
   if (auto shape = rankedShape(getInput()))
     return setShape(*this, *shape, elem);
   return keepUnranked(*this, elem);
 }
 
 LogicalResult BitCastOp::verify() {
-  Type to = onnxElementType(getContext(), getTo());
+  Type to = elementTypeOfDataType(getContext(), getTo());
   Type from = getElementTypeOrSelf(getInput());
   if (!to)
     return emitOpError() << "to data type " << getTo()
@@ -195,7 +172,7 @@ LogicalResult BitCastOp::verify() {
   return success();
 }
 LogicalResult BitCastOp::inferShapes() {
-  Type elem = onnxElementType(getContext(), getTo());
+  Type elem = elementTypeOfDataType(getContext(), getTo());
   if (auto shape = rankedShape(getInput()))
     return setShape(*this, *shape, elem);
   return keepUnranked(*this, elem);

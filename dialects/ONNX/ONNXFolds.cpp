@@ -7,6 +7,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace tcc::onnx;
 using namespace tcc::onnx::detail;
@@ -180,32 +182,57 @@ struct IntegerArithFolder : DialectFoldInterface {
                    return r != 0 && ((r < 0) != (v[1] < 0)) ? r + v[1] : r;
                  });
     }
-    if (!fn || op->getNumResults() != 1)
+    if (op->getNumResults() != 1)
       return failure();
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!type || !type.hasStaticShape() ||
-        !isa<IntegerType>(type.getElementType()) ||
+    if (!type || !type.hasStaticShape())
+      return failure();
+    if (isa<FloatType>(type.getElementType()))
+      return foldFloats(op, name, type, operands, results);
+    if (!fn || !isa<IntegerType>(type.getElementType()) ||
         type.getNumElements() > kMaxFoldElements)
       return failure();
-    // Operands: values and shapes, each broadcast to the result.
-    SmallVector<SmallVector<int64_t>> values, strides;
-    for (auto [value, attr] : llvm::zip_equal(op->getOperands(), operands)) {
+    SmallVector<SmallVector<int64_t>> values;
+    for (Attribute attr : operands) {
       auto ints = getIntValues(attr);
+      if (!ints)
+        return failure();
+      values.push_back(std::move(*ints));
+    }
+    if ((name == "Div" || name == "Mod") && llvm::is_contained(values[1], 0))
+      return failure();
+    bool toBool = type.getElementType().isInteger(1);
+    SmallVector<int64_t> result;
+    if (failed(broadcastApply<int64_t>(op, type, values, [&](auto args) {
+          int64_t v = fn(args);
+          result.push_back(toBool ? v != 0 : v);
+        })))
+      return failure();
+    results.push_back(makeIntElements(type, result));
+    return success();
+  }
+
+private:
+  /// Calls `fn` with the operands' values at each index of `type`, each
+  /// operand broadcast numpy-style to it.
+  template <typename T>
+  static LogicalResult
+  broadcastApply(Operation *op, RankedTensorType type,
+                 ArrayRef<SmallVector<T>> values,
+                 llvm::function_ref<void(ArrayRef<T>)> fn) {
+    SmallVector<SmallVector<int64_t>> strides;
+    for (Value value : op->getOperands()) {
       auto s = rankedShape(value);
-      if (!ints || !s || s->size() > (size_t)type.getRank())
+      if (!s || s->size() > (size_t)type.getRank())
         return failure();
       SmallVector<int64_t> st = rowMajorStrides(*s);
       for (size_t j = 0; j < s->size(); ++j)
         if ((*s)[j] == 1)
           st[j] = 0;
       st.insert(st.begin(), type.getRank() - s->size(), 0);
-      values.push_back(std::move(*ints));
       strides.push_back(std::move(st));
     }
-    if ((name == "Div" || name == "Mod") && llvm::is_contained(values[1], 0))
-      return failure();
-    bool toBool = type.getElementType().isInteger(1);
-    SmallVector<int64_t> result, args(values.size());
+    SmallVector<T> args(values.size());
     forEachIndex(type.getShape(), [&](ArrayRef<int64_t> index) {
       for (size_t k = 0; k < values.size(); ++k) {
         int64_t offset = 0;
@@ -213,10 +240,60 @@ struct IntegerArithFolder : DialectFoldInterface {
           offset += index[d] * strides[k][d];
         args[k] = values[k][offset];
       }
-      int64_t v = fn(args);
-      result.push_back(toBool ? v != 0 : v);
+      fn(args);
     });
-    results.push_back(makeIntElements(type, result));
+    return success();
+  }
+
+  /// Float scalars of function bodies (a window's size cast to float, a
+  /// scale 1/sqrt(d)) fold in double and round once to the result type:
+  /// for + - * / and sqrt that is the correctly rounded f32/f16 result the
+  /// compiled code would compute. Only tiny results: this is not a data
+  /// folder.
+  static LogicalResult foldFloats(Operation *op, StringRef name,
+                                  RankedTensorType type,
+                                  ArrayRef<Attribute> operands,
+                                  SmallVectorImpl<OpFoldResult> &results) {
+    using Fn = double (*)(ArrayRef<double>);
+    Fn fn = llvm::StringSwitch<Fn>(name)
+                .Case("Add", [](ArrayRef<double> v) { return v[0] + v[1]; })
+                .Case("Sub", [](ArrayRef<double> v) { return v[0] - v[1]; })
+                .Case("Mul", [](ArrayRef<double> v) { return v[0] * v[1]; })
+                .Case("Div", [](ArrayRef<double> v) { return v[0] / v[1]; })
+                .Case("Neg", [](ArrayRef<double> v) { return -v[0]; })
+                .Case("Sqrt", [](ArrayRef<double> v) { return std::sqrt(v[0]); })
+                .Case("Cast", [](ArrayRef<double> v) { return v[0]; })
+                .Default(nullptr);
+    if (!fn || type.getNumElements() > 16)
+      return failure();
+    SmallVector<SmallVector<double>> values;
+    for (Attribute attr : operands) {
+      auto elements = dyn_cast_or_null<DenseElementsAttr>(attr);
+      if (!elements || elements.getNumElements() > 16)
+        return failure();
+      SmallVector<double> v;
+      if (auto floats = dyn_cast<DenseFPElementsAttr>(elements)) {
+        for (APFloat f : floats.getValues<APFloat>())
+          v.push_back(f.convertToDouble());
+      } else if (auto ints = getIntValues(elements)) {
+        for (int64_t i : *ints)
+          v.push_back((double)i);
+      } else {
+        return failure();
+      }
+      values.push_back(std::move(v));
+    }
+    auto ft = cast<FloatType>(type.getElementType());
+    SmallVector<APFloat> result;
+    if (failed(broadcastApply<double>(op, type, values, [&](auto args) {
+          APFloat f(fn(args));
+          bool lost;
+          f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &lost);
+          result.push_back(f);
+        })))
+      return failure();
+    results.push_back(DenseElementsAttr::get(type, result));
     return success();
   }
 };

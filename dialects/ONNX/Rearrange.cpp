@@ -107,6 +107,80 @@ PadOp::getStaticPads() {
   return std::make_pair(begin, end);
 }
 
+/// The dims CenterCropPad resizes (all when `axes` is absent), normalized;
+/// nullopt when an axis is out of range or repeated.
+static std::optional<SmallVector<int64_t>>
+centerCropAxes(std::optional<ArrayRef<int64_t>> axes, int64_t rank) {
+  if (!axes)
+    return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  SmallVector<int64_t> result;
+  for (int64_t a : *axes) {
+    if (a < -rank || a >= rank)
+      return std::nullopt;
+    a = normAxis(a, rank);
+    if (llvm::is_contained(result, a))
+      return std::nullopt;
+    result.push_back(a);
+  }
+  return result;
+}
+
+std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
+CenterCropPadOp::getStaticPads() {
+  auto x = rankedShape(getInputData());
+  auto shape = getConstantIntValues(getShape());
+  if (!x || !shape)
+    return std::nullopt;
+  auto axes = centerCropAxes(getAxes(), x->size());
+  if (!axes || axes->size() != shape->size())
+    return std::nullopt;
+  SmallVector<int64_t> begin(x->size(), 0), end(x->size(), 0);
+  for (auto [a, size] : llvm::zip_equal(*axes, *shape)) {
+    if (ShapedType::isDynamic((*x)[a]))
+      return std::nullopt;
+    // Crop: the first (d / 2) go; pad: (d / 2) zeros first, the rest after.
+    int64_t d = size - (*x)[a];
+    int64_t sign = d < 0 ? -1 : 1;
+    begin[a] = sign * (std::abs(d) / 2);
+    end[a] = d - begin[a];
+  }
+  return std::make_pair(begin, end);
+}
+
+LogicalResult CenterCropPadOp::verify() {
+  auto x = rankedShape(getInputData());
+  if (!x)
+    return success();
+  auto axes = centerCropAxes(getAxes(), x->size());
+  if (!axes)
+    return emitOpError() << "has axes out of range or repeated for rank "
+                         << x->size();
+  auto s = rankedShape(getShape());
+  if (s && (s->size() != 1 || (!ShapedType::isDynamic((*s)[0]) &&
+                               (*s)[0] != (int64_t)axes->size())))
+    return emitOpError() << "expects shape of shape [" << axes->size()
+                         << "], got " << formatShape(*s);
+  if (auto shape = getConstantIntValues(getShape()))
+    if (llvm::any_of(*shape, [](int64_t v) { return v < 0; }))
+      return emitOpError() << "expects non-negative sizes in shape";
+  return success();
+}
+
+LogicalResult CenterCropPadOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getInputData());
+  auto x = rankedShape(getInputData());
+  if (!x)
+    return keepUnranked(*this, elem);
+  SmallVector<int64_t> shape(*x);
+  auto axes = centerCropAxes(getAxes(), x->size());
+  auto sizes = getConstantIntValues(getShape());
+  for (size_t i = 0; axes && i < axes->size(); ++i)
+    shape[(*axes)[i]] = sizes && sizes->size() == axes->size()
+                            ? (*sizes)[i]
+                            : ShapedType::kDynamic;
+  return setShape(*this, shape, elem);
+}
+
 LogicalResult PadOp::verify() {
   if (!llvm::is_contained({"constant", "reflect", "edge", "wrap"}, getMode()))
     return emitOpError() << "has unknown mode '" << getMode() << "'";

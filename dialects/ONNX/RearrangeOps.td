@@ -41,6 +41,23 @@ def ONNX_PadOp : ONNX_Op<"Pad"> {
   }];
 }
 
+def ONNX_CenterCropPadOp : ONNX_Op<"CenterCropPad"> {
+  let summary = "Center-crops or zero-pads the `axes` dims to `shape`";
+  let arguments = (ins AnyTensor:$input_data, AnyTensor:$shape,
+                   OptionalAttr<DenseI64ArrayAttr>:$axes);
+  let results = (outs AnyTensor:$output_data);
+  let assemblyFormat = [{
+    $input_data `,` $shape attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Begin and end pads for every dim (negative: cropped) when `shape` is
+    /// constant and the input's dims on the axes are static.
+    std::optional<std::pair<llvm::SmallVector<int64_t>,
+                            llvm::SmallVector<int64_t>>> getStaticPads();
+  }];
+}
+
 class ONNX_BlockOp<string mnemonic, string summ> : ONNX_Op<mnemonic> {
   let summary = summ;
   let arguments = (ins AnyTensor:$input, ONNX_I64Attr:$blocksize,

@@ -250,3 +250,30 @@ LogicalResult ExpandOp::inferShapes() {
                          << formatShape(*shape);
   return setShape(*this, *result, elem);
 }
+
+template <typename OpTy>
+static LogicalResult verifyWindow(OpTy op) {
+  if (!elementTypeOfDataType(op.getContext(), op.getOutputDatatype()))
+    return op.emitOpError() << "output_datatype " << op.getOutputDatatype()
+                            << " is not supported yet";
+  if (auto s = rankedShape(op.getSize()); s && !s->empty())
+    return op.emitOpError() << "expects a scalar size, got " << formatShape(*s);
+  if (auto size = getConstantInt(op.getSize()); size && *size < 0)
+    return op.emitOpError() << "expects a non-negative size, got " << *size;
+  return success();
+}
+
+template <typename OpTy>
+static LogicalResult inferWindow(OpTy op) {
+  std::optional<int64_t> size = getConstantInt(op.getSize());
+  return setShape(op, {size ? *size : ShapedType::kDynamic},
+                  elementTypeOfDataType(op.getContext(), op.getOutputDatatype()));
+}
+
+#define TCC_WINDOW_OP(Op)                                                      \
+  LogicalResult Op::verify() { return verifyWindow(*this); }                   \
+  LogicalResult Op::inferShapes() { return inferWindow(*this); }
+TCC_WINDOW_OP(HannWindowOp)
+TCC_WINDOW_OP(HammingWindowOp)
+TCC_WINDOW_OP(BlackmanWindowOp)
+#undef TCC_WINDOW_OP

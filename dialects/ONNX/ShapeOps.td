@@ -72,6 +72,24 @@ def ONNX_RangeOp : ONNX_Op<"Range"> {
   let hasFolder = 1;
 }
 
+class ONNX_WindowOp<string mnemonic, string fn> : ONNX_Op<mnemonic> {
+  let summary = "The " # fn # " window of `size` points";
+  let description = [{
+    w[n] = a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N), N = size when
+    periodic, else size - 1.
+  }];
+  let arguments = (ins AnyTensor:$size,
+                   DefaultValuedAttr<ONNX_I64Attr, "1">:$output_datatype,
+                   DefaultValuedAttr<ONNX_I64Attr, "1">:$periodic);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$size attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def ONNX_HannWindowOp : ONNX_WindowOp<"HannWindow", "Hann">;
+def ONNX_HammingWindowOp : ONNX_WindowOp<"HammingWindow", "Hamming">;
+def ONNX_BlackmanWindowOp : ONNX_WindowOp<"BlackmanWindow", "Blackman">;
+
 def ONNX_ExpandOp : ONNX_Op<"Expand"> {
   let summary = "Broadcasts the input to `shape` (numpy rules, both ways)";
   let arguments = (ins AnyTensor:$input, TensorOf<[I64]>:$shape);

@@ -51,6 +51,52 @@ struct SplitPattern : OpConversionPattern<onnx::SplitOp> {
 
 /// Pad: tensor.pad in constant mode (after an extract_slice for negative
 /// pads); reflect/edge/wrap read the input at a folded-back index.
+/// Crops the dims with negative pads, then pads those with positive ones
+/// with `value`. `data` is static.
+static Value cropAndPad(OpBuilder &b, Location loc, Value data,
+                        SmallVector<int64_t> begin, SmallVector<int64_t> end,
+                        Value value) {
+  auto inType = cast<RankedTensorType>(data.getType());
+  int64_t rank = inType.getRank();
+  SmallVector<int64_t> offsets, sizes, strides(rank, 1);
+  bool crop = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t lo = std::max<int64_t>(0, -begin[d]);
+    int64_t hi = std::max<int64_t>(0, -end[d]);
+    crop |= lo || hi;
+    offsets.push_back(lo);
+    sizes.push_back(inType.getDimSize(d) - lo - hi);
+    begin[d] = std::max<int64_t>(0, begin[d]);
+    end[d] = std::max<int64_t>(0, end[d]);
+  }
+  if (crop)
+    data = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get(sizes, inType.getElementType()), data,
+        ValueRange{}, ValueRange{}, ValueRange{}, offsets, sizes, strides);
+  return padTrailing(b, loc, data, begin, end, value);
+}
+
+/// CenterCropPad: constant-mode crop and zero pad, centered.
+struct CenterCropPadPattern : OpConversionPattern<onnx::CenterCropPadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::CenterCropPadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStaticResult(op, op.getShape(), "shape")))
+      return failure();
+    auto pads = op.getStaticPads();
+    auto inType = dyn_cast<RankedTensorType>(adaptor.getInputData().getType());
+    if (!pads || !inType || !inType.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    Value zero = constantScalar(rewriter, op.getLoc(),
+                                inType.getElementType(), 0.0);
+    rewriter.replaceOp(op, cropAndPad(rewriter, op.getLoc(),
+                                      adaptor.getInputData(), pads->first,
+                                      pads->second, zero));
+    return success();
+  }
+};
+
 struct PadPattern : OpConversionPattern<onnx::PadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -69,23 +115,6 @@ struct PadPattern : OpConversionPattern<onnx::PadOp> {
     Value data = adaptor.getData();
     StringRef mode = op.getMode();
     if (mode == "constant") {
-      // Crop first (negative pads), then pad with the value.
-      SmallVector<int64_t> offsets, sizes, strides(type.getRank(), 1);
-      bool crop = false;
-      for (int64_t d = 0; d < type.getRank(); ++d) {
-        int64_t lo = std::max<int64_t>(0, -begin[d]);
-        int64_t hi = std::max<int64_t>(0, -end[d]);
-        crop |= lo || hi;
-        offsets.push_back(lo);
-        sizes.push_back(inType.getDimSize(d) - lo - hi);
-        begin[d] = std::max<int64_t>(0, begin[d]);
-        end[d] = std::max<int64_t>(0, end[d]);
-      }
-      if (crop)
-        data = tensor::ExtractSliceOp::create(
-            rewriter, loc,
-            RankedTensorType::get(sizes, type.getElementType()), data,
-            ValueRange{}, ValueRange{}, ValueRange{}, offsets, sizes, strides);
       Value value;
       if (isa<NoneType>(adaptor.getConstantValue().getType())) {
         value = constantScalar(rewriter, loc, type.getElementType(), 0.0);
@@ -96,8 +125,8 @@ struct PadPattern : OpConversionPattern<onnx::PadOp> {
         value = tensor::ExtractOp::create(rewriter, loc,
                                           adaptor.getConstantValue(), at);
       }
-      rewriter.replaceOp(op, padTrailing(rewriter, loc, data, begin, end,
-                                         value));
+      rewriter.replaceOp(op, cropAndPad(rewriter, loc, data, begin, end,
+                                        value));
       return success();
     }
     if (llvm::any_of(begin, [](int64_t p) { return p < 0; }) ||
@@ -288,7 +317,7 @@ struct EyeLikePattern : OpConversionPattern<onnx::EyeLikeOp> {
 
 void tcc::onnx_to_linalg::populateRearrangePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<SplitPattern, PadPattern,
+  patterns.add<SplitPattern, PadPattern, CenterCropPadPattern,
                BlockPattern<onnx::DepthToSpaceOp, true>,
                BlockPattern<onnx::SpaceToDepthOp, false>, TriluPattern,
                EyeLikePattern>(converter, patterns.getContext());

@@ -100,6 +100,38 @@ struct ExpandPattern : OpConversionPattern<onnx::ExpandOp> {
   }
 };
 
+/// Hann, Hamming and Blackman windows of a constant size become constants:
+/// a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N), computed in double.
+template <typename OpTy>
+struct WindowPattern : OpConversionPattern<OpTy> {
+  WindowPattern(const TypeConverter &converter, MLIRContext *ctx, double a0,
+                double a1, double a2)
+      : OpConversionPattern<OpTy>(converter, ctx), a0(a0), a1(a1), a2(a2) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStaticResult(op, op.getSize(), "size")))
+      return failure();
+    auto type = cast<RankedTensorType>(toSignless(op.getType()));
+    int64_t size = type.getDimSize(0);
+    double n = op.getPeriodic() ? size : size - 1;
+    SmallVector<Attribute> values;
+    for (int64_t i = 0; i < size; ++i) {
+      double x = 2 * M_PI * i / n;
+      double w = a0 - a1 * std::cos(x) + a2 * std::cos(2 * x);
+      Type elem = type.getElementType();
+      if (auto ft = dyn_cast<FloatType>(elem))
+        values.push_back(rewriter.getFloatAttr(ft, w));
+      else
+        values.push_back(rewriter.getIntegerAttr(elem, (int64_t)w));
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, type, DenseElementsAttr::get(type, values));
+    return success();
+  }
+  double a0, a1, a2;
+};
+
 } // namespace
 
 void tcc::onnx_to_linalg::populateShapePatterns(const TypeConverter &converter,
@@ -109,5 +141,10 @@ void tcc::onnx_to_linalg::populateShapePatterns(const TypeConverter &converter,
                ConstantOfShapePattern, RangePattern, ExpandPattern>(converter,
                                                                     ctx);
   patterns.add<StaticReshapePattern<onnx::SqueezeOp>>(converter, ctx, "axes");
+  patterns.add<WindowPattern<onnx::HannWindowOp>>(converter, ctx, 0.5, 0.5, 0);
+  patterns.add<WindowPattern<onnx::HammingWindowOp>>(converter, ctx,
+                                                     25.0 / 46, 21.0 / 46, 0);
+  patterns.add<WindowPattern<onnx::BlackmanWindowOp>>(converter, ctx, 0.42,
+                                                      0.5, 0.08);
   patterns.add<StaticReshapePattern<onnx::UnsqueezeOp>>(converter, ctx, "axes");
 }

@@ -23,8 +23,8 @@ func.func @split_runtime(%x: tensor<5xf32>, %s: tensor<2xi64>) -> (tensor<?xf32>
 
 // Negative pads crop first; the value comes from the scalar operand.
 // CHECK-LABEL: func @pad_constant
-// CHECK: %[[C:.*]] = tensor.extract_slice %arg0[1, 0] [3, 4] [1, 1] : tensor<4x4xf32> to tensor<3x4xf32>
-// CHECK: %[[V:.*]] = tensor.extract %arg1[] : tensor<f32>
+// CHECK-DAG: %[[C:.*]] = tensor.extract_slice %arg0[1, 0] [3, 4] [1, 1] : tensor<4x4xf32> to tensor<3x4xf32>
+// CHECK-DAG: %[[V:.*]] = tensor.extract %arg1[] : tensor<f32>
 // CHECK: tensor.pad %[[C]] low[0, 2] high[0, 1]
 // CHECK: tensor.yield %[[V]]
 // CHECK: } : tensor<3x4xf32> to tensor<3x7xf32>
@@ -212,4 +212,17 @@ func.func @split_zero_size(%x: tensor<0xf32>) -> (tensor<0xf32>, tensor<0xf32>) 
   %none = onnx.NoValue
   %0:2 = onnx.Split %x, %none : (tensor<0xf32>, none) -> (tensor<0xf32>, tensor<0xf32>)
   return %0#0, %0#1 : tensor<0xf32>, tensor<0xf32>
+}
+
+// -----
+
+// CenterCropPad: dim 0 (5 -> 3) crops one from each end, dim 1 (2 -> 5) pads
+// one zero before and two after.
+// CHECK-LABEL: func @center_crop_pad
+// CHECK: tensor.extract_slice %{{.*}}[1, 0] [3, 2] [1, 1]
+// CHECK: tensor.pad %{{.*}} low[0, 1] high[0, 2]
+func.func @center_crop_pad(%x: tensor<5x2xf32>) -> tensor<3x5xf32> {
+  %s = onnx.Constant dense<[3, 5]> : tensor<2xi64>
+  %0 = onnx.CenterCropPad %x, %s : (tensor<5x2xf32>, tensor<2xi64>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
 }

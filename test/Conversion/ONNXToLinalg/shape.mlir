@@ -127,3 +127,14 @@ func.func @range_bool(%a: tensor<i1>) -> tensor<2xi1> {
   %0 = onnx.Range %a, %a, %a : (tensor<i1>, tensor<i1>, tensor<i1>) -> tensor<2xi1>
   return %0 : tensor<2xi1>
 }
+
+// -----
+
+// A periodic Hann window of 4 points is the constant [0, 0.5, 1, 0.5].
+// CHECK-LABEL: func @hann_window
+// CHECK: arith.constant dense<[0.000000e+00, 5.000000e-01, 1.000000e+00, 5.000000e-01]> : tensor<4xf32>
+func.func @hann_window() -> tensor<4xf32> {
+  %n = onnx.Constant dense<4> : tensor<i64>
+  %0 = onnx.HannWindow %n : (tensor<i64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

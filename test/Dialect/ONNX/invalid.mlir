@@ -1054,3 +1054,35 @@ func.func @einsum_output_label(%a: tensor<2x3xf32>) -> tensor<*xf32> {
   %0 = onnx.Einsum %a {equation = "ij->iz"} : (tensor<2x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @center_crop_pad_axes(%x: tensor<4x4xf32>, %s: tensor<1xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axes out of range or repeated for rank 2}}
+  %0 = onnx.CenterCropPad %x, %s {axes = array<i64: 2>} : (tensor<4x4xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @center_crop_pad_shape(%x: tensor<4x4xf32>, %s: tensor<3xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects shape of shape [2], got [3]}}
+  %0 = onnx.CenterCropPad %x, %s : (tensor<4x4xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @window_size(%n: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a scalar size, got [2]}}
+  %0 = onnx.HannWindow %n : (tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @window_dtype(%n: tensor<i64>) -> tensor<*xf32> {
+  // expected-error @+1 {{output_datatype 8 is not supported yet}}
+  %0 = onnx.HammingWindow %n {output_datatype = 8 : i64} : (tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
