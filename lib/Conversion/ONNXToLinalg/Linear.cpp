@@ -8,7 +8,8 @@ using namespace tcc::onnx_to_linalg;
 namespace {
 
 /// A contraction `init[out] += scale * a[mapA] * b[mapB]` over an iteration
-/// space whose last dim is the reduction (k).
+/// space whose last dim is the reduction (k). Operands of a narrower float
+/// type than `init` are extended first.
 static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                               Value init, AffineMap mapA, AffineMap mapB,
                               AffineMap mapOut, std::optional<double> scale) {
@@ -21,7 +22,14 @@ static Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
              ValueRange{init}, ArrayRef<AffineMap>{mapA, mapB, mapOut},
              iterators,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value prod = mulScalars(nb, nloc, args[0], args[1]);
+               Type acc = args[2].getType();
+               auto extend = [&](Value x) -> Value {
+                 if (x.getType() == acc)
+                   return x;
+                 return arith::ExtFOp::create(nb, nloc, acc, x);
+               };
+               Value prod =
+                   mulScalars(nb, nloc, extend(args[0]), extend(args[1]));
                if (scale)
                  prod = mulScalars(
                      nb, nloc, prod,
@@ -164,20 +172,28 @@ struct MatMulPattern : OpConversionPattern<onnx::MatMulOp> {
             rewriter, loc, adaptor.getB(),
             i - (batch - std::max<int64_t>(rankB - 2, 0))));
     }
-    Type elem = type->getElementType();
-    Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, elem);
+    // 16-bit floats accumulate in f32 and are rounded once at the end.
+    Type elem = type->getElementType(), acc = accumulatorType(elem);
+    RankedTensorType accType = type->clone(acc);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, acc);
     Value init = linalg::FillOp::create(
                      rewriter, loc,
-                     ValueRange{constantScalar(rewriter, loc, elem, 0)},
+                     ValueRange{constantScalar(rewriter, loc, acc, 0)},
                      ValueRange{empty})
                      .getResult(0);
-    if (init.getType() != *type)
-      init = tensor::CastOp::create(rewriter, loc, *type, init);
+    if (init.getType() != accType)
+      init = tensor::CastOp::create(rewriter, loc, accType, init);
     Value result = buildContraction(
         rewriter, loc, adaptor.getA(), adaptor.getB(), init,
         AffineMap::get(numDims, 0, aExprs, ctx),
         AffineMap::get(numDims, 0, bExprs, ctx),
         AffineMap::get(numDims, 0, outExprs, ctx), std::nullopt);
+    if (acc != elem)
+      result = buildElementwise(
+          rewriter, loc, *type, {result},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            return arith::TruncFOp::create(b, l, elem, args[0]);
+          });
     rewriter.replaceOp(op, result);
     return success();
   }

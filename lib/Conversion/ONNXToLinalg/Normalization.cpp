@@ -114,12 +114,23 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
           return math::ExpOp::create(
               b, l, arith::SubFOp::create(b, l, args[0], args[1]));
         });
-    Value zero = constantScalar(rewriter, loc, ft, 0);
-    Value sum =
-        buildReduction(rewriter, loc, exps, reduced, zero,
-                       [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-                         return arith::AddFOp::create(b, l, args[0], args[1]);
-                       });
+    // The sum of 16-bit floats accumulates in f32, rounded once (numpy).
+    Type acc = accumulatorType(ft);
+    Value zero = constantScalar(rewriter, loc, acc, 0);
+    Value sum = buildReduction(
+        rewriter, loc, exps, reduced, zero,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value x = args[0];
+          if (acc != ft)
+            x = arith::ExtFOp::create(b, l, acc, x);
+          return arith::AddFOp::create(b, l, x, args[1]);
+        });
+    if (acc != ft)
+      sum = buildElementwise(
+          rewriter, loc, cast<RankedTensorType>(sum.getType()).clone(ft), {sum},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            return arith::TruncFOp::create(b, l, ft, args[0]);
+          });
     Value result;
     if constexpr (kind == SoftmaxKind::Softmax)
       result = buildWithReduced(

@@ -63,3 +63,20 @@ func.func @gemm_dynamic(%a: tensor<?x4xf32>, %b: tensor<4x3xf32>) -> tensor<?x3x
   %0 = onnx.Gemm %a, %b, %none : (tensor<?x4xf32>, tensor<4x3xf32>, none) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
+
+// -----
+
+// f16 products accumulate in f32, rounded once.
+// CHECK-LABEL: func @matmul_f16
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16, %[[ACC:.*]]: f32):
+// CHECK-DAG: %[[AW:.*]] = arith.extf %[[A]] : f16 to f32
+// CHECK-DAG: %[[BW:.*]] = arith.extf %[[B]] : f16 to f32
+// CHECK: %[[P:.*]] = arith.mulf %[[AW]], %[[BW]] : f32
+// CHECK: arith.addf %[[ACC]], %[[P]] : f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @matmul_f16(%a: tensor<2x4xf16>, %b: tensor<4x3xf16>) -> tensor<2x3xf16> {
+  %0 = onnx.MatMul %a, %b : (tensor<2x4xf16>, tensor<4x3xf16>) -> tensor<2x3xf16>
+  return %0 : tensor<2x3xf16>
+}
