@@ -150,11 +150,10 @@ LogicalResult AttentionOp::verify() {
         return success();
       if (shape->size() != 4 || clash((*shape)[0], d.batch) ||
           clash((*shape)[1], d.kvHeads) || clash((*shape)[3], headSize))
-        return emitOpError()
-               << "expects " << name << " of shape "
-               << formatShape({d.batch, d.kvHeads, ShapedType::kDynamic,
-                               headSize})
-               << ", got " << formatShape(*shape);
+        return emitOpError() << "expects " << name << " of shape "
+                             << formatShape({d.batch, d.kvHeads,
+                                             ShapedType::kDynamic, headSize})
+                             << ", got " << formatShape(*shape);
       return success();
     };
     if (failed(checkPast("past_key", getPastKey(), d.headSize)) ||
@@ -222,10 +221,9 @@ LogicalResult AttentionOp::inferShapes() {
   if (rankedShape(getQ())->size() == 3)
     y = {d->batch, d->qSeq, mulDim(d->qHeads, d->vHeadSize)};
   (void)setShape(*this, y, qElem, 0);
-  (void)setShape(*this, {d->batch, d->kvHeads, d->totalSeq, d->headSize},
-                 kElem, 1);
+  (void)setShape(*this, {d->batch, d->kvHeads, d->totalSeq, d->headSize}, kElem,
+                 1);
   (void)setShape(*this, {d->batch, d->kvHeads, d->totalSeq, d->vHeadSize},
                  vElem, 2);
-  return setShape(*this, {d->batch, d->qHeads, d->qSeq, d->totalSeq}, qElem,
-                  3);
+  return setShape(*this, {d->batch, d->qHeads, d->qSeq, d->totalSeq}, qElem, 3);
 }

@@ -8,8 +8,8 @@
 #include "dialects/ONNX/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
-#include "llvm/ADT/APFloat.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/APFloat.h"
 
 #include <cmath>
 
@@ -30,8 +30,7 @@ public:
   ONNXBuilder(PatternRewriter &rewriter, Location loc)
       : rewriter(rewriter), loc(loc) {}
 
-  template <typename OpTy, typename... Args>
-  Value create(Args &&...args) {
+  template <typename OpTy, typename... Args> Value create(Args &&...args) {
     auto op = OpTy::create(rewriter, loc,
                            UnrankedTensorType::get(rewriter.getF32Type()),
                            std::forward<Args>(args)...);
@@ -45,8 +44,8 @@ public:
   }
 
   Value i64s(ArrayRef<int64_t> values) {
-    auto type = RankedTensorType::get({(int64_t)values.size()},
-                                      rewriter.getI64Type());
+    auto type =
+        RankedTensorType::get({(int64_t)values.size()}, rewriter.getI64Type());
     return constant(DenseElementsAttr::get(type, values));
   }
 
@@ -101,15 +100,14 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
       if (!is3d)
         return x;
       int64_t seq = cast<ShapedType>(x.getType()).getDimSize(1);
-      return b.transpose(b.reshape(x, {d.batch, seq, heads, -1}),
-                         {0, 2, 1, 3});
+      return b.transpose(b.reshape(x, {d.batch, seq, heads, -1}), {0, 2, 1, 3});
     };
     Value q = toHeads(op.getQ(), d.qHeads);
     Value presentKey = toHeads(op.getK(), d.kvHeads);
     Value presentValue = toHeads(op.getV(), d.kvHeads);
     if (!isa<NoneType>(op.getPastKey().getType())) {
-      presentKey = b.create<ConcatOp>(
-          ValueRange{op.getPastKey(), presentKey}, /*axis=*/2);
+      presentKey = b.create<ConcatOp>(ValueRange{op.getPastKey(), presentKey},
+                                      /*axis=*/2);
       presentValue = b.create<ConcatOp>(
           ValueRange{op.getPastValue(), presentValue}, /*axis=*/2);
     }
@@ -139,8 +137,7 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
     Value capped = qk;
     if (float softcap = op.getSoftcap().convertToFloat(); softcap > 0) {
       Value cap = b.splat(elem, softcap);
-      capped = b.create<MulOp>(
-          b.create<TanhOp>(b.create<DivOp>(qk, cap)), cap);
+      capped = b.create<MulOp>(b.create<TanhOp>(b.create<DivOp>(qk, cap)), cap);
     }
 
     Value bias = buildBias(op, b, d, elem);
@@ -200,9 +197,9 @@ private:
       SmallVector<int64_t> shape(cast<ShapedType>(mask.getType()).getShape());
       if (shape.back() < d.totalSeq) {
         shape.back() = d.totalSeq - shape.back();
-        mask = b.create<ConcatOp>(
-            ValueRange{mask, b.splat(elem, kNegInf, shape)},
-            (int64_t)shape.size() - 1);
+        mask =
+            b.create<ConcatOp>(ValueRange{mask, b.splat(elem, kNegInf, shape)},
+                               (int64_t)shape.size() - 1);
       }
       add(mask);
     }
@@ -256,7 +253,8 @@ private:
     };
     // j <= i + n - rows  <=>  j - i + rows - 1 < n.
     if (causal)
-      require(rows, true, [&](int64_t i, int64_t j) { return j - i + rows - 1; });
+      require(rows, true,
+              [&](int64_t i, int64_t j) { return j - i + rows - 1; });
     // i + n - rows - j <= left  <=>  n < j - i + rows + left + 1.
     if (left >= 0)
       require(rows, false,
