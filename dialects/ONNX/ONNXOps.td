@@ -9,6 +9,7 @@
 #define TCC_ONNX_OPS_TD
 
 include "ActivationOps.td"
+include "AttentionOps.td"
 include "ConvPoolOps.td"
 include "ElementwiseOps.td"
 include "ImageOps.td"

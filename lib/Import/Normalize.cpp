@@ -217,6 +217,13 @@ LogicalResult dropout(NodeBuild &nb) {
   return success();
 }
 
+/// Attention (opset 23) has no nonpad_kv_seqlen; libonnx may not know the
+/// op at all, so its optional inputs are padded here.
+LogicalResult attention(NodeBuild &nb) {
+  nb.padOperands(7);
+  return success();
+}
+
 /// BatchNormalization before opset 9 had `spatial` (1: per channel).
 LogicalResult batchNorm(NodeBuild &nb) {
   Attribute spatial = nb.state.attributes.erase("spatial");
@@ -333,6 +340,7 @@ const llvm::StringMap<Normalizer> &normalizers() {
   static const llvm::StringMap<Normalizer> table = {
       {"Add", legacyBroadcast},
       {"And", legacyBroadcast},
+      {"Attention", attention},
       {"BatchNormalization", batchNorm},
       {"Cast", cast},
       {"Clip", clip},
@@ -399,6 +407,7 @@ unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
       !node.output(1).empty())
     return 2;
   static const llvm::StringMap<unsigned> counts = {
+      {"Attention", 4}, // Y, present_key, present_value, qk_matmul_output
       {"LayerNormalization", 3}, // Y, Mean, InvStdDev
       {"TopK", 2},               // Values, Indices
   };

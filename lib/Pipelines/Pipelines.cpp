@@ -52,6 +52,7 @@ StringRef tcc::stageName(Stage stage) {
 void tcc::buildONNXToLinalgPipeline(OpPassManager &pm) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::onnx::createONNXShapeInference());
+  fpm.addPass(tcc::onnx::createONNXDecompose());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(tcc::createConvertONNXToLinalg());
   fpm.addPass(createLinalgElementwiseOpFusionPass());

@@ -129,9 +129,12 @@ def identity_dropout_clip():
 
 def unsupported():
     nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu0"),
-             helper.make_node("LpNormalization", ["r"], ["n"], name="lpnorm0", axis=-1, p=2),
+             helper.make_node("Cast", ["r"], ["c"], name="cast0", to=TensorProto.INT64),
+             helper.make_node("TfIdfVectorizer", ["c"], ["n"], name="tfidf0", mode="TF",
+                              min_gram_length=1, max_gram_length=1, max_skip_count=0,
+                              ngram_counts=[0], ngram_indexes=[0], pool_int64s=[1]),
              helper.make_node("Foo", ["n"], ["y"], name="custom0", domain="com.example")]
-    return model("unsupported", nodes, [vi("x", [1, 4])], [vi("y", [1, 4])],
+    return model("unsupported", nodes, [vi("x", [1, 4])], [vi("y", [1, 1])],
                  extra_opsets=[("com.example", 1)])
 
 

@@ -16,8 +16,8 @@ static Value buildProductSum(OpBuilder &b, Location loc, ValueRange inputs,
                              std::optional<double> scale) {
   auto initType = cast<RankedTensorType>(init.getType());
   Type elem = initType.getElementType();
-  bool widen = isa<FloatType>(elem) && elem.getIntOrFloatBitWidth() < 32;
-  Type acc = widen ? b.getF32Type() : elem;
+  Type acc = accumulatorType(elem);
+  bool widen = acc != elem;
   auto accType = initType.clone(acc);
   auto convert = [&](Value tensor, RankedTensorType to) {
     return buildElementwise(b, loc, to, {tensor},

@@ -102,14 +102,6 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
       return success();
     }
 
-    // Half-precision inputs compute exp and the sum in f32 and round once.
-    Type ct = ft.getIntOrFloatBitWidth() < 32 ? rewriter.getF32Type() : ft;
-    auto widen = [&](OpBuilder &b, Location l, Value x) {
-      return castScalar(b, l, x, false, ct, false);
-    };
-    auto narrow = [&](OpBuilder &b, Location l, Value x) {
-      return castScalar(b, l, x, false, ft, false);
-    };
     Value lowest = extremeScalar(rewriter, loc, ft, false, false);
     Value max = buildReduction(
         rewriter, loc, input, reduced, lowest,
@@ -117,35 +109,42 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
           return arith::MaxNumFOp::create(b, l, args[0], args[1]);
         });
     Value exps = buildWithReduced(
-        rewriter, loc, input, max, reduced, ct,
+        rewriter, loc, input, max, reduced, ft,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           return math::ExpOp::create(
-              b, l,
-              arith::SubFOp::create(b, l, widen(b, l, args[0]),
-                                    widen(b, l, args[1])));
+              b, l, arith::SubFOp::create(b, l, args[0], args[1]));
         });
-    Value zero = constantScalar(rewriter, loc, ct, 0);
-    Value sum =
-        buildReduction(rewriter, loc, exps, reduced, zero,
-                       [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-                         return arith::AddFOp::create(b, l, args[0], args[1]);
-                       });
+    // The sum of 16-bit floats accumulates in f32, rounded once (numpy).
+    Type acc = accumulatorType(ft);
+    Value zero = constantScalar(rewriter, loc, acc, 0);
+    Value sum = buildReduction(
+        rewriter, loc, exps, reduced, zero,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value x = args[0];
+          if (acc != ft)
+            x = arith::ExtFOp::create(b, l, acc, x);
+          return arith::AddFOp::create(b, l, x, args[1]);
+        });
+    if (acc != ft)
+      sum = buildElementwise(
+          rewriter, loc, cast<RankedTensorType>(sum.getType()).clone(ft), {sum},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            return arith::TruncFOp::create(b, l, ft, args[0]);
+          });
     Value result;
     if constexpr (kind == SoftmaxKind::Softmax)
       result = buildWithReduced(
           rewriter, loc, exps, sum, reduced, ft,
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            return narrow(b, l, arith::DivFOp::create(b, l, args[0], args[1]));
+            return arith::DivFOp::create(b, l, args[0], args[1]);
           });
     else
       result = buildWithReduced(
           rewriter, loc, input, ValueRange{max, sum}, reduced, ft,
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            Value shifted = arith::SubFOp::create(b, l, widen(b, l, args[0]),
-                                                  widen(b, l, args[1]));
-            return narrow(b, l,
-                          arith::SubFOp::create(
-                              b, l, shifted, math::LogOp::create(b, l, args[2])));
+            Value shifted = arith::SubFOp::create(b, l, args[0], args[1]);
+            return arith::SubFOp::create(b, l, shifted,
+                                         math::LogOp::create(b, l, args[2]));
           });
     rewriter.replaceOp(op, result);
     return success();

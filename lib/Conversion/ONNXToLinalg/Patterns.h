@@ -82,6 +82,10 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value constantScalar(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Type type, double value);
 
+/// The type sums of `elem` accumulate in: f32 for 16-bit floats (as numpy
+/// and onnxruntime do), else `elem` itself.
+mlir::Type accumulatorType(mlir::Type elem);
+
 /// Scalar arithmetic that picks the float or integer op by type.
 mlir::Value addScalars(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                        mlir::Value y);

@@ -114,6 +114,12 @@ Value tcc::onnx_to_linalg::addScalars(OpBuilder &b, Location loc, Value x,
   return arith::AddIOp::create(b, loc, x, y);
 }
 
+Type tcc::onnx_to_linalg::accumulatorType(Type elem) {
+  if (isa<Float16Type, BFloat16Type>(elem))
+    return Float32Type::get(elem.getContext());
+  return elem;
+}
+
 Value tcc::onnx_to_linalg::mulScalars(OpBuilder &b, Location loc, Value x,
                                       Value y) {
   if (isa<FloatType>(x.getType()))

@@ -82,12 +82,14 @@ func.func @einsum_diag_vec(%a: tensor<3x3xf32>, %b: tensor<3x4xf32>) -> tensor<4
 
 // -----
 
-// f16 products accumulate in f32 and round once.
+// f16 products accumulate in f32, rounded once.
 // CHECK-LABEL: func @matmul_f16
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3xf32>)
-// CHECK: arith.extf %{{.*}} : f16 to f32
-// CHECK: arith.extf %{{.*}} : f16 to f32
-// CHECK: arith.mulf %{{.*}} : f32
+// CHECK: ^bb0(%[[A:.*]]: f16, %[[B:.*]]: f16, %[[ACC:.*]]: f32):
+// CHECK-DAG: %[[AW:.*]] = arith.extf %[[A]] : f16 to f32
+// CHECK-DAG: %[[BW:.*]] = arith.extf %[[B]] : f16 to f32
+// CHECK: %[[P:.*]] = arith.mulf %[[AW]], %[[BW]] : f32
+// CHECK: arith.addf %[[ACC]], %[[P]] : f32
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 func.func @matmul_f16(%a: tensor<2x4xf16>, %b: tensor<4x3xf16>) -> tensor<2x3xf16> {
   %0 = onnx.MatMul %a, %b : (tensor<2x4xf16>, tensor<4x3xf16>) -> tensor<2x3xf16>

@@ -27,6 +27,21 @@ func.func @softmax(%x: tensor<2x5x3xf32>) -> tensor<2x5x3xf32> {
 
 // -----
 
+// The sum of bf16 exponentials accumulates in f32, rounded once.
+// CHECK-LABEL: func @softmax_bf16
+// CHECK: math.exp %{{.*}} : bf16
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.addf %[[W]], %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: arith.divf %{{.*}}, %{{.*}} : bf16
+func.func @softmax_bf16(%x: tensor<2x5xbf16>) -> tensor<2x5xbf16> {
+  %0 = onnx.Softmax %x : (tensor<2x5xbf16>) -> tensor<2x5xbf16>
+  return %0 : tensor<2x5xbf16>
+}
+
+// -----
+
 // (x - max) - log(sum(exp(x - max))) along the last axis.
 // CHECK-LABEL: func @logsoftmax
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]

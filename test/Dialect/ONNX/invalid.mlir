@@ -1086,3 +1086,228 @@ func.func @window_dtype(%n: tensor<i64>) -> tensor<*xf32> {
   %0 = onnx.HammingWindow %n {output_datatype = 8 : i64} : (tensor<i64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @attention_rank(%q: tensor<2x3x4x8xf32>, %k: tensor<2x6x24xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects Q, K and V of one rank, 3 or 4, got [2,3,4,8], [2,6,24] and [2,6,24]}}
+  %0:4 = onnx.Attention %q, %k, %k, %none, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x6x24xf32>, tensor<2x6x24xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_3d_heads(%q: tensor<2x4x24xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects q_num_heads and kv_num_heads with 3-d inputs}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none : (tensor<2x4x24xf32>, tensor<2x4x24xf32>, tensor<2x4x24xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_hidden(%q: tensor<2x4x24xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects the hidden size of Q (24) to be a multiple of its q_num_heads (5)}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none {q_num_heads = 5 : i64, kv_num_heads = 3 : i64} : (tensor<2x4x24xf32>, tensor<2x4x24xf32>, tensor<2x4x24xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_groups(%q: tensor<2x4x3x8xf32>, %k: tensor<2x3x6x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects the number of query heads (4) to be a multiple of the number of key/value heads (3)}}
+  %0:4 = onnx.Attention %q, %k, %k, %none, %none, %none, %none : (tensor<2x4x3x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_head_size(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x6x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects Q and K of one head size, got [2,3,4,8] and [2,3,6,4]}}
+  %0:4 = onnx.Attention %q, %k, %k, %none, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x3x6x4xf32>, tensor<2x3x6x4xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_kv_seq(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x6x8xf32>, %v: tensor<2x3x5x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects K and V of one sequence length, got [2,3,6,8] and [2,3,5,8]}}
+  %0:4 = onnx.Attention %q, %k, %v, %none, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x5x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_batch(%q: tensor<2x3x4x8xf32>, %k: tensor<1x3x6x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects Q, K and V of one batch size}}
+  %0:4 = onnx.Attention %q, %k, %k, %none, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<1x3x6x8xf32>, tensor<1x3x6x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_kv_heads(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x6x8xf32>, %v: tensor<2x1x6x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects K and V of one number of heads, got [2,3,6,8] and [2,1,6,8]}}
+  %0:4 = onnx.Attention %q, %k, %v, %none, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x3x6x8xf32>, tensor<2x1x6x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_4d_num_heads(%q: tensor<2x3x4x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has q_num_heads 4 but Q of shape [2,3,4,8]}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none {q_num_heads = 4 : i64} : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_past_alone(%q: tensor<2x3x4x8xf32>, %p: tensor<2x3x2x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects past_key and past_value together}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %p, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, tensor<2x3x2x8xf32>, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_past_shape(%q: tensor<2x3x4x8xf32>, %p: tensor<2x3x2x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects past_key of shape [2,3,?,8], got [2,3,2,4]}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %p, %p, %none : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, tensor<2x3x2x4xf32>, tensor<2x3x2x4xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_past_lengths(%q: tensor<2x3x4x8xf32>, %pk: tensor<2x3x2x8xf32>, %pv: tensor<2x3x3x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects past_key and past_value of one sequence length, got [2,3,2,8] and [2,3,3,8]}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %pk, %pv, %none : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, tensor<2x3x2x8xf32>, tensor<2x3x3x8xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_nonpad_with_past(%q: tensor<2x3x4x8xf32>, %p: tensor<2x3x2x8xf32>, %n: tensor<2xi64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects nonpad_kv_seqlen without past_key and past_value}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %p, %p, %n : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, tensor<2x3x2x8xf32>, tensor<2x3x2x8xf32>, tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_nonpad_shape(%q: tensor<2x3x4x8xf32>, %n: tensor<3xi64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects nonpad_kv_seqlen of shape [2], got [3]}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %n : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, none, none, tensor<3xi64>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_nonpad_type(%q: tensor<2x3x4x8xf32>, %n: tensor<2xi32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects nonpad_kv_seqlen of int64}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %n : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, none, none, tensor<2xi32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_mask_shape(%q: tensor<2x3x4x8xf32>, %m: tensor<2x4x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects attn_mask to broadcast to [2,3,4,4] (its last dim may be shorter), got [2,4,4]}}
+  %0:4 = onnx.Attention %q, %q, %q, %m, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x4x4xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_mask_too_long(%q: tensor<2x3x4x8xf32>, %m: tensor<4x5xi1>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects attn_mask to broadcast to [2,3,4,4] (its last dim may be shorter), got [4,5]}}
+  %0:4 = onnx.Attention %q, %q, %q, %m, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<4x5xi1>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_qk_mode(%q: tensor<2x3x4x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects qk_matmul_output_mode in [0, 3], got 4}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none {qk_matmul_output_mode = 4 : i64} : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_softmax_precision(%q: tensor<2x3x4x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects softmax_precision to be a float type (1, 10, 11 or 16), got 7}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none {softmax_precision = 7 : i64} : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_window(%q: tensor<2x3x4x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects window sizes >= -1}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none {left_window_size = -2 : i64} : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_num_heads(%q: tensor<2x4x24xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects q_num_heads and kv_num_heads > 0}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none {q_num_heads = 0 : i64, kv_num_heads = 3 : i64} : (tensor<2x4x24xf32>, tensor<2x4x24xf32>, tensor<2x4x24xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_qk_types(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x4x8xf16>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects Q and K of one element type}}
+  %0:4 = onnx.Attention %q, %k, %q, %none, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf16>, tensor<2x3x4x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_past_types(%q: tensor<2x3x4x8xf32>, %p: tensor<2x3x2x8xf16>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects past_key and past_value of the element types of K and V}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %p, %p, %none : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, tensor<2x3x2x8xf16>, tensor<2x3x2x8xf16>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_4d_kv_num_heads(%q: tensor<2x3x4x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has kv_num_heads 1 but K of shape [2,3,4,8]}}
+  %0:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none {kv_num_heads = 1 : i64} : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @attention_mask_type(%q: tensor<2x3x4x8xf32>, %m: tensor<4x4xcomplex<f32>>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects attn_mask of bool, integer or float}}
+  %0:4 = onnx.Attention %q, %q, %q, %m, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<4x4xcomplex<f32>>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}

@@ -338,3 +338,12 @@ func.func @misc_ops(%x: tensor<2x3xf32>, %img: tensor<1x1x4x4xf32>, %axis: tenso
   %bc = onnx.BitCast %e {to = 6 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi32>
   return %bc : tensor<2x3xi32>
 }
+
+// CHECK-LABEL: func @attention_ops
+func.func @attention_ops(%q: tensor<2x4x24xf32>, %kv: tensor<2x6x24xf32>, %mask: tensor<4x18xi1>, %past: tensor<2x3x12x8xf32>) -> tensor<2x4x24xf32> {
+  %none = onnx.NoValue
+  // CHECK: onnx.Attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {is_causal = 1 : i64, kv_num_heads = 3 : i64, q_num_heads = 3 : i64, qk_matmul_output_mode = 2 : i64, scale = 1.250000e-01 : f32, softcap = 2.000000e+00 : f32}
+  // CHECK-SAME: -> (tensor<2x4x24xf32>, tensor<2x3x18x8xf32>, tensor<2x3x18x8xf32>, tensor<2x3x4x18xf32>)
+  %y:4 = onnx.Attention %q, %kv, %kv, %mask, %past, %past, %none {is_causal = 1 : i64, kv_num_heads = 3 : i64, q_num_heads = 3 : i64, qk_matmul_output_mode = 2 : i64, scale = 0.125 : f32, softcap = 2.0 : f32} : (tensor<2x4x24xf32>, tensor<2x6x24xf32>, tensor<2x6x24xf32>, tensor<4x18xi1>, tensor<2x3x12x8xf32>, tensor<2x3x12x8xf32>, none) -> (tensor<2x4x24xf32>, tensor<2x3x18x8xf32>, tensor<2x3x18x8xf32>, tensor<2x3x4x18xf32>)
+  return %y#0 : tensor<2x4x24xf32>
+}

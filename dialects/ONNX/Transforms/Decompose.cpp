@@ -1,0 +1,287 @@
+//===- Decompose.cpp - tcc-onnx-decompose ---------------------------------===//
+//
+// Composite onnx ops rewritten into the primitive onnx ops of their ONNX
+// function body, which all have lowerings. Attention follows the reference
+// (onnx/reference/ops/op_attention.py) and the function body of the spec.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/ONNX/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "llvm/ADT/APFloat.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tcc::onnx;
+
+namespace tcc::onnx {
+#define GEN_PASS_DEF_ONNXDECOMPOSE
+#include "dialects/ONNX/Transforms/Passes.h.inc"
+} // namespace tcc::onnx
+
+namespace {
+
+/// Creates onnx ops at one location with their result types inferred from
+/// their operands, and constants.
+class ONNXBuilder {
+public:
+  ONNXBuilder(PatternRewriter &rewriter, Location loc)
+      : rewriter(rewriter), loc(loc) {}
+
+  template <typename OpTy, typename... Args> Value create(Args &&...args) {
+    auto op = OpTy::create(rewriter, loc,
+                           UnrankedTensorType::get(rewriter.getF32Type()),
+                           std::forward<Args>(args)...);
+    // The operands are verified and static: inference cannot fail.
+    (void)op.inferShapes();
+    return op->getResult(0);
+  }
+
+  Value constant(DenseElementsAttr value) {
+    return ConstantOp::create(rewriter, loc, value.getType(), value);
+  }
+
+  Value i64s(ArrayRef<int64_t> values) {
+    auto type =
+        RankedTensorType::get({(int64_t)values.size()}, rewriter.getI64Type());
+    return constant(DenseElementsAttr::get(type, values));
+  }
+
+  /// A `shape` tensor of `elem` filled with `value`.
+  Value splat(Type elem, double value, ArrayRef<int64_t> shape = {}) {
+    return constant(DenseElementsAttr::get(RankedTensorType::get(shape, elem),
+                                           FloatAttr::get(elem, value)));
+  }
+
+  Value transpose(Value x, ArrayRef<int64_t> perm) {
+    return create<TransposeOp>(x, rewriter.getDenseI64ArrayAttr(perm));
+  }
+
+  Value reshape(Value x, ArrayRef<int64_t> shape) {
+    return create<ReshapeOp>(x, i64s(shape), 0);
+  }
+
+private:
+  PatternRewriter &rewriter;
+  Location loc;
+};
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+/// Why `op` cannot be decomposed, or nullopt.
+std::optional<std::string> unsupportedAttention(AttentionOp op) {
+  for (Value operand : op->getOperands())
+    if (auto type = dyn_cast<ShapedType>(operand.getType());
+        type && !type.hasStaticShape())
+      return std::string("with dynamic shapes");
+  if (getElementTypeOrSelf(op.getV()) != getElementTypeOrSelf(op.getQ()))
+    return std::string("with V of another element type than Q and K");
+  return std::nullopt;
+}
+
+/// onnx.Attention as the spec's function body:
+///   Y = where(row fully masked, 0, softmax(softcap(Q' K'^T) + bias)) V'
+struct DecomposeAttention : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> reason = unsupportedAttention(op))
+      return rewriter.notifyMatchFailure(op, *reason);
+    ONNXBuilder b(rewriter, op.getLoc());
+    AttentionOp::Dims d = *op.getDims();
+    Type elem = getElementTypeOrSelf(op.getQ());
+    bool is3d = cast<ShapedType>(op.getQ().getType()).getRank() == 3;
+
+    // (batch, seq, heads * size) -> (batch, heads, seq, size).
+    auto toHeads = [&](Value x, int64_t heads) {
+      if (!is3d)
+        return x;
+      int64_t seq = cast<ShapedType>(x.getType()).getDimSize(1);
+      return b.transpose(b.reshape(x, {d.batch, seq, heads, -1}), {0, 2, 1, 3});
+    };
+    Value q = toHeads(op.getQ(), d.qHeads);
+    Value presentKey = toHeads(op.getK(), d.kvHeads);
+    Value presentValue = toHeads(op.getV(), d.kvHeads);
+    if (!isa<NoneType>(op.getPastKey().getType())) {
+      presentKey = b.create<ConcatOp>(ValueRange{op.getPastKey(), presentKey},
+                                      /*axis=*/2);
+      presentValue = b.create<ConcatOp>(
+          ValueRange{op.getPastValue(), presentValue}, /*axis=*/2);
+    }
+
+    // Grouped-query attention: each KV head serves `groups` query heads in
+    // a row (h0, h0, h1, h1, ...).
+    int64_t groups = d.qHeads / d.kvHeads;
+    auto repeatHeads = [&](Value x, int64_t size) {
+      if (groups == 1)
+        return x;
+      Value unsqueezed = b.create<UnsqueezeOp>(x, b.i64s({2}));
+      Value expanded = b.create<ExpandOp>(
+          unsqueezed, b.i64s({d.batch, d.kvHeads, groups, d.totalSeq, size}));
+      return b.reshape(expanded, {d.batch, d.qHeads, d.totalSeq, size});
+    };
+    Value k = repeatHeads(presentKey, d.headSize);
+    Value v = repeatHeads(presentValue, d.vHeadSize);
+
+    // Q and K^T are each scaled by sqrt(scale), rounded to the input type.
+    double scale = op.getScale() ? (double)op.getScale()->convertToFloat()
+                                 : 1.0 / std::sqrt((double)d.headSize);
+    Value sqrtScale = b.splat(elem, std::sqrt(scale));
+    Value qScaled = b.create<MulOp>(q, sqrtScale);
+    Value kScaled = b.create<MulOp>(b.transpose(k, {0, 1, 3, 2}), sqrtScale);
+    Value qk = b.create<MatMulOp>(qScaled, kScaled);
+
+    Value capped = qk;
+    if (float softcap = op.getSoftcap().convertToFloat(); softcap > 0) {
+      Value cap = b.splat(elem, softcap);
+      capped = b.create<MulOp>(b.create<TanhOp>(b.create<DivOp>(qk, cap)), cap);
+    }
+
+    Value bias = buildBias(op, b, d, elem);
+    Value scores = bias ? b.create<AddOp>(capped, bias) : capped;
+
+    Value probs = scores;
+    std::optional<int64_t> precision = op.getSoftmaxPrecision();
+    Type softmaxElem =
+        precision ? elementTypeOfDataType(op.getContext(), *precision) : elem;
+    if (softmaxElem != elem)
+      probs = b.create<CastOp>(probs, *precision, IntegerAttr());
+    probs = b.create<SoftmaxOp>(probs, /*axis=*/-1);
+    if (softmaxElem != elem)
+      probs = b.create<CastLikeOp>(probs, op.getQ(), IntegerAttr());
+    // A row whose bias is -inf everywhere attends no key: its
+    // probabilities (NaN out of the softmax) are 0.
+    if (bias) {
+      Value rowMax = b.create<ReduceMaxOp>(bias, b.i64s({-1}), 1, 0);
+      Value fullyMasked = b.create<EqualOp>(rowMax, b.splat(elem, kNegInf));
+      probs = b.create<WhereOp>(fullyMasked, b.splat(elem, 0.0), probs);
+    }
+
+    Value y = b.create<MatMulOp>(probs, v);
+    if (is3d)
+      y = b.reshape(b.transpose(y, {0, 2, 1, 3}),
+                    {d.batch, d.qSeq, d.qHeads * d.vHeadSize});
+    Value qkOutput[] = {qk, capped, scores, probs};
+    rewriter.replaceOp(op, {y, presentKey, presentValue,
+                            qkOutput[op.getQkMatmulOutputMode()]});
+    return success();
+  }
+
+private:
+  /// The additive bias (0 or -inf, plus a float mask) of the scores, of a
+  /// shape that broadcasts to (batch, q heads, q seq, total seq); null
+  /// when nothing is masked.
+  static Value buildBias(AttentionOp op, ONNXBuilder &b,
+                         const AttentionOp::Dims &d, Type elem) {
+    Value bias;
+    auto add = [&](Value term) {
+      bias = bias ? b.create<AddOp>(bias, term) : term;
+    };
+    // allowed ? 0 : -inf.
+    auto select = [&](Value allowed) {
+      return b.create<WhereOp>(allowed, b.splat(elem, 0.0),
+                               b.splat(elem, kNegInf));
+    };
+
+    // attn_mask: bool (false -> -inf) or added; a short last dim is padded
+    // with -inf.
+    if (Value mask = op.getAttnMask(); !isa<NoneType>(mask.getType())) {
+      Type maskElem = getElementTypeOrSelf(mask);
+      if (maskElem.isInteger(1))
+        mask = select(mask);
+      else if (maskElem != elem)
+        mask = b.create<CastLikeOp>(mask, op.getQ(), IntegerAttr());
+      SmallVector<int64_t> shape(cast<ShapedType>(mask.getType()).getShape());
+      if (shape.back() < d.totalSeq) {
+        shape.back() = d.totalSeq - shape.back();
+        mask =
+            b.create<ConcatOp>(ValueRange{mask, b.splat(elem, kNegInf, shape)},
+                               (int64_t)shape.size() - 1);
+      }
+      add(mask);
+    }
+
+    // Query i (at position offset + i) may attend key j when
+    //   causal: j <= offset + i;
+    //   window: offset + i - left <= j <= offset + i + right (-1: no bound).
+    // The offset is the past length, or nonpad_kv_seqlen[b] - q seq per
+    // batch for an external cache.
+    bool causal = op.getIsCausal() != 0;
+    int64_t left = op.getLeftWindowSize(), right = op.getRightWindowSize();
+    Value seqlen = op.getNonpadKvSeqlen();
+    int64_t rows = d.qSeq, cols = d.totalSeq;
+    if (isa<NoneType>(seqlen.getType())) {
+      if (!causal && left < 0 && right < 0)
+        return bias;
+      const llvm::fltSemantics &semantics =
+          cast<FloatType>(elem).getFloatSemantics();
+      SmallVector<APFloat> values;
+      for (int64_t i = 0; i < rows; ++i) {
+        for (int64_t j = 0; j < cols; ++j) {
+          int64_t diff = d.pastSeq + i - j;
+          bool allowed = (!causal || diff >= 0) && (left < 0 || diff <= left) &&
+                         (right < 0 || -diff <= right);
+          values.push_back(allowed ? APFloat::getZero(semantics)
+                                   : APFloat::getInf(semantics, true));
+        }
+      }
+      auto type = RankedTensorType::get({rows, cols}, elem);
+      add(b.constant(DenseElementsAttr::get(type, values)));
+      return bias;
+    }
+
+    // Per batch: allowed[b, 0, i, j] compares a constant c(i, j) with
+    // n = nonpad_kv_seqlen[b]; keys from n on are padding.
+    Value n = b.reshape(seqlen, {d.batch, 1, 1, 1});
+    Value allowed;
+    auto require = [&](int64_t r, bool lessThanN,
+                       llvm::function_ref<int64_t(int64_t, int64_t)> c) {
+      SmallVector<int64_t> values;
+      for (int64_t i = 0; i < r; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+          values.push_back(c(i, j));
+      auto type = RankedTensorType::get({1, 1, r, cols},
+                                        IntegerType::get(op.getContext(), 64));
+      Value constant =
+          b.constant(DenseElementsAttr::get(type, ArrayRef<int64_t>(values)));
+      Value term = lessThanN ? b.create<LessOp>(constant, n)
+                             : b.create<LessOp>(n, constant);
+      allowed = allowed ? b.create<AndOp>(allowed, term) : term;
+    };
+    // j <= i + n - rows  <=>  j - i + rows - 1 < n.
+    if (causal)
+      require(rows, true,
+              [&](int64_t i, int64_t j) { return j - i + rows - 1; });
+    // i + n - rows - j <= left  <=>  n < j - i + rows + left + 1.
+    if (left >= 0)
+      require(rows, false,
+              [&](int64_t i, int64_t j) { return j - i + rows + left + 1; });
+    // j - (i + n - rows) <= right  <=>  j - i + rows - right - 1 < n.
+    if (right >= 0)
+      require(rows, true,
+              [&](int64_t i, int64_t j) { return j - i + rows - right - 1; });
+    require(1, true, [](int64_t, int64_t j) { return j; });
+    add(select(allowed));
+    return bias;
+  }
+};
+
+struct ONNXDecompose : tcc::onnx::impl::ONNXDecomposeBase<ONNXDecompose> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<DecomposeAttention>(&getContext());
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    // What is left could not be decomposed: say why.
+    WalkResult result = getOperation().walk([](AttentionOp op) {
+      op.emitOpError() << *unsupportedAttention(op) << " is not supported yet";
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

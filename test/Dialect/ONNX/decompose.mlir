@@ -1,0 +1,102 @@
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-onnx-decompose | FileCheck %s
+
+// Plain 4-d attention: Q and K^T scaled by sqrt(1/sqrt(8)), no bias.
+// CHECK-LABEL: func @mha_4d
+// CHECK: %[[S:.*]] = onnx.Constant dense<0.594603539> : tensor<f32>
+// CHECK: %[[QS:.*]] = onnx.Mul %arg0, %[[S]]
+// CHECK: %[[KT:.*]] = onnx.Transpose %arg1 {perm = array<i64: 0, 1, 3, 2>}
+// CHECK: %[[KS:.*]] = onnx.Mul %[[KT]], %[[S]]
+// CHECK: %[[QK:.*]] = onnx.MatMul %[[QS]], %[[KS]] : {{.*}} -> tensor<2x3x4x6xf32>
+// CHECK: %[[P:.*]] = onnx.Softmax %[[QK]]
+// CHECK-NOT: onnx.Where
+// CHECK: %[[Y:.*]] = onnx.MatMul %[[P]], %arg2 : {{.*}} -> tensor<2x3x4x10xf32>
+// CHECK: return %[[Y]], %arg1
+// CHECK-NOT: onnx.Attention
+func.func @mha_4d(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x6x8xf32>, %v: tensor<2x3x6x10xf32>) -> (tensor<2x3x4x10xf32>, tensor<2x3x6x8xf32>) {
+  %none = onnx.NoValue
+  %y:4 = onnx.Attention %q, %k, %v, %none, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x6x10xf32>, none, none, none, none) -> (tensor<2x3x4x10xf32>, tensor<2x3x6x8xf32>, tensor<2x3x6x10xf32>, tensor<2x3x4x6xf32>)
+  return %y#0, %y#1 : tensor<2x3x4x10xf32>, tensor<2x3x6x8xf32>
+}
+
+// -----
+
+// 3-d GQA (9 query heads, 3 KV heads) with a KV cache, a short bool mask,
+// causal masking, softcap and the softmax as qk_matmul_output.
+// CHECK-LABEL: func @gqa_3d_cache
+// CHECK: %[[Q4:.*]] = onnx.Reshape %arg0, %{{.*}} -> tensor<2x4x9x8xf32>
+// CHECK: %[[Q:.*]] = onnx.Transpose %[[Q4]] {perm = array<i64: 0, 2, 1, 3>}
+// CHECK: %[[PK:.*]] = onnx.Concat %arg3, %{{.*}} {axis = 2 : i64} : {{.*}} -> tensor<2x3x18x8xf32>
+// CHECK: onnx.Unsqueeze %[[PK]]
+// CHECK: onnx.Expand {{.*}} -> tensor<2x3x3x18x8xf32>
+// CHECK: onnx.Reshape {{.*}} -> tensor<2x9x18x8xf32>
+// CHECK: %[[QK:.*]] = onnx.MatMul {{.*}} -> tensor<2x9x4x18xf32>
+// CHECK: %[[CAP:.*]] = onnx.Constant dense<2.000000e+00> : tensor<f32>
+// CHECK: %[[DIV:.*]] = onnx.Div %[[QK]], %[[CAP]]
+// CHECK: %[[TANH:.*]] = onnx.Tanh %[[DIV]]
+// CHECK: %[[CAPPED:.*]] = onnx.Mul %[[TANH]], %[[CAP]]
+// CHECK: %[[MASK:.*]] = onnx.Where %arg2, %{{.*}}, %{{.*}} : {{.*}} -> tensor<4x16xf32>
+// CHECK: %[[PAD:.*]] = onnx.Constant dense<0xFF800000> : tensor<4x2xf32>
+// CHECK: %[[PADDED:.*]] = onnx.Concat %[[MASK]], %[[PAD]] {axis = 1 : i64} : {{.*}} -> tensor<4x18xf32>
+// Query 0 sees the 12 past keys and the first new one.
+// CHECK: %[[CAUSAL:.*]] = onnx.Constant dense<{{\[\[}}0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0xFF800000, {{.*}}> : tensor<4x18xf32>
+// CHECK: %[[BIAS:.*]] = onnx.Add %[[PADDED]], %[[CAUSAL]]
+// CHECK: %[[SCORES:.*]] = onnx.Add %[[CAPPED]], %[[BIAS]]
+// CHECK: %[[SM:.*]] = onnx.Softmax %[[SCORES]]
+// CHECK: %[[ROWMAX:.*]] = onnx.ReduceMax %[[BIAS]], %{{.*}} -> tensor<4x1xf32>
+// CHECK: %[[EMPTY:.*]] = onnx.Equal %[[ROWMAX]], %{{.*}} -> tensor<4x1xi1>
+// CHECK: %[[P:.*]] = onnx.Where %[[EMPTY]], %{{.*}}, %[[SM]] : {{.*}} -> tensor<2x9x4x18xf32>
+// CHECK: %[[Y4:.*]] = onnx.MatMul %[[P]], %{{.*}} -> tensor<2x9x4x8xf32>
+// CHECK: %[[YT:.*]] = onnx.Transpose %[[Y4]] {perm = array<i64: 0, 2, 1, 3>}
+// CHECK: %[[Y:.*]] = onnx.Reshape %[[YT]], %{{.*}} -> tensor<2x4x72xf32>
+// CHECK: return %[[Y]], %[[PK]], %[[P]]
+func.func @gqa_3d_cache(%q: tensor<2x4x72xf32>, %k: tensor<2x6x24xf32>, %mask: tensor<4x16xi1>, %past: tensor<2x3x12x8xf32>) -> (tensor<2x4x72xf32>, tensor<2x3x18x8xf32>, tensor<2x9x4x18xf32>) {
+  %none = onnx.NoValue
+  %y:4 = onnx.Attention %q, %k, %k, %mask, %past, %past, %none {is_causal = 1 : i64, kv_num_heads = 3 : i64, q_num_heads = 9 : i64, qk_matmul_output_mode = 3 : i64, softcap = 2.0 : f32} : (tensor<2x4x72xf32>, tensor<2x6x24xf32>, tensor<2x6x24xf32>, tensor<4x16xi1>, tensor<2x3x12x8xf32>, tensor<2x3x12x8xf32>, none) -> (tensor<2x4x72xf32>, tensor<2x3x18x8xf32>, tensor<2x3x18x8xf32>, tensor<2x9x4x18xf32>)
+  return %y#0, %y#1, %y#3 : tensor<2x4x72xf32>, tensor<2x3x18x8xf32>, tensor<2x9x4x18xf32>
+}
+
+// -----
+
+// An external cache: per-batch causal frontier (j - i + 1 < n[b] for 2
+// queries) and padding (j < n[b]); the float mask is added; the bias
+// with the mask (qk_matmul_output_mode 2) is the fourth result.
+// CHECK-LABEL: func @nonpad_causal
+// CHECK: %[[N:.*]] = onnx.Reshape %arg4, %{{.*}} -> tensor<2x1x1x1xi64>
+// CHECK: %[[C:.*]] = onnx.Constant dense<{{\[\[\[\[}}1, 2, 3, 4], [0, 1, 2, 3]]]]> : tensor<1x1x2x4xi64>
+// CHECK: %[[CAUSAL:.*]] = onnx.Less %[[C]], %[[N]] : {{.*}} -> tensor<2x1x2x4xi1>
+// CHECK: %[[J:.*]] = onnx.Constant dense<{{\[\[\[\[}}0, 1, 2, 3]]]]> : tensor<1x1x1x4xi64>
+// CHECK: %[[PADDING:.*]] = onnx.Less %[[J]], %[[N]] : {{.*}} -> tensor<2x1x1x4xi1>
+// CHECK: %[[ALLOWED:.*]] = onnx.And %[[CAUSAL]], %[[PADDING]] : {{.*}} -> tensor<2x1x2x4xi1>
+// CHECK: %[[TERM:.*]] = onnx.Where %[[ALLOWED]]
+// CHECK: %[[BIAS:.*]] = onnx.Add %arg3, %[[TERM]] : {{.*}} -> tensor<2x1x2x4xf32>
+// CHECK: %[[SCORES:.*]] = onnx.Add %{{.*}}, %[[BIAS]] : {{.*}} -> tensor<2x2x2x4xf32>
+// CHECK: return %{{.*}}, %[[SCORES]]
+func.func @nonpad_causal(%q: tensor<2x2x2x8xf32>, %k: tensor<2x2x4x8xf32>, %v: tensor<2x2x4x8xf32>, %mask: tensor<2x4xf32>, %n: tensor<2xi64>) -> (tensor<2x2x2x8xf32>, tensor<2x2x2x4xf32>) {
+  %none = onnx.NoValue
+  %y:4 = onnx.Attention %q, %k, %v, %mask, %none, %none, %n {is_causal = 1 : i64, qk_matmul_output_mode = 2 : i64} : (tensor<2x2x2x8xf32>, tensor<2x2x4x8xf32>, tensor<2x2x4x8xf32>, tensor<2x4xf32>, none, none, tensor<2xi64>) -> (tensor<2x2x2x8xf32>, tensor<2x2x4x8xf32>, tensor<2x2x4x8xf32>, tensor<2x2x2x4xf32>)
+  return %y#0, %y#3 : tensor<2x2x2x8xf32>, tensor<2x2x2x4xf32>
+}
+
+// -----
+
+// softmax_precision 1: the softmax runs in f32; a sliding window of one key
+// to the left, none to the right.
+// CHECK-LABEL: func @f16_precision_window
+// CHECK: onnx.Constant dense<{{\[\[}}0.000000e+00, 0xFC00, 0xFC00], [0.000000e+00, 0.000000e+00, 0xFC00], [0xFC00, 0.000000e+00, 0.000000e+00]]> : tensor<3x3xf16>
+// CHECK: %[[WIDE:.*]] = onnx.Cast %{{.*}} {to = 1 : i64} : (tensor<1x1x3x3xf16>) -> tensor<1x1x3x3xf32>
+// CHECK: %[[SM:.*]] = onnx.Softmax %[[WIDE]] : (tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+// CHECK: onnx.CastLike %[[SM]], %arg0 : {{.*}} -> tensor<1x1x3x3xf16>
+func.func @f16_precision_window(%q: tensor<1x1x3x4xf16>) -> tensor<1x1x3x4xf16> {
+  %none = onnx.NoValue
+  %y:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none {left_window_size = 1 : i64, right_window_size = 0 : i64, softmax_precision = 1 : i64} : (tensor<1x1x3x4xf16>, tensor<1x1x3x4xf16>, tensor<1x1x3x4xf16>, none, none, none, none) -> (tensor<1x1x3x4xf16>, tensor<1x1x3x4xf16>, tensor<1x1x3x4xf16>, tensor<1x1x3x3xf16>)
+  return %y#0 : tensor<1x1x3x4xf16>
+}
+
+// -----
+
+func.func @dynamic(%q: tensor<?x3x4x8xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{'onnx.Attention' op with dynamic shapes is not supported yet}}
+  %y:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none : (tensor<?x3x4x8xf32>, tensor<?x3x4x8xf32>, tensor<?x3x4x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return %y#0 : tensor<*xf32>
+}
