@@ -140,6 +140,14 @@ mlir::Value extremeScalar(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildArgReduction(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value input, int64_t axis, bool isMax,
                               bool last, bool isUnsigned);
+
+enum class SoftmaxKind { Softmax, LogSoftmax, Hardmax };
+
+/// Softmax, LogSoftmax or Hardmax of `input` along `axis` (in [0, rank)),
+/// in input's type (Normalization.cpp).
+mlir::Value buildSoftmax(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value input, int64_t axis, SoftmaxKind kind);
+
 /// Reshapes `src` to the static `type`: one expand or collapse when the
 /// dims regroup, else a collapse to 1-d followed by an expand (views once
 /// bufferized).
