@@ -75,6 +75,11 @@ LogicalResult LayerNormalizationOp::verify() {
                             {getScale(), getB()}, "Scale and B");
 }
 
+LogicalResult RMSNormalizationOp::verify() {
+  return verifyTrailingNorm(*this, getX(), getAxis(), getStashType(),
+                            getScale(), "scale");
+}
+
 LogicalResult InstanceNormalizationOp::verify() {
   auto x = rankedShape(getInput());
   if (!x)
@@ -105,6 +110,12 @@ LogicalResult LogSoftmaxOp::inferShapes() {
 }
 LogicalResult HardmaxOp::inferShapes() {
   return inferSameAsOperand(*this, getInput());
+}
+LogicalResult RMSNormalizationOp::inferShapes() {
+  // Y has scale's element type (V) and X's shape.
+  Type elem = getElementTypeOrSelf(getScale().getType());
+  auto x = rankedShape(getX());
+  return x ? setShape(*this, *x, elem) : keepUnranked(*this, elem);
 }
 LogicalResult InstanceNormalizationOp::inferShapes() {
   return inferSameAsOperand(*this, getInput());

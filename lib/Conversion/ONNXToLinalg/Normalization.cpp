@@ -215,7 +215,8 @@ LogicalResult checkStaticF32(Operation *op, Value x) {
   return success();
 }
 
-/// The dims [axis, rank) of a LayerNormalization (`axis` may be negative).
+/// The dims [axis, rank) of a LayerNormalization or RMSNormalization
+/// (`axis` may be negative).
 SmallVector<bool> trailingDims(int64_t rank, int64_t axis) {
   SmallVector<bool> reduced(rank, false);
   for (int64_t i = axis < 0 ? axis + rank : axis; i < rank; ++i)
@@ -261,6 +262,39 @@ struct LayerNormPattern : OpConversionPattern<onnx::LayerNormalizationOp> {
     rewriter.replaceOp(
         op, {y, expandReducedDims(rewriter, loc, mean, statsType, reduced),
              expandReducedDims(rewriter, loc, invStdDev, statsType, reduced)});
+    return success();
+  }
+};
+
+/// RMSNormalization: x * 1/sqrt(mean(x^2) + eps) over [axis, rank), then
+/// scale broadcast numpy-style.
+struct RMSNormPattern : OpConversionPattern<onnx::RMSNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::RMSNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX();
+    if (failed(checkStaticF32(op, x)) ||
+        failed(checkStaticF32(op, adaptor.getScale())))
+      return failure();
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(x.getType());
+    Type ft = type.getElementType();
+    SmallVector<bool> reduced = trailingDims(type.getRank(), op.getAxis());
+    Value squares = buildElementwise(
+        rewriter, loc, type, ValueRange{x},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::MulFOp::create(b, l, args[0], args[0]);
+        });
+    Value invRms =
+        rsqrtPlusEpsilon(rewriter, loc, meanOver(rewriter, loc, squares, reduced),
+                         op.getEpsilon().convertToDouble());
+    Value y = buildWithReduced(
+        rewriter, loc, x, invRms, reduced, ft,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::MulFOp::create(b, l, args[0], args[1]);
+        });
+    rewriter.replaceOp(op, scaleAndShift(rewriter, loc, y, adaptor.getScale()));
     return success();
   }
 };
@@ -484,7 +518,7 @@ struct LRNPattern : OpConversionPattern<onnx::LRNOp> {
 void tcc::onnx_to_linalg::populateNormalizationPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<BatchNormPattern, GroupNormPattern, InstanceNormPattern,
-               LayerNormPattern, LRNPattern, MVNPattern,
+               LayerNormPattern, LRNPattern, MVNPattern, RMSNormPattern,
                SoftmaxPattern<onnx::SoftmaxOp, SoftmaxKind::Softmax>,
                SoftmaxPattern<onnx::LogSoftmaxOp, SoftmaxKind::LogSoftmax>,
                SoftmaxPattern<onnx::HardmaxOp, SoftmaxKind::Hardmax>>(

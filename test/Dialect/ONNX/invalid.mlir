@@ -465,6 +465,30 @@ func.func @layernorm_scale(%x: tensor<2x3xf32>, %s: tensor<2xf32>) -> tensor<*xf
 
 // -----
 
+func.func @rmsnorm_stash_type(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{with stash_type 0 is not supported}}
+  %0 = onnx.RMSNormalization %x, %s {stash_type = 0} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @rmsnorm_axis(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis -3 out of range [-2, 1] for rank 2}}
+  %0 = onnx.RMSNormalization %x, %s {axis = -3} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @rmsnorm_scale(%x: tensor<2x3xf32>, %s: tensor<2x1xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects scale broadcastable to [3], got [2,1]}}
+  %0 = onnx.RMSNormalization %x, %s : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 func.func @instancenorm_rank(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{expects an input of rank >= 3, got [2,3]}}
   %0 = onnx.InstanceNormalization %x, %s, %s : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<*xf32>

@@ -236,6 +236,8 @@ func.func @normalizations(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>, %c: tensor<3
   %1 = onnx.Hardmax %x : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   // CHECK: onnx.LayerNormalization {{.*}}epsilon = 1.000000e-03
   %2:3 = onnx.LayerNormalization %x, %s, %none {epsilon = 1.0e-3 : f32} : (tensor<2x3x4xf32>, tensor<4xf32>, none) -> (tensor<2x3x4xf32>, tensor<2x3x1xf32>, tensor<2x3x1xf32>)
+  // CHECK: onnx.RMSNormalization {{.*}}axis = 1
+  %rms = onnx.RMSNormalization %x, %s {axis = 1, epsilon = 1.0e-3 : f32} : (tensor<2x3x4xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
   // CHECK: onnx.InstanceNormalization
   %3 = onnx.InstanceNormalization %x, %c, %c : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
   // CHECK: onnx.GroupNormalization {{.*}}num_groups = 3

@@ -183,6 +183,15 @@ func.func @layernorm_shapes(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> tenso
 
 // -----
 
+// CHECK-LABEL: func @rmsnorm_shapes
+// CHECK: onnx.RMSNormalization {{.*}} -> tensor<2x3x4xf32>
+func.func @rmsnorm_shapes(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> tensor<*xf32> {
+  %0 = onnx.RMSNormalization %x, %s {axis = 1} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @topk_shapes
 // CHECK: onnx.TopK {{.*}} -> (tensor<2x2x4xf32>, tensor<2x2x4xi64>)
 // CHECK: onnx.TopK {{.*}} -> (tensor<*xf32>, tensor<*xi64>)
