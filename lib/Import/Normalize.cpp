@@ -399,8 +399,9 @@ unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
       !node.output(1).empty())
     return 2;
   static const llvm::StringMap<unsigned> counts = {
-      {"LayerNormalization", 3}, // Y, Mean, InvStdDev
-      {"TopK", 2},               // Values, Indices
+      {"LayerNormalization", 3},       // Y, Mean, InvStdDev
+      {"SoftmaxCrossEntropyLoss", 2},  // output, log_prob
+      {"TopK", 2},                     // Values, Indices
   };
   auto it = counts.find(node.op_type());
   return it == counts.end() ? 1 : it->second;

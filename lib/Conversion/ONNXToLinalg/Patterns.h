@@ -26,6 +26,8 @@ void populateImagePatterns(const mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
 void populateLinearPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
+void populateLossPatterns(const mlir::TypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateQuantizationPatterns(const mlir::TypeConverter &converter,
@@ -144,7 +146,7 @@ mlir::Value buildArgReduction(mlir::OpBuilder &b, mlir::Location loc,
 enum class SoftmaxKind { Softmax, LogSoftmax, Hardmax };
 
 /// Softmax, LogSoftmax or Hardmax of `input` along `axis` (in [0, rank)),
-/// in input's type (Normalization.cpp).
+/// in input's type (Normalization.cpp; SoftmaxCrossEntropyLoss uses it).
 mlir::Value buildSoftmax(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value input, int64_t axis, SoftmaxKind kind);
 

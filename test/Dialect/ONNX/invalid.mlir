@@ -1014,3 +1014,47 @@ func.func @scatter_v10_axis(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>) -> tensor<
   %0 = onnx.Scatter %x, %i, %x {axis = -3 : i64} : (tensor<2x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @nllloss_reduction(%x: tensor<3x5xf32>, %t: tensor<3xi64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has unknown reduction 'max' (expected none, sum or mean)}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none {reduction = "max"} : (tensor<3x5xf32>, tensor<3xi64>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @nllloss_rank(%x: tensor<5xf32>, %t: tensor<i64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects an input of rank >= 2 (N, C, ...), got [5]}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none : (tensor<5xf32>, tensor<i64>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @nllloss_target(%x: tensor<3x5x2xf32>, %t: tensor<3x5xi64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a target of shape [3,2] (the input's without dim 1), got [3,5]}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none : (tensor<3x5x2xf32>, tensor<3x5xi64>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @nllloss_target_type(%x: tensor<3x5xf32>, %t: tensor<3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{operand #1 must be tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none : (tensor<3x5xf32>, tensor<3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @sceloss_weights(%x: tensor<3x5xf32>, %t: tensor<3xi32>, %w: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a weight of shape [5] (the input's classes), got [3]}}
+  %0:2 = onnx.SoftmaxCrossEntropyLoss %x, %t, %w : (tensor<3x5xf32>, tensor<3xi32>, tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}

@@ -319,3 +319,15 @@ func.func @indexing_and_rearrange_ops(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>, 
   %s2d = onnx.SpaceToDepth %d2s {blocksize = 2 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x8x2x2xf32>
   return %tr : tensor<2x3xf32>
 }
+
+// CHECK-LABEL: func @losses
+func.func @losses(%x: tensor<3x5x2xf32>, %t: tensor<3x2xi64>, %w: tensor<5xf32>) -> tensor<f32> {
+  %none = onnx.NoValue
+  // CHECK: onnx.NegativeLogLikelihoodLoss %{{.*}}, %{{.*}}, %{{.*}} {ignore_index = -1 : i64, reduction = "sum"}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %w {ignore_index = -1 : i64, reduction = "sum"} : (tensor<3x5x2xf32>, tensor<3x2xi64>, tensor<5xf32>) -> tensor<f32>
+  // CHECK: onnx.NegativeLogLikelihoodLoss %{{.*}}, %{{.*}}, %{{.*}} :
+  %1 = onnx.NegativeLogLikelihoodLoss %x, %t, %none : (tensor<3x5x2xf32>, tensor<3x2xi64>, none) -> tensor<f32>
+  // CHECK: onnx.SoftmaxCrossEntropyLoss {{.*}}reduction = "none"{{.*}} -> (tensor<3x2xf32>, tensor<3x5x2xf32>)
+  %2:2 = onnx.SoftmaxCrossEntropyLoss %x, %t, %none {reduction = "none"} : (tensor<3x5x2xf32>, tensor<3x2xi64>, none) -> (tensor<3x2xf32>, tensor<3x5x2xf32>)
+  return %0 : tensor<f32>
+}
