@@ -1,4 +1,4 @@
-//===- Loss.cpp - verifiers and shapes of the losses ------------------------===//
+//===- Loss.cpp - verifiers and shapes of the losses ----------------------===//
 #include "dialects/ONNX/OpUtils.h"
 
 using namespace mlir;
@@ -30,15 +30,13 @@ static LogicalResult verifyLoss(Operation *op, Value input, Value target,
     return true;
   };
   if (auto t = rankedShape(target); t && !agree(*t, expected))
-    return op->emitOpError() << "expects a target of shape "
-                             << formatShape(expected)
-                             << " (the input's without dim 1), got "
-                             << formatShape(*t);
+    return op->emitOpError()
+           << "expects a target of shape " << formatShape(expected)
+           << " (the input's without dim 1), got " << formatShape(*t);
   if (auto w = rankedShape(weight); w && !agree(*w, {(*x)[1]}))
-    return op->emitOpError() << "expects a weight of shape "
-                             << formatShape({(*x)[1]})
-                             << " (the input's classes), got "
-                             << formatShape(*w);
+    return op->emitOpError()
+           << "expects a weight of shape " << formatShape({(*x)[1]})
+           << " (the input's classes), got " << formatShape(*w);
   return success();
 }
 

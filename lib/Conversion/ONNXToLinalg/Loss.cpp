@@ -117,10 +117,10 @@ struct NLLLossPattern : OpConversionPattern<onnx::NegativeLogLikelihoodLossOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(checkStatic(op, adaptor.getOperands())))
       return failure();
-    rewriter.replaceOp(
-        op, buildNLLLoss(rewriter, op.getLoc(), adaptor.getInput(),
-                         adaptor.getTarget(), adaptor.getWeight(),
-                         op.getIgnoreIndex(), op.getReduction()));
+    rewriter.replaceOp(op,
+                       buildNLLLoss(rewriter, op.getLoc(), adaptor.getInput(),
+                                    adaptor.getTarget(), adaptor.getWeight(),
+                                    op.getIgnoreIndex(), op.getReduction()));
     return success();
   }
 };
@@ -137,10 +137,9 @@ struct SCELossPattern : OpConversionPattern<onnx::SoftmaxCrossEntropyLossOp> {
     Location loc = op.getLoc();
     Value logProb = buildSoftmax(rewriter, loc, adaptor.getScores(), 1,
                                  SoftmaxKind::LogSoftmax);
-    Value loss =
-        buildNLLLoss(rewriter, loc, logProb, adaptor.getLabels(),
-                     adaptor.getWeights(), op.getIgnoreIndex(),
-                     op.getReduction());
+    Value loss = buildNLLLoss(rewriter, loc, logProb, adaptor.getLabels(),
+                              adaptor.getWeights(), op.getIgnoreIndex(),
+                              op.getReduction());
     rewriter.replaceOp(op, {loss, logProb});
     return success();
   }
