@@ -50,28 +50,42 @@ LogicalResult LpNormalizationOp::inferShapes() {
   return inferSameAsOperand(*this, getInput());
 }
 
-LogicalResult LayerNormalizationOp::verify() {
-  if (getStashType() != 1)
-    return emitOpError() << "with stash_type " << getStashType()
-                         << " is not supported";
-  auto x = rankedShape(getX());
-  if (!x)
+/// Normalizations over the dims [axis, rank): stash_type 1, the axis in
+/// range, and `params` (`what`, `none` skipped) broadcastable (numpy-style)
+/// to the normalized dims of `x`.
+static LogicalResult verifyTrailingNorm(Operation *op, Value x, int64_t axis,
+                                        int64_t stashType, ValueRange params,
+                                        StringRef what) {
+  if (stashType != 1)
+    return op->emitOpError() << "with stash_type " << stashType
+                             << " is not supported";
+  auto shape = rankedShape(x);
+  if (!shape)
     return success();
-  if (failed(verifyAxis(*this, getAxis(), x->size(), false)))
+  if (failed(verifyAxis(op, axis, shape->size(), false)))
     return failure();
-  // Scale and B broadcast (numpy-style) to the normalized dims.
-  ArrayRef<int64_t> normalized = x->drop_front(normAxis(getAxis(), x->size()));
-  for (Value v : SmallVector<Value>{getScale(), getB()}) {
+  ArrayRef<int64_t> normalized = shape->drop_front(normAxis(axis, shape->size()));
+  for (Value v : params) {
     auto s = rankedShape(v);
     if (!s)
       continue;
     FailureOr<SmallVector<int64_t>> b = broadcastShapes(normalized, *s);
     if (failed(b) || ArrayRef<int64_t>(*b) != normalized)
-      return emitOpError() << "expects Scale and B broadcastable to "
-                           << formatShape(normalized) << ", got "
-                           << formatShape(*s);
+      return op->emitOpError() << "expects " << what << " broadcastable to "
+                               << formatShape(normalized) << ", got "
+                               << formatShape(*s);
   }
   return success();
+}
+
+LogicalResult LayerNormalizationOp::verify() {
+  return verifyTrailingNorm(*this, getX(), getAxis(), getStashType(),
+                            {getScale(), getB()}, "Scale and B");
+}
+
+LogicalResult RMSNormalizationOp::verify() {
+  return verifyTrailingNorm(*this, getX(), getAxis(), getStashType(),
+                            getScale(), "scale");
 }
 
 LogicalResult InstanceNormalizationOp::verify() {
@@ -104,6 +118,12 @@ LogicalResult LogSoftmaxOp::inferShapes() {
 }
 LogicalResult HardmaxOp::inferShapes() {
   return inferSameAsOperand(*this, getInput());
+}
+LogicalResult RMSNormalizationOp::inferShapes() {
+  // Y has scale's element type (V) and X's shape.
+  Type elem = getElementTypeOrSelf(getScale().getType());
+  auto x = rankedShape(getX());
+  return x ? setShape(*this, *x, elem) : keepUnranked(*this, elem);
 }
 LogicalResult InstanceNormalizationOp::inferShapes() {
   return inferSameAsOperand(*this, getInput());

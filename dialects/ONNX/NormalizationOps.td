@@ -65,6 +65,23 @@ def ONNX_LayerNormalizationOp : ONNX_Op<"LayerNormalization"> {
   let hasVerifier = 1;
 }
 
+def ONNX_RMSNormalizationOp : ONNX_Op<"RMSNormalization"> {
+  let summary = "X / sqrt(mean(X^2) + epsilon) * scale, over the dims from `axis` on";
+  let description = [{
+    The mean of the squares is over the dims [axis, rank); `scale`
+    broadcasts (numpy-style) to those dims.
+  }];
+  let arguments = (ins FloatTensor:$X, FloatTensor:$scale,
+                   DefaultValuedAttr<ONNX_I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<F32Attr, "1e-05">:$epsilon,
+                   DefaultValuedAttr<ONNX_I64Attr, "1">:$stash_type);
+  let results = (outs FloatTensor:$Y);
+  let assemblyFormat = [{
+    $X `,` $scale attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def ONNX_InstanceNormalizationOp : ONNX_Op<"InstanceNormalization"> {
   let summary = "Normalization over the spatial dims, per sample and channel";
   let arguments = (ins FloatTensor:$input, FloatTensor:$scale, FloatTensor:$B,

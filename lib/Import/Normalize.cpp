@@ -408,8 +408,9 @@ unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
     return 2;
   static const llvm::StringMap<unsigned> counts = {
       {"Attention", 4}, // Y, present_key, present_value, qk_matmul_output
-      {"LayerNormalization", 3}, // Y, Mean, InvStdDev
-      {"TopK", 2},               // Values, Indices
+      {"LayerNormalization", 3},      // Y, Mean, InvStdDev
+      {"SoftmaxCrossEntropyLoss", 2}, // output, log_prob
+      {"TopK", 2},                    // Values, Indices
   };
   auto it = counts.find(node.op_type());
   return it == counts.end() ? 1 : it->second;

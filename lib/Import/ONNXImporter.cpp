@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -403,9 +404,14 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
   // Fold to constants as we go, so that shape sub-graphs (Shape -> Gather
   // -> Concat -> Reshape) are constant by the time their consumer is built
   // and its shape is inferred.
+  // A fold that forwards an operand (Identity) counts when that operand is
+  // a constant of the result's type: a Range or Reshape reading it must see
+  // the constant, not the forwarding op.
   SmallVector<Value> results(op->getResults());
   SmallVector<OpFoldResult> folded;
   auto isConstant = [](OpFoldResult r, Value result) {
+    if (auto v = dyn_cast<Value>(r))
+      return v.getType() == result.getType() && matchPattern(v, m_Constant());
     auto attr = dyn_cast_or_null<ElementsAttr>(dyn_cast<Attribute>(r));
     return attr && attr.getType() == result.getType();
   };
@@ -413,9 +419,13 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
       llvm::all_of(llvm::zip_equal(folded, results), [&](auto pair) {
         return isConstant(std::get<0>(pair), std::get<1>(pair));
       })) {
-    for (auto [result, r] : llvm::zip_equal(results, folded))
-      result = tcc::onnx::ConstantOp::create(
-          b, loc, result.getType(), cast<ElementsAttr>(cast<Attribute>(r)));
+    for (auto [result, r] : llvm::zip_equal(results, folded)) {
+      if (auto forwarded = dyn_cast<Value>(r))
+        result = forwarded;
+      else
+        result = tcc::onnx::ConstantOp::create(
+            b, loc, result.getType(), cast<ElementsAttr>(cast<Attribute>(r)));
+    }
     op->erase();
   }
   for (int i = 0; i < requested; ++i) {

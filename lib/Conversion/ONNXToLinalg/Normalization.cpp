@@ -5,6 +5,77 @@ using namespace mlir;
 using namespace tcc;
 using namespace tcc::onnx_to_linalg;
 
+/// As ONNX's reference:
+///   m = max(x)                   (NaN or inf in x: NaN results, as numpy)
+///   Softmax    = exp(x - m) / sum(exp(x - m))
+///   LogSoftmax = (x - m) - log(sum(exp(x - m)))
+///   Hardmax    = one-hot of the first index of m
+/// Generics that elementwise fusion merges where it can.
+Value tcc::onnx_to_linalg::buildSoftmax(OpBuilder &b, Location loc,
+                                        Value input, int64_t axis,
+                                        SoftmaxKind kind) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Type ft = type.getElementType();
+  SmallVector<bool> reduced(type.getRank(), false);
+  reduced[axis] = true;
+
+  if (kind == SoftmaxKind::Hardmax) {
+    Value index = buildArgReduction(b, loc, input, axis, /*isMax=*/true,
+                                    /*last=*/false, /*isUnsigned=*/false);
+    return buildWithReduced(
+        b, loc, input, index, reduced, ft,
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value here = arith::IndexCastOp::create(
+              nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, axis));
+          Value hit = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                            here, args[1]);
+          return arith::UIToFPOp::create(nb, l, ft, hit);
+        });
+  }
+
+  Value lowest = extremeScalar(b, loc, ft, false, false);
+  Value max = buildReduction(
+      b, loc, input, reduced, lowest,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return arith::MaxNumFOp::create(nb, l, args[0], args[1]);
+      });
+  Value exps = buildWithReduced(
+      b, loc, input, max, reduced, ft,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return math::ExpOp::create(
+            nb, l, arith::SubFOp::create(nb, l, args[0], args[1]));
+      });
+  // The sum of 16-bit floats accumulates in f32, rounded once (numpy).
+  Type acc = accumulatorType(ft);
+  Value sum = buildReduction(
+      b, loc, exps, reduced, constantScalar(b, loc, acc, 0),
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value x = args[0];
+        if (acc != ft)
+          x = arith::ExtFOp::create(nb, l, acc, x);
+        return arith::AddFOp::create(nb, l, x, args[1]);
+      });
+  if (acc != ft)
+    sum = buildElementwise(
+        b, loc, cast<RankedTensorType>(sum.getType()).clone(ft), {sum},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          return arith::TruncFOp::create(nb, l, ft, args[0]);
+        });
+  if (kind == SoftmaxKind::Softmax)
+    return buildWithReduced(
+        b, loc, exps, sum, reduced, ft,
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          return arith::DivFOp::create(nb, l, args[0], args[1]);
+        });
+  return buildWithReduced(
+      b, loc, input, ValueRange{max, sum}, reduced, ft,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value shifted = arith::SubFOp::create(nb, l, args[0], args[1]);
+        return arith::SubFOp::create(nb, l, shifted,
+                                     math::LogOp::create(nb, l, args[2]));
+      });
+}
+
 namespace {
 
 /// Inference BatchNormalization (not folded into a Conv):
@@ -57,14 +128,7 @@ struct BatchNormPattern : OpConversionPattern<onnx::BatchNormalizationOp> {
   }
 };
 
-enum class SoftmaxKind { Softmax, LogSoftmax, Hardmax };
-
-/// Softmax, LogSoftmax and Hardmax along one axis, as ONNX's reference:
-///   m = max(x)                   (NaN or inf in x: NaN results, as numpy)
-///   Softmax    = exp(x - m) / sum(exp(x - m))
-///   LogSoftmax = (x - m) - log(sum(exp(x - m)))
-///   Hardmax    = one-hot of the first index of m
-/// Generics that elementwise fusion merges where it can.
+/// Softmax, LogSoftmax and Hardmax along one axis.
 template <typename OpTy, SoftmaxKind kind>
 struct SoftmaxPattern : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -76,128 +140,66 @@ struct SoftmaxPattern : OpConversionPattern<OpTy> {
     FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
     if (failed(type))
       return failure();
-    Location loc = op.getLoc();
     int64_t rank = type->getRank();
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    Type ft = type->getElementType();
-    Value input = adaptor.getInput();
-    SmallVector<bool> reduced(rank, false);
-    reduced[axis] = true;
-
-    if constexpr (kind == SoftmaxKind::Hardmax) {
-      Value index = buildArgReduction(rewriter, loc, input, axis,
-                                      /*isMax=*/true, /*last=*/false,
-                                      /*isUnsigned=*/false);
-      rewriter.replaceOp(
-          op, buildWithReduced(
-                  rewriter, loc, input, index, reduced, ft,
-                  [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-                    Value here = arith::IndexCastOp::create(
-                        b, l, b.getI64Type(),
-                        linalg::IndexOp::create(b, l, axis));
-                    Value hit = arith::CmpIOp::create(
-                        b, l, arith::CmpIPredicate::eq, here, args[1]);
-                    return arith::UIToFPOp::create(b, l, ft, hit);
-                  }));
-      return success();
-    }
-
-    Value lowest = extremeScalar(rewriter, loc, ft, false, false);
-    Value max = buildReduction(
-        rewriter, loc, input, reduced, lowest,
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return arith::MaxNumFOp::create(b, l, args[0], args[1]);
-        });
-    Value exps = buildWithReduced(
-        rewriter, loc, input, max, reduced, ft,
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return math::ExpOp::create(
-              b, l, arith::SubFOp::create(b, l, args[0], args[1]));
-        });
-    // The sum of 16-bit floats accumulates in f32, rounded once (numpy).
-    Type acc = accumulatorType(ft);
-    Value zero = constantScalar(rewriter, loc, acc, 0);
-    Value sum = buildReduction(
-        rewriter, loc, exps, reduced, zero,
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value x = args[0];
-          if (acc != ft)
-            x = arith::ExtFOp::create(b, l, acc, x);
-          return arith::AddFOp::create(b, l, x, args[1]);
-        });
-    if (acc != ft)
-      sum = buildElementwise(
-          rewriter, loc, cast<RankedTensorType>(sum.getType()).clone(ft), {sum},
-          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            return arith::TruncFOp::create(b, l, ft, args[0]);
-          });
-    Value result;
-    if constexpr (kind == SoftmaxKind::Softmax)
-      result = buildWithReduced(
-          rewriter, loc, exps, sum, reduced, ft,
-          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            return arith::DivFOp::create(b, l, args[0], args[1]);
-          });
-    else
-      result = buildWithReduced(
-          rewriter, loc, input, ValueRange{max, sum}, reduced, ft,
-          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            Value shifted = arith::SubFOp::create(b, l, args[0], args[1]);
-            return arith::SubFOp::create(b, l, shifted,
-                                         math::LogOp::create(b, l, args[2]));
-          });
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, buildSoftmax(rewriter, op.getLoc(),
+                                        adaptor.getInput(), axis, kind));
     return success();
   }
 };
 
-/// Mean and (biased) variance of `x` over the `reduced` dims (dims
-/// dropped), in x's element type; x has a static shape.
-std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
-                                        ArrayRef<bool> reduced) {
+/// The mean of `x` over the `reduced` dims (dims dropped), in x's element
+/// type; x has a static shape.
+Value meanOver(OpBuilder &b, Location loc, Value x, ArrayRef<bool> reduced) {
   auto type = cast<RankedTensorType>(x.getType());
   Type ft = type.getElementType();
   int64_t count = 1;
   for (auto [dim, isReduced] : llvm::zip_equal(type.getShape(), reduced))
     if (isReduced)
       count *= dim;
-  Value zero = constantScalar(b, loc, ft, 0);
-  auto add = [](OpBuilder &nb, Location l, ValueRange args) -> Value {
-    return arith::AddFOp::create(nb, l, args[0], args[1]);
-  };
-  auto divideByCount = [&](Value sum) {
-    return buildElementwise(
-        b, loc, cast<RankedTensorType>(sum.getType()), ValueRange{sum},
-        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-          return arith::DivFOp::create(nb, l, args[0],
-                                       constantScalar(nb, l, ft, count));
-        });
-  };
-  Value mean = divideByCount(buildReduction(b, loc, x, reduced, zero, add));
+  Value sum = buildReduction(
+      b, loc, x, reduced, constantScalar(b, loc, ft, 0),
+      [](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return arith::AddFOp::create(nb, l, args[0], args[1]);
+      });
+  return buildElementwise(
+      b, loc, cast<RankedTensorType>(sum.getType()), ValueRange{sum},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return arith::DivFOp::create(nb, l, args[0],
+                                     constantScalar(nb, l, ft, count));
+      });
+}
+
+/// Mean and (biased) variance of `x` over the `reduced` dims.
+std::pair<Value, Value> meanAndVariance(OpBuilder &b, Location loc, Value x,
+                                        ArrayRef<bool> reduced) {
+  Value mean = meanOver(b, loc, x, reduced);
   Value squares = buildWithReduced(
-      b, loc, x, mean, reduced, ft,
+      b, loc, x, mean, reduced, getElementTypeOrSelf(x.getType()),
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
         Value d = arith::SubFOp::create(nb, l, args[0], args[1]);
         return arith::MulFOp::create(nb, l, d, d);
       });
-  Value var =
-      divideByCount(buildReduction(b, loc, squares, reduced, zero, add));
-  return {mean, var};
+  return {mean, meanOver(b, loc, squares, reduced)};
+}
+
+/// 1/sqrt(v + eps), elementwise.
+Value rsqrtPlusEpsilon(OpBuilder &b, Location loc, Value v, double eps) {
+  Type ft = getElementTypeOrSelf(v.getType());
+  return buildElementwise(
+      b, loc, cast<RankedTensorType>(v.getType()), ValueRange{v},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value sum = arith::AddFOp::create(nb, l, args[0],
+                                          constantScalar(nb, l, ft, eps));
+        return math::RsqrtOp::create(nb, l, sum);
+      });
 }
 
 /// Mean and 1/sqrt(var + eps) of `x` over the `reduced` dims.
 std::pair<Value, Value> meanAndInvStdDev(OpBuilder &b, Location loc, Value x,
                                          ArrayRef<bool> reduced, double eps) {
   auto [mean, var] = meanAndVariance(b, loc, x, reduced);
-  Type ft = getElementTypeOrSelf(x.getType());
-  Value invStdDev = buildElementwise(
-      b, loc, cast<RankedTensorType>(var.getType()), ValueRange{var},
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        Value v = arith::AddFOp::create(nb, l, args[0],
-                                        constantScalar(nb, l, ft, eps));
-        return math::RsqrtOp::create(nb, l, v);
-      });
-  return {mean, invStdDev};
+  return {mean, rsqrtPlusEpsilon(b, loc, var, eps)};
 }
 
 /// (x - mean) * invStdDev, the statistics broadcast back over `reduced`.
@@ -224,6 +226,29 @@ LogicalResult checkStaticF32(Operation *op, Value x) {
   return success();
 }
 
+/// The dims [axis, rank) of a LayerNormalization or RMSNormalization
+/// (`axis` may be negative).
+SmallVector<bool> trailingDims(int64_t rank, int64_t axis) {
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t i = axis < 0 ? axis + rank : axis; i < rank; ++i)
+    reduced[i] = true;
+  return reduced;
+}
+
+/// y * scale (+ bias when given and not `none`), broadcast numpy-style.
+Value scaleAndShift(OpBuilder &b, Location loc, Value y, Value scale,
+                    Value bias = {}) {
+  SmallVector<Value> inputs = {y, scale};
+  if (bias && !isa<NoneType>(bias.getType()))
+    inputs.push_back(bias);
+  return buildElementwise(
+      b, loc, cast<RankedTensorType>(y.getType()), inputs,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value r = arith::MulFOp::create(nb, l, args[0], args[1]);
+        return args.size() > 2 ? arith::AddFOp::create(nb, l, r, args[2]) : r;
+      });
+}
+
 /// LayerNormalization: statistics over [axis, rank), then Scale and B
 /// broadcast numpy-style; Mean and InvStdDev with unit dims.
 struct LayerNormPattern : OpConversionPattern<onnx::LayerNormalizationOp> {
@@ -235,31 +260,52 @@ struct LayerNormPattern : OpConversionPattern<onnx::LayerNormalizationOp> {
       return failure();
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(adaptor.getX().getType());
-    int64_t rank = type.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    SmallVector<bool> reduced(rank, false);
-    for (int64_t i = axis; i < rank; ++i)
-      reduced[i] = true;
+    SmallVector<bool> reduced = trailingDims(type.getRank(), op.getAxis());
     auto [mean, invStdDev] =
         meanAndInvStdDev(rewriter, loc, adaptor.getX(), reduced,
                          op.getEpsilon().convertToDouble());
     Value y =
         standardize(rewriter, loc, adaptor.getX(), mean, invStdDev, reduced);
-    SmallVector<Value> affine = {y, adaptor.getScale()};
-    if (!isa<NoneType>(adaptor.getB().getType()))
-      affine.push_back(adaptor.getB());
-    y = buildElementwise(
-        rewriter, loc, type, affine,
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value r = arith::MulFOp::create(b, l, args[0], args[1]);
-          return args.size() > 2 ? arith::AddFOp::create(b, l, r, args[2]) : r;
-        });
+    y = scaleAndShift(rewriter, loc, y, adaptor.getScale(), adaptor.getB());
     auto statsType = RankedTensorType::get(
         cast<RankedTensorType>(op.getMean().getType()).getShape(),
         type.getElementType());
     rewriter.replaceOp(
         op, {y, expandReducedDims(rewriter, loc, mean, statsType, reduced),
              expandReducedDims(rewriter, loc, invStdDev, statsType, reduced)});
+    return success();
+  }
+};
+
+/// RMSNormalization: x * 1/sqrt(mean(x^2) + eps) over [axis, rank), then
+/// scale broadcast numpy-style.
+struct RMSNormPattern : OpConversionPattern<onnx::RMSNormalizationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::RMSNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX();
+    if (failed(checkStaticF32(op, x)) ||
+        failed(checkStaticF32(op, adaptor.getScale())))
+      return failure();
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(x.getType());
+    Type ft = type.getElementType();
+    SmallVector<bool> reduced = trailingDims(type.getRank(), op.getAxis());
+    Value squares = buildElementwise(
+        rewriter, loc, type, ValueRange{x},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::MulFOp::create(b, l, args[0], args[0]);
+        });
+    Value invRms =
+        rsqrtPlusEpsilon(rewriter, loc, meanOver(rewriter, loc, squares, reduced),
+                         op.getEpsilon().convertToDouble());
+    Value y = buildWithReduced(
+        rewriter, loc, x, invRms, reduced, ft,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::MulFOp::create(b, l, args[0], args[1]);
+        });
+    rewriter.replaceOp(op, scaleAndShift(rewriter, loc, y, adaptor.getScale()));
     return success();
   }
 };
@@ -528,6 +574,7 @@ void tcc::onnx_to_linalg::populateNormalizationPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<BatchNormPattern, GroupNormPattern, InstanceNormPattern,
                LayerNormPattern, LpNormPattern, LRNPattern, MVNPattern,
+               RMSNormPattern,
                SoftmaxPattern<onnx::SoftmaxOp, SoftmaxKind::Softmax>,
                SoftmaxPattern<onnx::LogSoftmaxOp, SoftmaxKind::LogSoftmax>,
                SoftmaxPattern<onnx::HardmaxOp, SoftmaxKind::Hardmax>>(

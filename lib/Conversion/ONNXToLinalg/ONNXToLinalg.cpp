@@ -26,6 +26,7 @@ struct ConvertONNXToLinalg
     populateConvPoolPatterns(converter, patterns);
     populateImagePatterns(converter, patterns);
     populateLinearPatterns(converter, patterns);
+    populateLossPatterns(converter, patterns);
     populateNormalizationPatterns(converter, patterns);
     populateQuantizationPatterns(converter, patterns);
     populateReductionPatterns(converter, patterns);

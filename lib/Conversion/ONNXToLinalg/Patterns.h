@@ -26,6 +26,8 @@ void populateImagePatterns(const mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
 void populateLinearPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
+void populateLossPatterns(const mlir::TypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateQuantizationPatterns(const mlir::TypeConverter &converter,
@@ -144,6 +146,14 @@ mlir::Value extremeScalar(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildArgReduction(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value input, int64_t axis, bool isMax,
                               bool last, bool isUnsigned);
+
+enum class SoftmaxKind { Softmax, LogSoftmax, Hardmax };
+
+/// Softmax, LogSoftmax or Hardmax of `input` along `axis` (in [0, rank)),
+/// in input's type (Normalization.cpp; SoftmaxCrossEntropyLoss uses it).
+mlir::Value buildSoftmax(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value input, int64_t axis, SoftmaxKind kind);
+
 /// Reshapes `src` to the static `type`: one expand or collapse when the
 /// dims regroup, else a collapse to 1-d followed by an expand (views once
 /// bufferized).

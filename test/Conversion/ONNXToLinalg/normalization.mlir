@@ -102,6 +102,38 @@ func.func @layernorm_f16(%x: tensor<2x3xf16>, %s: tensor<3xf16>) -> tensor<2x3xf
 
 // -----
 
+// x * rsqrt(mean(x^2) + eps) over dims [1, 3), then scale (no mean
+// subtracted, no bias).
+// CHECK-LABEL: func @rmsnorm
+// CHECK-SAME: %[[X:.*]]: tensor<2x3x4xf32>, %[[S:.*]]: tensor<3x4xf32>
+// CHECK: arith.mulf %[[IN:.*]], %[[IN]] : f32
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "reduction"]
+// CHECK: arith.constant 1.200000e+01 : f32
+// CHECK: arith.divf
+// CHECK: arith.constant 1.000000e-01 : f32
+// CHECK: math.rsqrt
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<2x3x4xf32>, tensor<2xf32>)
+// CHECK-NOT: arith.subf
+// CHECK: linalg.generic {{.*}} ins(%[[Y]], %[[S]] : tensor<2x3x4xf32>, tensor<3x4xf32>)
+// CHECK: arith.mulf
+// CHECK-NOT: arith.addf
+// CHECK: return
+func.func @rmsnorm(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> tensor<2x3x4xf32> {
+  %0 = onnx.RMSNormalization %x, %s {axis = -2, epsilon = 0.1 : f32} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+func.func @rmsnorm_dynamic(%x: tensor<?x3xf32>, %s: tensor<3xf32>) -> tensor<?x3xf32> {
+  // expected-error @+2 {{with a dynamic shape is not supported yet}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.RMSNormalization'}}
+  %0 = onnx.RMSNormalization %x, %s : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
 // Statistics over the spatial dims, per-channel scale and B.
 // CHECK-DAG: #[[$CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
 // CHECK-DAG: #[[$NC:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>

@@ -1311,3 +1311,55 @@ func.func @attention_mask_type(%q: tensor<2x3x4x8xf32>, %m: tensor<4x4xcomplex<f
   %0:4 = onnx.Attention %q, %q, %q, %m, %none, %none, %none : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>, tensor<4x4xcomplex<f32>>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
   return %0#0 : tensor<*xf32>
 }
+// -----
+func.func @rmsnorm_stash_type(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{with stash_type 0 is not supported}}
+  %0 = onnx.RMSNormalization %x, %s {stash_type = 0} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rmsnorm_axis(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis -3 out of range [-2, 1] for rank 2}}
+  %0 = onnx.RMSNormalization %x, %s {axis = -3} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rmsnorm_scale(%x: tensor<2x3xf32>, %s: tensor<2x1xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects scale broadcastable to [3], got [2,1]}}
+  %0 = onnx.RMSNormalization %x, %s : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @nllloss_reduction(%x: tensor<3x5xf32>, %t: tensor<3xi64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has unknown reduction 'max' (expected none, sum or mean)}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none {reduction = "max"} : (tensor<3x5xf32>, tensor<3xi64>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @nllloss_rank(%x: tensor<5xf32>, %t: tensor<i64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects an input of rank >= 2 (N, C, ...), got [5]}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none : (tensor<5xf32>, tensor<i64>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @nllloss_target(%x: tensor<3x5x2xf32>, %t: tensor<3x5xi64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a target of shape [3,2] (the input's without dim 1), got [3,5]}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none : (tensor<3x5x2xf32>, tensor<3x5xi64>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @nllloss_target_type(%x: tensor<3x5xf32>, %t: tensor<3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{operand #1 must be tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none : (tensor<3x5xf32>, tensor<3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @sceloss_weights(%x: tensor<3x5xf32>, %t: tensor<3xi32>, %w: tensor<3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a weight of shape [5] (the input's classes), got [3]}}
+  %0:2 = onnx.SoftmaxCrossEntropyLoss %x, %t, %w : (tensor<3x5xf32>, tensor<3xi32>, tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0 : tensor<*xf32>
+}

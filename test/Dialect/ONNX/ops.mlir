@@ -236,6 +236,8 @@ func.func @normalizations(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>, %c: tensor<3
   %1 = onnx.Hardmax %x : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   // CHECK: onnx.LayerNormalization {{.*}}epsilon = 1.000000e-03
   %2:3 = onnx.LayerNormalization %x, %s, %none {epsilon = 1.0e-3 : f32} : (tensor<2x3x4xf32>, tensor<4xf32>, none) -> (tensor<2x3x4xf32>, tensor<2x3x1xf32>, tensor<2x3x1xf32>)
+  // CHECK: onnx.RMSNormalization {{.*}}axis = 1
+  %rms = onnx.RMSNormalization %x, %s {axis = 1, epsilon = 1.0e-3 : f32} : (tensor<2x3x4xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
   // CHECK: onnx.InstanceNormalization
   %3 = onnx.InstanceNormalization %x, %c, %c : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
   // CHECK: onnx.GroupNormalization {{.*}}num_groups = 3
@@ -346,4 +348,16 @@ func.func @attention_ops(%q: tensor<2x4x24xf32>, %kv: tensor<2x6x24xf32>, %mask:
   // CHECK-SAME: -> (tensor<2x4x24xf32>, tensor<2x3x18x8xf32>, tensor<2x3x18x8xf32>, tensor<2x3x4x18xf32>)
   %y:4 = onnx.Attention %q, %kv, %kv, %mask, %past, %past, %none {is_causal = 1 : i64, kv_num_heads = 3 : i64, q_num_heads = 3 : i64, qk_matmul_output_mode = 2 : i64, scale = 0.125 : f32, softcap = 2.0 : f32} : (tensor<2x4x24xf32>, tensor<2x6x24xf32>, tensor<2x6x24xf32>, tensor<4x18xi1>, tensor<2x3x12x8xf32>, tensor<2x3x12x8xf32>, none) -> (tensor<2x4x24xf32>, tensor<2x3x18x8xf32>, tensor<2x3x18x8xf32>, tensor<2x3x4x18xf32>)
   return %y#0 : tensor<2x4x24xf32>
+}
+
+// CHECK-LABEL: func @losses
+func.func @losses(%x: tensor<3x5x2xf32>, %t: tensor<3x2xi64>, %w: tensor<5xf32>) -> tensor<f32> {
+  %none = onnx.NoValue
+  // CHECK: onnx.NegativeLogLikelihoodLoss %{{.*}}, %{{.*}}, %{{.*}} {ignore_index = -1 : i64, reduction = "sum"}
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %w {ignore_index = -1 : i64, reduction = "sum"} : (tensor<3x5x2xf32>, tensor<3x2xi64>, tensor<5xf32>) -> tensor<f32>
+  // CHECK: onnx.NegativeLogLikelihoodLoss %{{.*}}, %{{.*}}, %{{.*}} :
+  %1 = onnx.NegativeLogLikelihoodLoss %x, %t, %none : (tensor<3x5x2xf32>, tensor<3x2xi64>, none) -> tensor<f32>
+  // CHECK: onnx.SoftmaxCrossEntropyLoss {{.*}}reduction = "none"{{.*}} -> (tensor<3x2xf32>, tensor<3x5x2xf32>)
+  %2:2 = onnx.SoftmaxCrossEntropyLoss %x, %t, %none {reduction = "none"} : (tensor<3x5x2xf32>, tensor<3x2xi64>, none) -> (tensor<3x2xf32>, tensor<3x5x2xf32>)
+  return %0 : tensor<f32>
 }

@@ -183,6 +183,29 @@ func.func @layernorm_shapes(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> tenso
 
 // -----
 
+// CHECK-LABEL: func @rmsnorm_shapes
+// CHECK: onnx.RMSNormalization {{.*}} -> tensor<2x3x4xf32>
+func.func @rmsnorm_shapes(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> tensor<*xf32> {
+  %0 = onnx.RMSNormalization %x, %s {axis = 1} : (tensor<2x3x4xf32>, tensor<3x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @loss_shapes
+// CHECK: onnx.NegativeLogLikelihoodLoss {{.*}} -> tensor<3x6x7xf32>
+// CHECK: onnx.NegativeLogLikelihoodLoss {{.*}} -> tensor<f32>
+// CHECK: onnx.SoftmaxCrossEntropyLoss {{.*}} -> (tensor<f32>, tensor<3x5x6x7xf32>)
+func.func @loss_shapes(%x: tensor<3x5x6x7xf32>, %t: tensor<3x6x7xi32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %none = onnx.NoValue
+  %0 = onnx.NegativeLogLikelihoodLoss %x, %t, %none {reduction = "none"} : (tensor<3x5x6x7xf32>, tensor<3x6x7xi32>, none) -> tensor<*xf32>
+  %1 = onnx.NegativeLogLikelihoodLoss %x, %t, %none : (tensor<3x5x6x7xf32>, tensor<3x6x7xi32>, none) -> tensor<*xf32>
+  %2:2 = onnx.SoftmaxCrossEntropyLoss %x, %t, %none : (tensor<3x5x6x7xf32>, tensor<3x6x7xi32>, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0, %1, %2#1 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @topk_shapes
 // CHECK: onnx.TopK {{.*}} -> (tensor<2x2x4xf32>, tensor<2x2x4xi64>)
 // CHECK: onnx.TopK {{.*}} -> (tensor<*xf32>, tensor<*xi64>)
