@@ -218,3 +218,89 @@ LogicalResult ConvTransposeOp::inferShapes() {
   shape.append(g->outSizes);
   return setShape(*this, shape, elem);
 }
+
+std::optional<WindowGeometry> Col2ImOp::getStaticWindow() {
+  auto image = getConstantIntValues(getImageShape());
+  auto block = getConstantIntValues(getBlockShape());
+  if (!image || !block || image->size() != block->size())
+    return std::nullopt;
+  size_t n = image->size();
+  auto orDefault = [&](std::optional<ArrayRef<int64_t>> v, int64_t fill,
+                       size_t size) {
+    return v && v->size() == size ? SmallVector<int64_t>(*v)
+                                  : SmallVector<int64_t>(size, fill);
+  };
+  WindowGeometry g;
+  g.kernel = *block;
+  g.strides = orDefault(getStrides(), 1, n);
+  g.dilations = orDefault(getDilations(), 1, n);
+  SmallVector<int64_t> pads = orDefault(getPads(), 0, 2 * n);
+  g.padsBegin.assign(pads.begin(), pads.begin() + n);
+  g.padsEnd.assign(pads.begin() + n, pads.end());
+  for (size_t i = 0; i < n; ++i)
+    g.outSizes.push_back(((*image)[i] + g.padsBegin[i] + g.padsEnd[i] -
+                          g.dilations[i] * (g.kernel[i] - 1) - 1) /
+                             g.strides[i] +
+                         1);
+  return g;
+}
+
+LogicalResult Col2ImOp::verify() {
+  auto x = rankedShape(getInput());
+  if (x && x->size() != 3)
+    return emitOpError() << "expects an input of rank 3 (N, C*prod(block), "
+                            "L), got "
+                         << formatShape(*x);
+  auto image = getConstantIntValues(getImageShape());
+  auto block = getConstantIntValues(getBlockShape());
+  if (image && block && image->size() != block->size())
+    return emitOpError() << "expects image_shape and block_shape of one "
+                            "size, got "
+                         << image->size() << " and " << block->size();
+  if (!image || !block)
+    return success();
+  size_t n = image->size();
+  for (auto [name, attr, size] :
+       {std::make_tuple("strides", getStrides(), n),
+        std::make_tuple("dilations", getDilations(), n),
+        std::make_tuple("pads", getPads(), 2 * n)})
+    if (attr && attr->size() != size)
+      return emitOpError() << "expects '" << name << "' to have " << size
+                           << " values, got " << attr->size();
+  if (!x)
+    return success();
+  std::optional<WindowGeometry> g = getStaticWindow();
+  int64_t blockSize = 1, numBlocks = 1;
+  for (size_t i = 0; i < n; ++i) {
+    if (g->outSizes[i] <= 0)
+      return emitOpError() << "has no block along spatial dim " << i;
+    blockSize *= g->kernel[i];
+    numBlocks *= g->outSizes[i];
+  }
+  if (!ShapedType::isDynamic((*x)[1]) && (*x)[1] % blockSize != 0)
+    return emitOpError() << "expects dim 1 of the input divisible by the "
+                            "block size "
+                         << blockSize << ", got " << formatShape(*x);
+  if (!ShapedType::isDynamic((*x)[2]) && (*x)[2] != numBlocks)
+    return emitOpError() << "expects " << numBlocks
+                         << " blocks (dim 2 of the input), got "
+                         << formatShape(*x);
+  return success();
+}
+
+LogicalResult Col2ImOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getInput());
+  auto x = rankedShape(getInput());
+  auto image = getConstantIntValues(getImageShape());
+  auto block = getConstantIntValues(getBlockShape());
+  if (!x || !image || !block)
+    return keepUnranked(*this, elem);
+  int64_t blockSize = 1;
+  for (int64_t k : *block)
+    blockSize *= k;
+  SmallVector<int64_t> shape = {(*x)[0], ShapedType::isDynamic((*x)[1])
+                                             ? ShapedType::kDynamic
+                                             : (*x)[1] / blockSize};
+  shape.append(image->begin(), image->end());
+  return setShape(*this, shape, elem);
+}

@@ -80,6 +80,27 @@ def ONNX_LpPoolOp : ONNX_PoolOp<"LpPool"> {
     OptionalAttr<DenseI64ArrayAttr>:$strides);
 }
 
+def ONNX_Col2ImOp : ONNX_Op<"Col2Im"> {
+  let summary = "Sums sliding blocks [N, C*prod(block), L] back into images";
+  let arguments = (ins AnyTensor:$input, TensorOf<[I64]>:$image_shape,
+    TensorOf<[I64]>:$block_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    OptionalAttr<DenseI64ArrayAttr>:$pads,
+    OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $image_shape `,` $block_shape attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The window (block, strides, dilations, pads; outSizes = the number of
+    /// blocks per spatial dim) when image_shape and block_shape are
+    /// constant.
+    std::optional<WindowGeometry> getStaticWindow();
+  }];
+}
+
 def ONNX_GlobalAveragePoolOp : ONNX_Op<"GlobalAveragePool"> {
   let summary = "Mean over all spatial dims, kept as size-1 dims";
   let arguments = (ins FloatTensor:$X);

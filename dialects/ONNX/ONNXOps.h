@@ -13,11 +13,7 @@
 #include "dialects/ONNX/ONNXOpsDialect.h.inc"
 #include "dialects/ONNX/ShapeInferenceInterface.h.inc"
 
-#define GET_OP_CLASSES
-#include "dialects/ONNX/ONNXOps.h.inc"
-
 namespace tcc::onnx {
-
 /// Spatial geometry of a Conv or pooling op with every attribute resolved:
 /// defaults filled in and auto_pad turned into explicit pads. Needs the
 /// input's spatial dims to be static when auto_pad is SAME_*.
@@ -27,6 +23,12 @@ struct WindowGeometry {
   /// Output spatial sizes (ShapedType::kDynamic where the input's is).
   llvm::SmallVector<int64_t> outSizes;
 };
+} // namespace tcc::onnx
+
+#define GET_OP_CLASSES
+#include "dialects/ONNX/ONNXOps.h.inc"
+
+namespace tcc::onnx {
 
 /// Checks the input rank (N, C and `n` spatial dims) and the sizes of the
 /// pads/strides/dilations attributes of a windowed op.

@@ -181,6 +181,29 @@ LogicalResult CenterCropPadOp::inferShapes() {
   return setShape(*this, shape, elem);
 }
 
+LogicalResult ReverseSequenceOp::verify() {
+  int64_t b = getBatchAxis(), t = getTimeAxis();
+  if ((b != 0 && b != 1) || (t != 0 && t != 1) || b == t)
+    return emitOpError() << "expects batch_axis and time_axis to be 0 and 1 "
+                            "in some order, got "
+                         << b << " and " << t;
+  auto x = rankedShape(getInput());
+  if (x && x->size() < 2)
+    return emitOpError() << "expects an input of rank >= 2, got "
+                         << formatShape(*x);
+  auto lens = rankedShape(getSequenceLens());
+  if (x && lens &&
+      (lens->size() != 1 || (!ShapedType::isDynamic((*lens)[0]) &&
+                             !ShapedType::isDynamic((*x)[b]) &&
+                             (*lens)[0] != (*x)[b])))
+    return emitOpError() << "expects sequence_lens of shape [" << (*x)[b]
+                         << "] (the batch dim), got " << formatShape(*lens);
+  return success();
+}
+LogicalResult ReverseSequenceOp::inferShapes() {
+  return inferSameAsOperand(*this, getInput());
+}
+
 LogicalResult PadOp::verify() {
   if (!llvm::is_contained({"constant", "reflect", "edge", "wrap"}, getMode()))
     return emitOpError() << "has unknown mode '" << getMode() << "'";

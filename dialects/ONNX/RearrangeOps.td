@@ -58,6 +58,18 @@ def ONNX_CenterCropPadOp : ONNX_Op<"CenterCropPad"> {
   }];
 }
 
+def ONNX_ReverseSequenceOp : ONNX_Op<"ReverseSequence"> {
+  let summary = "Reverses the first sequence_lens[b] steps of each batch entry";
+  let arguments = (ins AnyTensor:$input, TensorOf<[I64]>:$sequence_lens,
+                   DefaultValuedAttr<ONNX_I64Attr, "1">:$batch_axis,
+                   DefaultValuedAttr<ONNX_I64Attr, "0">:$time_axis);
+  let results = (outs AnyTensor:$Y);
+  let assemblyFormat = [{
+    $input `,` $sequence_lens attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 class ONNX_BlockOp<string mnemonic, string summ> : ONNX_Op<mnemonic> {
   let summary = summ;
   let arguments = (ins AnyTensor:$input, ONNX_I64Attr:$blocksize,

@@ -523,6 +523,98 @@ struct LpPoolPattern : OpConversionPattern<onnx::LpPoolOp> {
   }
 };
 
+/// Col2Im as a gather: output (n, c, x...) sums, over the block offsets
+/// k..., input[n, c * prod(block) + k, l] where x + padBegin - k * dilation
+/// = l_i * stride lands on a block l_i. The block offsets are reduction
+/// loops, bounded by an empty tensor of the block's shape.
+struct Col2ImPattern : OpConversionPattern<onnx::Col2ImOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::Col2ImOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireStaticResult(
+            op, SmallVector<Value>{op.getImageShape(), op.getBlockShape()},
+            "image_shape and block_shape")))
+      return failure();
+    std::optional<onnx::WindowGeometry> g = op.getStaticWindow();
+    auto inType = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+    if (!g || !inType || !inType.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    auto type = cast<RankedTensorType>(toSignless(op.getType()));
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t n = g->kernel.size(), rank = type.getRank();
+    int64_t numLoops = rank + n;
+    Type elem = type.getElementType();
+    Value zero = constantScalar(rewriter, loc, elem, 0);
+    Value init = createFilled(rewriter, loc, type, zero);
+    Value window = tensor::EmptyOp::create(rewriter, loc, g->kernel, elem);
+    SmallVector<AffineExpr> windowExprs;
+    for (int64_t i = 0; i < n; ++i)
+      windowExprs.push_back(getAffineDimExpr(rank + i, ctx));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(numLoops, 0, windowExprs, ctx),
+        AffineMap::getMultiDimIdentityMap(numLoops, ctx).getMajorSubMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.append(n, utils::IteratorType::reduction);
+    Value input = adaptor.getInput();
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{type}, ValueRange{window},
+            ValueRange{init}, maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              auto cst = [&](int64_t v) { return constantIndex(b, l, v); };
+              Value valid = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+              Value block = cst(0), offset = cst(0);
+              for (int64_t i = 0; i < n; ++i) {
+                Value x = linalg::IndexOp::create(b, l, 2 + i);
+                Value k = linalg::IndexOp::create(b, l, rank + i);
+                // pos = x + padBegin - k * dilation
+                Value pos = arith::SubIOp::create(
+                    b, l, arith::AddIOp::create(b, l, x, cst(g->padsBegin[i])),
+                    arith::MulIOp::create(b, l, k, cst(g->dilations[i])));
+                Value li = arith::DivSIOp::create(b, l, pos, cst(g->strides[i]));
+                Value rem = arith::RemSIOp::create(b, l, pos, cst(g->strides[i]));
+                auto cmp = [&](arith::CmpIPredicate p, Value a,
+                               Value c) -> Value {
+                  return arith::CmpIOp::create(b, l, p, a, c);
+                };
+                using P = arith::CmpIPredicate;
+                for (Value ok : SmallVector<Value>{cmp(P::sge, pos, cst(0)),
+                                 cmp(P::eq, rem, cst(0)),
+                                 cmp(P::slt, li, cst(g->outSizes[i]))})
+                  valid = arith::AndIOp::create(b, l, valid, ok);
+                // Clamped so the (discarded) read stays in bounds.
+                li = arith::MaxSIOp::create(
+                    b, l, cst(0),
+                    arith::MinSIOp::create(b, l, li, cst(g->outSizes[i] - 1)));
+                block = arith::AddIOp::create(
+                    b, l, arith::MulIOp::create(b, l, block, cst(g->outSizes[i])),
+                    li);
+                offset = arith::AddIOp::create(
+                    b, l, arith::MulIOp::create(b, l, offset, cst(g->kernel[i])),
+                    k);
+              }
+              int64_t blockSize = inType.getDimSize(1) / type.getDimSize(1);
+              Value channel = arith::AddIOp::create(
+                  b, l,
+                  arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, 1),
+                                        cst(blockSize)),
+                  offset);
+              Value v = tensor::ExtractOp::create(
+                  b, l, input,
+                  ValueRange{linalg::IndexOp::create(b, l, 0), channel, block});
+              Value term = arith::SelectOp::create(b, l, valid, v,
+                                                   constantScalar(b, l, elem, 0));
+              linalg::YieldOp::create(b, l, addScalars(b, l, args[1], term));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// GlobalAveragePool: a reduction over the spatial dims into [N, C],
 /// divided by their count, expanded back to [N, C, 1, ...].
 struct GlobalAveragePoolPattern : OpConversionPattern<onnx::GlobalAveragePoolOp> {
@@ -596,6 +688,6 @@ struct GlobalAveragePoolPattern : OpConversionPattern<onnx::GlobalAveragePoolOp>
 void tcc::onnx_to_linalg::populateConvPoolPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
   patterns.add<ConvPattern, ConvTransposePattern, MaxPoolPattern,
-               AveragePoolPattern, LpPoolPattern,
+               AveragePoolPattern, Col2ImPattern, LpPoolPattern,
                GlobalAveragePoolPattern>(converter, patterns.getContext());
 }

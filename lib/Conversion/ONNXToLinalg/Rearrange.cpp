@@ -287,6 +287,41 @@ struct TriluPattern : OpConversionPattern<onnx::TriluOp> {
   }
 };
 
+/// ReverseSequence: y[.., t, ..] = x[.., len[b] - 1 - t, ..] for t < len[b]
+/// (len clamped to the time dim), else x itself.
+struct ReverseSequencePattern : OpConversionPattern<onnx::ReverseSequenceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::ReverseSequenceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(toSignless(op.getType()));
+    if (!type.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    Location loc = op.getLoc();
+    int64_t batchAxis = op.getBatchAxis(), timeAxis = op.getTimeAxis();
+    Value input = adaptor.getInput(), lens = adaptor.getSequenceLens();
+    int64_t steps = type.getDimSize(timeAxis);
+    Value result = buildIndexed(
+        rewriter, loc, type, [&](OpBuilder &b, Location l, ValueRange ivs) {
+          Value len = arith::IndexCastOp::create(
+              b, l, b.getIndexType(),
+              tensor::ExtractOp::create(b, l, lens, ivs[batchAxis]));
+          len = arith::MinSIOp::create(b, l, len, constantIndex(b, l, steps));
+          Value t = ivs[timeAxis];
+          Value reversed = arith::SubIOp::create(
+              b, l, arith::SubIOp::create(b, l, len, constantIndex(b, l, 1)),
+              t);
+          Value inside =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, t, len);
+          SmallVector<Value> src(ivs);
+          src[timeAxis] = arith::SelectOp::create(b, l, inside, reversed, t);
+          return tensor::ExtractOp::create(b, l, input, src);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// EyeLike: 1 where col - row == k.
 struct EyeLikePattern : OpConversionPattern<onnx::EyeLikeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -318,6 +353,7 @@ struct EyeLikePattern : OpConversionPattern<onnx::EyeLikeOp> {
 void tcc::onnx_to_linalg::populateRearrangePatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<SplitPattern, PadPattern, CenterCropPadPattern,
+               ReverseSequencePattern,
                BlockPattern<onnx::DepthToSpaceOp, true>,
                BlockPattern<onnx::SpaceToDepthOp, false>, TriluPattern,
                EyeLikePattern>(converter, patterns.getContext());

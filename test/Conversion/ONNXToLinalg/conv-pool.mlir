@@ -149,3 +149,20 @@ func.func @lppool(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32> {
   %0 = onnx.LpPool %x {kernel_shape = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x3x3xf32>
   return %0 : tensor<1x1x3x3xf32>
 }
+
+// -----
+
+// Col2Im gathers: block offsets are reduction loops over an empty tensor
+// of the block's shape; positions off the stride grid add 0.
+// CHECK-LABEL: func @col2im
+// CHECK: tensor.empty() : tensor<2x2xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK: arith.remsi
+// CHECK: tensor.extract %arg0
+// CHECK: arith.select
+func.func @col2im(%x: tensor<1x4x4xf32>) -> tensor<1x1x3x3xf32> {
+  %image = onnx.Constant dense<[3, 3]> : tensor<2xi64>
+  %block = onnx.Constant dense<[2, 2]> : tensor<2xi64>
+  %0 = onnx.Col2Im %x, %image, %block : (tensor<1x4x4xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<1x1x3x3xf32>
+  return %0 : tensor<1x1x3x3xf32>
+}

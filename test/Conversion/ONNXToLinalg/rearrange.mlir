@@ -226,3 +226,17 @@ func.func @center_crop_pad(%x: tensor<5x2xf32>) -> tensor<3x5xf32> {
   %0 = onnx.CenterCropPad %x, %s : (tensor<5x2xf32>, tensor<2xi64>) -> tensor<3x5xf32>
   return %0 : tensor<3x5xf32>
 }
+
+// -----
+
+// ReverseSequence reads step len - 1 - t below len, t itself above.
+// CHECK-LABEL: func @reverse_sequence
+// CHECK: linalg.generic
+// CHECK: tensor.extract %arg1
+// CHECK: arith.cmpi slt
+// CHECK: arith.select
+// CHECK: tensor.extract %arg0
+func.func @reverse_sequence(%x: tensor<4x2xf32>, %l: tensor<2xi64>) -> tensor<4x2xf32> {
+  %0 = onnx.ReverseSequence %x, %l : (tensor<4x2xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}

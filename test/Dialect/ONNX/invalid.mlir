@@ -1363,3 +1363,37 @@ func.func @sceloss_weights(%x: tensor<3x5xf32>, %t: tensor<3xi32>, %w: tensor<3x
   %0:2 = onnx.SoftmaxCrossEntropyLoss %x, %t, %w : (tensor<3x5xf32>, tensor<3xi32>, tensor<3xf32>) -> (tensor<*xf32>, tensor<*xf32>)
   return %0#0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @reverse_sequence_axes(%x: tensor<4x2xf32>, %l: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects batch_axis and time_axis to be 0 and 1 in some order, got 1 and 1}}
+  %0 = onnx.ReverseSequence %x, %l {batch_axis = 1 : i64, time_axis = 1 : i64} : (tensor<4x2xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @reverse_sequence_lens(%x: tensor<4x2xf32>, %l: tensor<3xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects sequence_lens of shape [2] (the batch dim), got [3]}}
+  %0 = onnx.ReverseSequence %x, %l : (tensor<4x2xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @col2im_blocks(%x: tensor<1x4x5xf32>) -> tensor<*xf32> {
+  %image = onnx.Constant dense<[3, 3]> : tensor<2xi64>
+  %block = onnx.Constant dense<[2, 2]> : tensor<2xi64>
+  // expected-error @+1 {{expects 4 blocks (dim 2 of the input), got [1,4,5]}}
+  %0 = onnx.Col2Im %x, %image, %block : (tensor<1x4x5xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @col2im_rank(%x: tensor<4x5xf32>, %image: tensor<2xi64>, %block: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects an input of rank 3 (N, C*prod(block), L), got [4,5]}}
+  %0 = onnx.Col2Im %x, %image, %block : (tensor<4x5xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
