@@ -408,7 +408,10 @@ unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
     return 2;
   static const llvm::StringMap<unsigned> counts = {
       {"Attention", 4}, // Y, present_key, present_value, qk_matmul_output
+      {"GRU", 2},                     // Y, Y_h
+      {"LSTM", 3},                    // Y, Y_h, Y_c
       {"LayerNormalization", 3},      // Y, Mean, InvStdDev
+      {"RNN", 2},                     // Y, Y_h
       {"SoftmaxCrossEntropyLoss", 2}, // output, log_prob
       {"TopK", 2},                    // Values, Indices
   };

@@ -270,6 +270,10 @@ FailureOr<Attribute> Importer::importAttribute(const onnx::AttributeProto &a,
   case onnx::AttributeProto::INTS:
     return Attribute(b.getDenseI64ArrayAttr(
         SmallVector<int64_t>(a.ints().begin(), a.ints().end())));
+  case onnx::AttributeProto::STRINGS: {
+    SmallVector<StringRef> strings(a.strings().begin(), a.strings().end());
+    return Attribute(b.getStrArrayAttr(strings));
+  }
   case onnx::AttributeProto::FLOATS:
     return Attribute(b.getDenseF32ArrayAttr(
         SmallVector<float>(a.floats().begin(), a.floats().end())));

@@ -439,8 +439,8 @@ def constant_string():
     return model("constant_string", nodes, [], [vi("c", [], TensorProto.STRING)])
 
 
-def strings_attr():
-    return relu("strings_attr", tags=["a", "b"])
+def tensors_attr():
+    return relu("tensors_attr", tags=[numpy_helper.from_array(np.zeros(2, np.float32))])
 
 
 def conv_bad_channels():
@@ -471,7 +471,7 @@ def groupnorm_v18_input_scale():
 
 BAD = [no_opset, old_opset, sequence_input, string_input, no_shape, external_data,
        bad_initializer, undefined_input, softmax_v11_axis, bn_spatial0, unknown_attr,
-       maxpool_indices, dangling_output, constant_string, strings_attr, conv_bad_channels,
+       maxpool_indices, dangling_output, constant_string, tensors_attr, conv_bad_channels,
        cast_string_to, cast_fp8,
        groupnorm_v18_input_scale]
 
