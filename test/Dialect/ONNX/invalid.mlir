@@ -1516,3 +1516,93 @@ func.func @lstm_p_shape(%x: tensor<3x2x4xf32>, %w: tensor<1x20x4xf32>, %r: tenso
   %0:3 = onnx.LSTM %x, %w, %r, %none, %none, %none, %none, %p : (tensor<3x2x4xf32>, tensor<1x20x4xf32>, tensor<1x20x5xf32>, none, none, none, none, tensor<1x20xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
   return
 }
+
+// -----
+
+func.func @gridsample_mode(%x: tensor<1x1x4x4xf32>, %g: tensor<1x3x3x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has unknown mode 'bilinear' (expected nearest, linear or cubic)}}
+  %0 = onnx.GridSample %x, %g {mode = "bilinear"} : (tensor<1x1x4x4xf32>, tensor<1x3x3x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gridsample_padding(%x: tensor<1x1x4x4xf32>, %g: tensor<1x3x3x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has unknown padding_mode 'wrap' (expected zeros, border or reflection)}}
+  %0 = onnx.GridSample %x, %g {padding_mode = "wrap"} : (tensor<1x1x4x4xf32>, tensor<1x3x3x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gridsample_align_corners(%x: tensor<1x1x4x4xf32>, %g: tensor<1x3x3x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has align_corners 2, expected 0 or 1}}
+  %0 = onnx.GridSample %x, %g {align_corners = 2 : i64} : (tensor<1x1x4x4xf32>, tensor<1x3x3x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gridsample_x_rank(%x: tensor<4x4xf32>, %g: tensor<1x3x3x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects X of rank >= 3 (N, C, spatial dims), got [4,4]}}
+  %0 = onnx.GridSample %x, %g : (tensor<4x4xf32>, tensor<1x3x3x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @gridsample_grid_shape(%x: tensor<1x1x4x4xf32>, %g: tensor<1x3x3x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects grid of shape [1,?,?,2] for X of shape [1,1,4,4], got [1,3,3,3]}}
+  %0 = onnx.GridSample %x, %g : (tensor<1x1x4x4xf32>, tensor<1x3x3x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @affine_grid_align_corners(%theta: tensor<1x2x3xf32>, %size: tensor<4xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has align_corners 2, expected 0 or 1}}
+  %0 = onnx.AffineGrid %theta, %size {align_corners = 2 : i64} : (tensor<1x2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @affine_grid_size_shape(%theta: tensor<1x2x3xf32>, %size: tensor<3xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects size of shape [4] (N, C, H, W) or [5] (N, C, D, H, W), got [3]}}
+  %0 = onnx.AffineGrid %theta, %size : (tensor<1x2x3xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @affine_grid_theta_rank(%theta: tensor<2x3xf32>, %size: tensor<4xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects theta of rank 3, got [2,3]}}
+  %0 = onnx.AffineGrid %theta, %size : (tensor<2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @affine_grid_theta_shape(%theta: tensor<1x2x3xf32>, %size: tensor<5xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects theta of shape [?,3,4], got [1,2,3]}}
+  %0 = onnx.AffineGrid %theta, %size : (tensor<1x2x3xf32>, tensor<5xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @affine_grid_theta_batch(%theta: tensor<1x2x3xf32>) -> tensor<*xf32> {
+  %size = onnx.Constant dense<[2, 1, 4, 4]> : tensor<4xi64>
+  // expected-error @+1 {{expects theta of shape [2,2,3], got [1,2,3]}}
+  %0 = onnx.AffineGrid %theta, %size : (tensor<1x2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @affine_grid_negative_size(%theta: tensor<1x2x3xf32>) -> tensor<*xf32> {
+  %size = onnx.Constant dense<[1, 1, -4, 4]> : tensor<4xi64>
+  // expected-error @+1 {{expects a size without negative values, got [1,1,-4,4]}}
+  %0 = onnx.AffineGrid %theta, %size : (tensor<1x2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

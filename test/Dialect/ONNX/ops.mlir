@@ -373,3 +373,13 @@ func.func @recurrent_ops(%x: tensor<3x2x4xf32>, %w1: tensor<1x5x4xf32>, %r1: ten
   %lstm:3 = onnx.LSTM %x, %w4, %r4, %none, %none, %none, %none, %none {clip = 3.0 : f32, layout = 1 : i64} : (tensor<3x2x4xf32>, tensor<1x20x4xf32>, tensor<1x20x5xf32>, none, none, none, none, none) -> (tensor<3x2x1x5xf32>, tensor<3x1x5xf32>, tensor<3x1x5xf32>)
   return
 }
+
+// CHECK-LABEL: func @grid_ops
+func.func @grid_ops(%x: tensor<1x3x4x4xf32>, %theta: tensor<1x2x3xf32>) -> tensor<1x3x5x6xf32> {
+  %size = onnx.Constant dense<[1, 3, 5, 6]> : tensor<4xi64>
+  // CHECK: onnx.AffineGrid %{{.*}}, %{{.*}} {align_corners = 1 : i64}
+  %g = onnx.AffineGrid %theta, %size {align_corners = 1 : i64} : (tensor<1x2x3xf32>, tensor<4xi64>) -> tensor<1x5x6x2xf32>
+  // CHECK: onnx.GridSample %{{.*}}, %{{.*}} {mode = "cubic", padding_mode = "reflection"}
+  %y = onnx.GridSample %x, %g {mode = "cubic", padding_mode = "reflection"} : (tensor<1x3x4x4xf32>, tensor<1x5x6x2xf32>) -> tensor<1x3x5x6xf32>
+  return %y : tensor<1x3x5x6xf32>
+}
