@@ -38,8 +38,8 @@ LogicalResult checkOperand(Operation *op, StringRef name, Value value,
   if (!shape || dimsMatch(*shape, expected))
     return success();
   return op->emitOpError() << "expects " << name << " of shape "
-                           << formatShape(expected) << " (" << what
-                           << "), got " << formatShape(*shape);
+                           << formatShape(expected) << " (" << what << "), got "
+                           << formatShape(*shape);
 }
 
 int64_t dimOf(Value v, size_t i) {
@@ -56,8 +56,7 @@ struct Sizes {
   int64_t seq, batch, input, hidden, directions;
 };
 
-template <typename Op>
-Sizes sizesOf(Op op) {
+template <typename Op> Sizes sizesOf(Op op) {
   int64_t gates = kindOf(op).gates;
   bool batchFirst = op.getLayout() == 1;
   Sizes s;
@@ -65,17 +64,15 @@ Sizes sizesOf(Op op) {
   s.batch = dimOf(op.getX(), batchFirst ? 0 : 1);
   s.input = known(dimOf(op.getX(), 2), dimOf(op.getW(), 2));
   int64_t rows = known(dimOf(op.getW(), 1), dimOf(op.getR(), 1));
-  s.hidden = op.getHiddenSize() ? *op.getHiddenSize()
-                                : known(dimOf(op.getR(), 2),
-                                        ShapedType::isDynamic(rows)
-                                            ? rows
-                                            : rows / gates);
+  s.hidden = op.getHiddenSize()
+                 ? *op.getHiddenSize()
+                 : known(dimOf(op.getR(), 2),
+                         ShapedType::isDynamic(rows) ? rows : rows / gates);
   s.directions = op.getDirection() == "bidirectional" ? 2 : 1;
   return s;
 }
 
-template <typename Op>
-LogicalResult verifyRecurrent(Op op) {
+template <typename Op> LogicalResult verifyRecurrent(Op op) {
   RecurrentKind kind = kindOf(op);
   StringRef direction = op.getDirection();
   if (direction != "forward" && direction != "reverse" &&
@@ -83,14 +80,14 @@ LogicalResult verifyRecurrent(Op op) {
     return op.emitOpError() << "has unknown direction '" << direction
                             << "' (expected forward, reverse or bidirectional)";
   if (op.getLayout() != 0 && op.getLayout() != 1)
-    return op.emitOpError() << "has layout " << op.getLayout()
-                            << ", expected 0 or 1";
+    return op.emitOpError()
+           << "has layout " << op.getLayout() << ", expected 0 or 1";
   if (op.getHiddenSize() && *op.getHiddenSize() <= 0)
-    return op.emitOpError() << "expects a positive hidden_size, got "
-                            << *op.getHiddenSize();
+    return op.emitOpError()
+           << "expects a positive hidden_size, got " << *op.getHiddenSize();
   if (auto clip = op.getClip(); clip && clip->convertToDouble() <= 0)
-    return op.emitOpError() << "expects a positive clip, got "
-                            << clip->convertToDouble();
+    return op.emitOpError()
+           << "expects a positive clip, got " << clip->convertToDouble();
   Sizes s = sizesOf(op);
   if (failed(resolveRecurrentActivations(op, s.directions, kind.activations)))
     return failure();
@@ -100,9 +97,8 @@ LogicalResult verifyRecurrent(Op op) {
   int64_t gh = ShapedType::isDynamic(h) ? h : g * h;
   std::string gates = g == 1 ? "" : std::to_string(g) + "*";
   bool batchFirst = op.getLayout() == 1;
-  SmallVector<int64_t> state =
-      batchFirst ? SmallVector<int64_t>{s.batch, d, h}
-                 : SmallVector<int64_t>{d, s.batch, h};
+  SmallVector<int64_t> state = batchFirst ? SmallVector<int64_t>{s.batch, d, h}
+                                          : SmallVector<int64_t>{d, s.batch, h};
   StringRef stateDims = batchFirst ? "batch_size, num_directions, hidden_size"
                                    : "num_directions, batch_size, hidden_size";
   if (failed(checkOperand(op, "W", op.getW(), {d, gh, s.input},
@@ -112,13 +108,11 @@ LogicalResult verifyRecurrent(Op op) {
                           "num_directions, " + gates +
                               "hidden_size, hidden_size")) ||
       failed(checkOperand(
-          op, "B", op.getB(),
-          {d, ShapedType::isDynamic(gh) ? gh : 2 * gh},
+          op, "B", op.getB(), {d, ShapedType::isDynamic(gh) ? gh : 2 * gh},
           "num_directions, " + std::to_string(2 * g) + "*hidden_size")) ||
-      failed(checkOperand(op, "sequence_lens", op.getSequenceLens(),
-                          {s.batch}, "batch_size")) ||
-      failed(checkOperand(op, "initial_h", op.getInitialH(), state,
-                          stateDims)))
+      failed(checkOperand(op, "sequence_lens", op.getSequenceLens(), {s.batch},
+                          "batch_size")) ||
+      failed(checkOperand(op, "initial_h", op.getInitialH(), state, stateDims)))
     return failure();
   if (!isa<NoneType>(op.getSequenceLens().getType()) &&
       !getElementTypeOrSelf(op.getSequenceLens()).isInteger(32))
@@ -127,8 +121,7 @@ LogicalResult verifyRecurrent(Op op) {
   return success();
 }
 
-template <typename Op>
-LogicalResult inferRecurrent(Op op) {
+template <typename Op> LogicalResult inferRecurrent(Op op) {
   Type elem = getElementTypeOrSelf(op.getX());
   Sizes s = sizesOf(op);
   bool batchFirst = op.getLayout() == 1;
@@ -196,8 +189,8 @@ tcc::onnx::resolveRecurrentActivations(Operation *op, int64_t numDirections,
   for (const std::string &name : names) {
     ActivationInfo info = activationInfo(name);
     if (!info.known)
-      return op->emitOpError() << "has unknown activation function '" << name
-                               << "'";
+      return op->emitOpError()
+             << "has unknown activation function '" << name << "'";
     RecurrentActivation act{name, info.alpha, info.beta};
     if (info.takesAlpha && !alphas.empty()) {
       act.alpha = alphas.front();
@@ -215,8 +208,8 @@ tcc::onnx::resolveRecurrentActivations(Operation *op, int64_t numDirections,
 LogicalResult RNNOp::verify() { return verifyRecurrent(*this); }
 LogicalResult GRUOp::verify() {
   if (getLinearBeforeReset() != 0 && getLinearBeforeReset() != 1)
-    return emitOpError() << "has linear_before_reset "
-                         << getLinearBeforeReset() << ", expected 0 or 1";
+    return emitOpError() << "has linear_before_reset " << getLinearBeforeReset()
+                         << ", expected 0 or 1";
   return verifyRecurrent(*this);
 }
 LogicalResult LSTMOp::verify() {

@@ -197,10 +197,9 @@ LogicalResult Importer::inlineIf(const onnx::NodeProto &node, StringRef name) {
             ? name.str() + "/" + inner.op_type() + "_" + std::to_string(i)
             : inner.name();
     if (nodes)
-      (*nodes)[innerName] = {inner.op_type(),
-                             inner.domain().empty() ? "ai.onnx"
-                                                    : inner.domain(),
-                             opset};
+      (*nodes)[innerName] = {
+          inner.op_type(), inner.domain().empty() ? "ai.onnx" : inner.domain(),
+          opset};
     if (failed(importNode(inner, innerName)))
       return failure();
   }

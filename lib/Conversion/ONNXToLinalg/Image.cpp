@@ -58,8 +58,7 @@ static SmallVector<double> tapWeights(StringRef mode, StringRef nearestMode,
   }
   if (mode == "linear")
     return {1 - ratio, ratio};
-  std::array<double, 4> w =
-      cubicWeights(ratio, a, [](double v) { return v; });
+  std::array<double, 4> w = cubicWeights(ratio, a, [](double v) { return v; });
   return SmallVector<double>(w.begin(), w.end());
 }
 
@@ -230,7 +229,6 @@ struct ResizePattern : OpConversionPattern<onnx::ResizeOp> {
   }
 };
 
-
 /// A float scalar being built at run time, with the arithmetic operators
 /// that cubicWeights needs.
 struct RunScalar {
@@ -352,9 +350,7 @@ private:
   /// The extent of dim i that coordinates reflect at: pixel centers with
   /// align_corners, pixel edges without.
   double low(int64_t) const { return align ? 0.0 : -0.5; }
-  double high(int64_t i) const {
-    return align ? dims[i] - 1.0 : dims[i] - 0.5;
-  }
+  double high(int64_t i) const { return align ? dims[i] - 1.0 : dims[i] - 0.5; }
 
   /// [-1, 1] to pixel coordinates of a dim of `size`.
   Value denormalize(Value g, int64_t size) {
@@ -416,7 +412,8 @@ private:
     t = clamp(t, -2, size + 1);
     Value idx = arith::FPToSIOp::create(b, loc, b.getI64Type(), t);
     Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), idx);
-    Value zero = constantIndex(b, loc, 0), last = constantIndex(b, loc, size - 1);
+    Value zero = constantIndex(b, loc, 0),
+          last = constantIndex(b, loc, size - 1);
     if (padding == "zeros")
       inside = arith::AndIOp::create(
           b, loc,
@@ -453,16 +450,15 @@ struct GridSamplePattern : OpConversionPattern<onnx::GridSampleOp> {
                               << " data is not supported yet";
     if (llvm::is_contained(xType.getShape(), 0) || type.getNumElements() == 0)
       return op.emitOpError() << "with an empty input is not supported yet";
-    bool wide = xType.getElementType().isF64() ||
-                gridType.getElementType().isF64();
+    bool wide =
+        xType.getElementType().isF64() || gridType.getElementType().isF64();
     Type compute = wide ? rewriter.getF64Type() : rewriter.getF32Type();
-    Value y = buildIndexed(
-        rewriter, op.getLoc(), type,
-        [&](OpBuilder &b, Location loc, ValueRange ivs) {
-          GridSampler inner(b, loc, op, adaptor.getX(), adaptor.getGrid(),
-                            compute);
-          return inner.sample(ivs);
-        });
+    Value y = buildIndexed(rewriter, op.getLoc(), type,
+                           [&](OpBuilder &b, Location loc, ValueRange ivs) {
+                             GridSampler inner(b, loc, op, adaptor.getX(),
+                                               adaptor.getGrid(), compute);
+                             return inner.sample(ivs);
+                           });
     rewriter.replaceOp(op, y);
     return success();
   }

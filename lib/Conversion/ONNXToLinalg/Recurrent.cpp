@@ -13,6 +13,7 @@
 // Run-time sequence_lens mask the steps past each sequence's end: the state
 // is kept and Y gets zeros. The reverse direction then reads each sequence
 // reversed within its own length (a gather before and after the loop).
+// f16/bf16 recurrences run in f32, rounded once at the end.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -66,9 +67,8 @@ Value slice(OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> offsets,
   SmallVector<OpFoldResult> sizeAttrs;
   for (int64_t s : sizes)
     sizeAttrs.push_back(b.getIndexAttr(s));
-  return tensor::ExtractSliceOp::create(b, loc, type, source,
-                                        ofrs(b, dynamic, offsets), sizeAttrs,
-                                        ones);
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, source, ofrs(b, dynamic, offsets), sizeAttrs, ones);
 }
 
 /// Inserts `source` into dest[offsets : sizes] (the inverse of `slice`).
@@ -79,9 +79,8 @@ Value insert(OpBuilder &b, Location loc, Value source, Value dest,
   SmallVector<OpFoldResult> sizeAttrs;
   for (int64_t s : sizes)
     sizeAttrs.push_back(b.getIndexAttr(s));
-  return tensor::InsertSliceOp::create(b, loc, source, dest,
-                                       ofrs(b, dynamic, offsets), sizeAttrs,
-                                       ones);
+  return tensor::InsertSliceOp::create(
+      b, loc, source, dest, ofrs(b, dynamic, offsets), sizeAttrs, ones);
 }
 
 /// init[..., n] += lhs[..., k] * weight[n, k]: rows of `lhs` times weightᵀ.
@@ -95,7 +94,8 @@ Value matmulTransposed(OpBuilder &b, Location loc, Value lhs, Value weight,
     lhsExprs.push_back(getAffineDimExpr(i, ctx));
     outExprs.push_back(getAffineDimExpr(i, ctx));
   }
-  AffineExpr n = getAffineDimExpr(batch, ctx), k = getAffineDimExpr(batch + 1, ctx);
+  AffineExpr n = getAffineDimExpr(batch, ctx),
+             k = getAffineDimExpr(batch + 1, ctx);
   lhsExprs.push_back(k);
   outExprs.push_back(n);
   SmallVector<AffineMap> maps = {AffineMap::get(numDims, 0, lhsExprs, ctx),
@@ -110,7 +110,8 @@ Value matmulTransposed(OpBuilder &b, Location loc, Value lhs, Value weight,
              [](OpBuilder &nb, Location l, ValueRange args) {
                Value prod = arith::MulFOp::create(nb, l, args[0], args[1]);
                linalg::YieldOp::create(
-                   nb, l, arith::AddFOp::create(nb, l, args[2], prod).getResult());
+                   nb, l,
+                   arith::AddFOp::create(nb, l, args[2], prod).getResult());
              })
       .getResult(0);
 }
@@ -123,14 +124,10 @@ Value zeroFilled(OpBuilder &b, Location loc, Value dest) {
       .getResult(0);
 }
 
-/// f(x) for one of the activation functions ONNX's recurrent ops take
-/// (computed in f32 for narrower floats), after clipping x to [-clip, clip].
+/// f(x) for one of the activation functions ONNX's recurrent ops take,
+/// after clipping x to [-clip, clip].
 Value activate(OpBuilder &b, Location loc, const onnx::RecurrentActivation &act,
                std::optional<double> clip, Value x) {
-  Type type = x.getType();
-  bool narrow = type.getIntOrFloatBitWidth() < 32;
-  if (narrow)
-    x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
   auto c = [&](double v) { return constantScalar(b, loc, x.getType(), v); };
   if (clip)
     x = arith::MinimumFOp::create(
@@ -164,10 +161,11 @@ Value activate(OpBuilder &b, Location loc, const onnx::RecurrentActivation &act,
     y = mul(alpha, math::TanhOp::create(b, loc, mul(beta, x)));
   } else if (name == "hardsigmoid") {
     Value v = add(mul(alpha, x), beta);
-    y = arith::MinimumFOp::create(b, loc,
-                                  arith::MaximumFOp::create(b, loc, v, zero), one);
+    y = arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, v, zero), one);
   } else if (name == "elu") {
-    Value e = arith::SubFOp::create(b, loc, math::ExpOp::create(b, loc, x), one);
+    Value e =
+        arith::SubFOp::create(b, loc, math::ExpOp::create(b, loc, x), one);
     y = arith::SelectOp::create(b, loc, lt(x, zero), mul(alpha, e), x);
   } else if (name == "softsign") {
     y = arith::DivFOp::create(b, loc, x,
@@ -178,7 +176,7 @@ Value activate(OpBuilder &b, Location loc, const onnx::RecurrentActivation &act,
     y = add(arith::MaximumFOp::create(b, loc, x, zero),
             math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, negAbs)));
   }
-  return narrow ? arith::TruncFOp::create(b, loc, type, y).getResult() : y;
+  return y;
 }
 
 /// A length of `lens` (i32, [batch]) at `batch` as an index clamped to
@@ -221,12 +219,12 @@ Value reverseSequences(OpBuilder &b, Location loc, Value src, Value lens,
 /// A loop nest over [rows, cols] carrying `iterArgs` (tensors the body
 /// updates with tensor.insert, in place once bufferized); returns their
 /// final values.
-SmallVector<Value> elementLoop(
-    OpBuilder &b, Location loc, int64_t rows, int64_t cols,
-    ValueRange iterArgs,
-    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value,
-                                    ValueRange)>
-        body) {
+SmallVector<Value>
+elementLoop(OpBuilder &b, Location loc, int64_t rows, int64_t cols,
+            ValueRange iterArgs,
+            function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value,
+                                            ValueRange)>
+                body) {
   Value zero = constantIndex(b, loc, 0), one = constantIndex(b, loc, 1);
   scf::LoopNest nest = scf::buildLoopNest(
       b, loc, {zero, zero},
@@ -255,9 +253,10 @@ DirectionResult lowerDirection(OpBuilder &b, Location loc, const Recurrence &p,
   auto rType = cast<RankedTensorType>(p.r.getType());
   int64_t hidden = rType.getDimSize(2), g = gatesOf(p.cell), gh = g * hidden;
   bool reverse = p.direction == "reverse" || d == 1;
-  auto perDirection = ArrayRef(p.activations)
-                          .slice(d * (p.activations.size() /
-                                      (p.direction == "bidirectional" ? 2 : 1)));
+  auto perDirection =
+      ArrayRef(p.activations)
+          .slice(d * (p.activations.size() /
+                      (p.direction == "bidirectional" ? 2 : 1)));
   Value w = slice(b, loc, p.w, {d, 0, 0}, {1, gh, input}, {gh, input});
   Value r = slice(b, loc, p.r, {d, 0, 0}, {1, gh, hidden}, {gh, hidden});
   if (p.masked && reverse)
@@ -279,14 +278,14 @@ DirectionResult lowerDirection(OpBuilder &b, Location loc, const Recurrence &p,
           if (!splitH)
             return sum;
           Value col = linalg::IndexOp::create(nb, l, 2);
-          Value inH = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
-                                            col,
-                                            constantIndex(nb, l, 2 * hidden));
+          Value inH =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, col,
+                                    constantIndex(nb, l, 2 * hidden));
           return arith::SelectOp::create(nb, l, inH, args[0], sum);
         });
   } else {
-    xw = zeroFilled(b, loc, tensor::EmptyOp::create(b, loc, xwType.getShape(),
-                                                    elem));
+    xw = zeroFilled(b, loc,
+                    tensor::EmptyOp::create(b, loc, xwType.getShape(), elem));
   }
   xw = matmulTransposed(b, loc, x, w, xw);
 
@@ -304,16 +303,16 @@ DirectionResult lowerDirection(OpBuilder &b, Location loc, const Recurrence &p,
   // GRU's second contraction, [batch, hidden].
   int64_t numStates = p.cell == Cell::LSTM ? 2 : 1;
   Value states = zeroFilled(
-      b, loc, tensor::EmptyOp::create(b, loc, {numStates, batch, hidden}, elem));
+      b, loc,
+      tensor::EmptyOp::create(b, loc, {numStates, batch, hidden}, elem));
   Value inits[] = {p.initH, p.initC};
   for (auto [k, init] : llvm::enumerate(inits)) {
     if (!init || (int64_t)k >= numStates)
       continue;
-    Value s = p.batchFirst
-                  ? slice(b, loc, init, {0, d, 0}, {batch, 1, hidden},
-                          {batch, hidden})
-                  : slice(b, loc, init, {d, 0, 0}, {1, batch, hidden},
-                          {batch, hidden});
+    Value s = p.batchFirst ? slice(b, loc, init, {0, d, 0}, {batch, 1, hidden},
+                                   {batch, hidden})
+                           : slice(b, loc, init, {d, 0, 0}, {1, batch, hidden},
+                                   {batch, hidden});
     states = insert(b, loc, s, states, {(int64_t)k, 0, 0}, {1, batch, hidden});
   }
   // Y of this direction goes straight into the result, except when
@@ -342,7 +341,8 @@ DirectionResult lowerDirection(OpBuilder &b, Location loc, const Recurrence &p,
           t = arith::SubIOp::create(nb, l, constantIndex(nb, l, seq - 1), s);
         Value h = slice(nb, l, statesIt, {0, 0, 0}, {1, batch, hidden},
                         {batch, hidden});
-        Value acc = matmulTransposed(nb, l, h, r, zeroFilled(nb, l, accScratch));
+        Value acc =
+            matmulTransposed(nb, l, h, r, zeroFilled(nb, l, accScratch));
 
         // Scalar helpers for the loop nests below.
         auto at = [](OpBuilder &bb, Location ll, Value tensor,
@@ -393,10 +393,10 @@ DirectionResult lowerDirection(OpBuilder &b, Location loc, const Recurrence &p,
                 return {tensor::InsertOp::create(bb, ll, v, it[0],
                                                  ValueRange{bi, col})};
               })[0];
-          Value rh = slice(nb, l, acc, {0, hidden}, {batch, hidden},
-                           {batch, hidden});
-          acc2 = matmulTransposed(nb, l, rh, rH,
-                                  zeroFilled(nb, l, args.back()));
+          Value rh =
+              slice(nb, l, acc, {0, hidden}, {batch, hidden}, {batch, hidden});
+          acc2 =
+              matmulTransposed(nb, l, rh, rH, zeroFilled(nb, l, args.back()));
         }
 
         // The cell: new states and Y, one element at a time, in place.
@@ -433,8 +433,8 @@ DirectionResult lowerDirection(OpBuilder &b, Location loc, const Recurrence &p,
                         : act(bb, ll, 0,
                               withPeep(gateInput(bb, ll, bi, j, 2), 2, cPrev));
                 Value cc = act(bb, ll, 1, gateInput(bb, ll, bi, j, 3));
-                cNew = addf(bb, ll, mulf(bb, ll, f, cPrev),
-                            mulf(bb, ll, i, cc));
+                cNew =
+                    addf(bb, ll, mulf(bb, ll, f, cPrev), mulf(bb, ll, i, cc));
                 Value o = act(bb, ll, 0,
                               withPeep(gateInput(bb, ll, bi, j, 1), 1, cNew));
                 hNew = mulf(bb, ll, o, act(bb, ll, 2, cNew));
@@ -443,22 +443,24 @@ DirectionResult lowerDirection(OpBuilder &b, Location loc, const Recurrence &p,
                 Value xh = at(bb, ll, xw, {t, bi, plus(bb, ll, j, 2 * hidden)});
                 Value hh;
                 if (twoStep) {
-                  hh = act(bb, ll, 1, addf(bb, ll, xh, at(bb, ll, acc2, {bi, j})));
+                  hh = act(bb, ll, 1,
+                           addf(bb, ll, xh, at(bb, ll, acc2, {bi, j})));
                 } else {
                   Value rg = act(bb, ll, 0, gateInput(bb, ll, bi, j, 1));
-                  Value rec = at(bb, ll, acc, {bi, plus(bb, ll, j, 2 * hidden)});
+                  Value rec =
+                      at(bb, ll, acc, {bi, plus(bb, ll, j, 2 * hidden)});
                   if (p.bias)
-                    rec = addf(bb, ll, rec,
-                               at(bb, ll, p.bias,
-                                  {idx(bb, ll, d),
-                                   plus(bb, ll, j, gh + 2 * hidden)}));
+                    rec = addf(
+                        bb, ll, rec,
+                        at(bb, ll, p.bias,
+                           {idx(bb, ll, d), plus(bb, ll, j, gh + 2 * hidden)}));
                   hh = act(bb, ll, 1, addf(bb, ll, xh, mulf(bb, ll, rg, rec)));
                 }
                 // (1 - z) * hh + z * H
-                hNew = addf(bb, ll,
-                            mulf(bb, ll, arith::SubFOp::create(bb, ll, one, z),
-                                 hh),
-                            mulf(bb, ll, z, prevH()));
+                hNew = addf(
+                    bb, ll,
+                    mulf(bb, ll, arith::SubFOp::create(bb, ll, one, z), hh),
+                    mulf(bb, ll, z, prevH()));
               }
               Value hOut = hNew, cOut = cNew, yOut = hNew;
               if (p.masked) {
@@ -470,8 +472,8 @@ DirectionResult lowerDirection(OpBuilder &b, Location loc, const Recurrence &p,
                 hOut = arith::SelectOp::create(bb, ll, active, hNew, prevH());
                 if (cNew)
                   cOut = arith::SelectOp::create(bb, ll, active, cNew, cPrev);
-                yOut = arith::SelectOp::create(
-                    bb, ll, active, hNew, constantScalar(bb, ll, elem, 0));
+                yOut = arith::SelectOp::create(bb, ll, active, hNew,
+                                               constantScalar(bb, ll, elem, 0));
               }
               st = tensor::InsertOp::create(bb, ll, hOut, st, hAt);
               if (cNew)
@@ -480,7 +482,7 @@ DirectionResult lowerDirection(OpBuilder &b, Location loc, const Recurrence &p,
               if (p.needY) {
                 Value dIdx = idx(bb, ll, d);
                 SmallVector<Value> yAt =
-                    yTemp          ? SmallVector<Value>{s, idx(bb, ll, 0), bi, j}
+                    yTemp ? SmallVector<Value>{s, idx(bb, ll, 0), bi, j}
                     : p.batchFirst ? SmallVector<Value>{bi, t, dIdx, j}
                                    : SmallVector<Value>{t, dIdx, bi, j};
                 result.push_back(
@@ -535,20 +537,36 @@ LogicalResult lowerRecurrence(Operation *op, Recurrence &p,
       return op->emitOpError() << "with dynamic shapes is not supported yet";
     resultTypes.push_back(type);
   }
+  // 16-bit floats are computed in f32 (operands widened, results rounded
+  // once at the end).
+  Type elem = cast<RankedTensorType>(p.x.getType()).getElementType();
+  Type compute = accumulatorType(elem);
+  auto convert = [&](Value v, Type to) -> Value {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getElementType() == to)
+      return v;
+    return buildElementwise(rewriter, loc, type.clone(to), {v},
+                            [&](OpBuilder &b, Location l, ValueRange args) {
+                              return castScalar(b, l, args[0], false, to,
+                                                false);
+                            });
+  };
+  for (Value *v : {&p.x, &p.w, &p.r, &p.bias, &p.initH, &p.initC, &p.peepholes})
+    if (*v)
+      *v = convert(*v, compute);
   auto xType = cast<RankedTensorType>(p.x.getType());
-  Type elem = xType.getElementType();
   Value x = p.x;
   if (p.batchFirst) {
     SmallVector<int64_t> shape = {xType.getDimSize(1), xType.getDimSize(0),
                                   xType.getDimSize(2)};
-    Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elem);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, shape, compute);
     x = linalg::TransposeOp::create(rewriter, loc, x, empty,
                                     ArrayRef<int64_t>{1, 0, 2})
             ->getResult(0);
   }
   int64_t directions = p.direction == "bidirectional" ? 2 : 1;
   auto newEmpty = [&](RankedTensorType type) -> Value {
-    return tensor::EmptyOp::create(rewriter, loc, type.getShape(), elem);
+    return tensor::EmptyOp::create(rewriter, loc, type.getShape(), compute);
   };
   Value y = newEmpty(resultTypes[0]);
   Value yh = newEmpty(resultTypes[1]);
@@ -559,11 +577,10 @@ LogicalResult lowerRecurrence(Operation *op, Recurrence &p,
     DirectionResult r = lowerDirection(rewriter, loc, p, d, x, y);
     y = r.y;
     auto put = [&](Value state, Value dest) {
-      return p.batchFirst
-                 ? insert(rewriter, loc, state, dest, {0, d, 0},
-                          {batch, 1, hidden})
-                 : insert(rewriter, loc, state, dest, {d, 0, 0},
-                          {1, batch, hidden});
+      return p.batchFirst ? insert(rewriter, loc, state, dest, {0, d, 0},
+                                   {batch, 1, hidden})
+                          : insert(rewriter, loc, state, dest, {d, 0, 0},
+                                   {1, batch, hidden});
     };
     yh = put(r.h, yh);
     if (yc)
@@ -572,6 +589,8 @@ LogicalResult lowerRecurrence(Operation *op, Recurrence &p,
   SmallVector<Value> results = {y, yh};
   if (yc)
     results.push_back(yc);
+  for (Value &result : results)
+    result = convert(result, elem);
   rewriter.replaceOp(op, results);
   return success();
 }
@@ -621,9 +640,8 @@ struct RecurrentPattern : OpConversionPattern<OnnxOp> {
       auto x = cast<RankedTensorType>(p.x.getType());
       int64_t seq = x.getDimSize(p.batchFirst ? 1 : 0);
       auto values = onnx::getConstantIntValues(op.getSequenceLens());
-      p.masked = !values || llvm::any_of(*values, [&](int64_t v) {
-        return v != seq;
-      });
+      p.masked =
+          !values || llvm::any_of(*values, [&](int64_t v) { return v != seq; });
     }
     return lowerRecurrence(op, p, rewriter);
   }
