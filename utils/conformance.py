@@ -445,6 +445,7 @@ def _signal_name(rc: int) -> str:
 # computation itself still runs in compiled code.
 _AXES = (1,)
 PARAMETER_INPUTS = {
+    "AffineGrid": (1,),
     "Reshape": (1,), "Expand": (1,), "Tile": (1,), "Slice": (1, 2, 3, 4),
     "Pad": (1, 2, 3), "Squeeze": _AXES, "Unsqueeze": _AXES, "Split": (1,),
     "ReduceSum": _AXES, "ReduceMean": _AXES, "ReduceMax": _AXES, "ReduceMin": _AXES,

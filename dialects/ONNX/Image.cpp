@@ -140,3 +140,120 @@ LogicalResult ResizeOp::inferShapes() {
                     elem);
   return setShape(*this, (*g)->outSizes, elem);
 }
+
+LogicalResult GridSampleOp::verify() {
+  StringRef mode = getMode();
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    return emitOpError() << "has unknown mode '" << mode
+                         << "' (expected nearest, linear or cubic)";
+  StringRef padding = getPaddingMode();
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    return emitOpError() << "has unknown padding_mode '" << padding
+                         << "' (expected zeros, border or reflection)";
+  if (getAlignCorners() != 0 && getAlignCorners() != 1)
+    return emitOpError() << "has align_corners " << getAlignCorners()
+                         << ", expected 0 or 1";
+  auto x = rankedShape(getX());
+  auto grid = rankedShape(getGrid());
+  if (x && x->size() < 3)
+    return emitOpError() << "expects X of rank >= 3 (N, C, spatial dims), got "
+                         << formatShape(*x);
+  if (!x || !grid)
+    return success();
+  int64_t spatial = x->size() - 2;
+  SmallVector<int64_t> expected = {(*x)[0]};
+  expected.append(spatial, ShapedType::kDynamic);
+  expected.push_back(spatial);
+  bool fits = grid->size() == expected.size();
+  for (size_t i = 0; fits && i < expected.size(); ++i)
+    fits = ShapedType::isDynamic(expected[i]) ||
+           ShapedType::isDynamic((*grid)[i]) || (*grid)[i] == expected[i];
+  if (!fits)
+    return emitOpError() << "expects grid of shape " << formatShape(expected)
+                         << " for X of shape " << formatShape(*x) << ", got "
+                         << formatShape(*grid);
+  return success();
+}
+
+LogicalResult GridSampleOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getX());
+  auto x = rankedShape(getX());
+  auto grid = rankedShape(getGrid());
+  if (!x && !grid)
+    return keepUnranked(*this, elem);
+  int64_t rank = x ? x->size() : grid->size();
+  SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
+  if (x) {
+    shape[0] = (*x)[0];
+    shape[1] = (*x)[1];
+  }
+  if (grid) {
+    if (ShapedType::isDynamic(shape[0]))
+      shape[0] = (*grid)[0];
+    for (int64_t i = 2; i < rank; ++i)
+      shape[i] = (*grid)[i - 1];
+  }
+  return setShape(*this, shape, elem);
+}
+
+LogicalResult AffineGridOp::verify() {
+  if (getAlignCorners() != 0 && getAlignCorners() != 1)
+    return emitOpError() << "has align_corners " << getAlignCorners()
+                         << ", expected 0 or 1";
+  auto theta = rankedShape(getTheta());
+  auto size = rankedShape(getSize());
+  if (size && (size->size() != 1 || (!ShapedType::isDynamic((*size)[0]) &&
+                                     (*size)[0] != 4 && (*size)[0] != 5)))
+    return emitOpError() << "expects size of shape [4] (N, C, H, W) or [5] "
+                         << "(N, C, D, H, W), got " << formatShape(*size);
+  if (!theta)
+    return success();
+  if (theta->size() != 3)
+    return emitOpError() << "expects theta of rank 3, got "
+                         << formatShape(*theta);
+  int64_t spatial = ShapedType::kDynamic;
+  if (size && !ShapedType::isDynamic((*size)[0]))
+    spatial = (*size)[0] - 2;
+  else if (!ShapedType::isDynamic((*theta)[1]))
+    spatial = (*theta)[1];
+  if (ShapedType::isDynamic(spatial))
+    return success();
+  SmallVector<int64_t> expected = {ShapedType::kDynamic, spatial, spatial + 1};
+  if (auto values = getConstantInts(getSize()); values && !values->empty()) {
+    if (llvm::any_of(*values, [](int64_t v) { return v < 0; }))
+      return emitOpError() << "expects a size without negative values, got "
+                           << formatShape(*values);
+    expected[0] = (*values)[0];
+  }
+  for (size_t i = 0; i < 3; ++i) {
+    if (!ShapedType::isDynamic(expected[i]) &&
+        !ShapedType::isDynamic((*theta)[i]) && (*theta)[i] != expected[i])
+      return emitOpError() << "expects theta of shape " << formatShape(expected)
+                           << ", got " << formatShape(*theta);
+  }
+  return success();
+}
+
+LogicalResult AffineGridOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getTheta());
+  auto theta = rankedShape(getTheta());
+  if (auto values = getConstantInts(getSize())) {
+    SmallVector<int64_t> shape = {(*values)[0]};
+    shape.append(values->begin() + 2, values->end());
+    shape.push_back(values->size() - 2);
+    return setShape(*this, shape, elem);
+  }
+  auto size = rankedShape(getSize());
+  int64_t spatial = ShapedType::kDynamic;
+  if (size && !ShapedType::isDynamic((*size)[0]))
+    spatial = (*size)[0] - 2;
+  else if (theta && !ShapedType::isDynamic((*theta)[1]))
+    spatial = (*theta)[1];
+  if (ShapedType::isDynamic(spatial))
+    return keepUnranked(*this, elem);
+  SmallVector<int64_t> shape(spatial + 2, ShapedType::kDynamic);
+  if (theta)
+    shape[0] = (*theta)[0];
+  shape.back() = spatial;
+  return setShape(*this, shape, elem);
+}

@@ -30,4 +30,39 @@ def ONNX_ResizeOp : ONNX_Op<"Resize"> {
   let hasVerifier = 1;
 }
 
+def ONNX_GridSampleOp : ONNX_Op<"GridSample"> {
+  let summary = "Samples X at the normalized coordinates of grid";
+  let description = [{
+    X is [N, C, D1, ..., Dr], grid [N, O1, ..., Or, r] with coordinates in
+    [-1, 1] (the last dim in reverse order: x, y, z), Y [N, C, O1, ..., Or].
+    Opset 20 names (linear, cubic); GridSample-16's bilinear and bicubic are
+    normalized to them.
+  }];
+  let arguments = (ins AnyTensor:$X, FloatTensor:$grid,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$align_corners,
+    DefaultValuedStrAttr<StrAttr, "linear">:$mode,
+    DefaultValuedStrAttr<StrAttr, "zeros">:$padding_mode);
+  let results = (outs AnyTensor:$Y);
+  let assemblyFormat = [{
+    $X `,` $grid attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def ONNX_AffineGridOp : ONNX_Op<"AffineGrid"> {
+  let summary = "Sampling grid of affine matrices theta (for GridSample)";
+  let description = [{
+    theta is [N, 2, 3] (2-d) or [N, 3, 4] (3-d), size the int64 [N, C, H, W]
+    or [N, C, D, H, W]; grid is [N, H, W, 2] or [N, D, H, W, 3]. `size`
+    must be constant for the lowering (the output shape depends on it).
+  }];
+  let arguments = (ins FloatTensor:$theta, TensorOf<[I64]>:$size,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$align_corners);
+  let results = (outs FloatTensor:$grid);
+  let assemblyFormat = [{
+    $theta `,` $size attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCC_ONNX_IMAGEOPS_TD

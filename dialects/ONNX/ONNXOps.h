@@ -91,6 +91,21 @@ llvm::FailureOr<EinsumSpec>
 resolveEinsum(mlir::Operation *op, llvm::StringRef equation,
               llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes);
 
+/// One activation function of a recurrent op (RNN, GRU, LSTM): its name
+/// lower-cased and its alpha/beta (the attribute's or the default).
+struct RecurrentActivation {
+  std::string name;
+  float alpha = 0, beta = 0;
+};
+
+/// The activation functions of recurrent `op`, `defaults.size()` per
+/// direction for each of `numDirections` directions in turn, from its
+/// activations/activation_alpha/activation_beta attributes or `defaults`.
+/// Emits errors on `op` (unknown name, wrong count).
+llvm::FailureOr<llvm::SmallVector<RecurrentActivation>>
+resolveRecurrentActivations(mlir::Operation *op, int64_t numDirections,
+                            llvm::ArrayRef<llvm::StringRef> defaults);
+
 /// Prints a shape as [1,3,?,224].
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 

@@ -58,6 +58,38 @@ LogicalResult SplitOp::verify() {
   return success();
 }
 
+/// A small integer constant splits into constants (shape sub-graphs split
+/// a shape into its dims, as ONNX's AffineGrid function body does).
+LogicalResult SplitOp::fold(FoldAdaptor adaptor,
+                            SmallVectorImpl<OpFoldResult> &results) {
+  auto values = getIntValues(adaptor.getInput());
+  auto x = rankedShape(getInput());
+  auto sizes = getPartSizes();
+  if (!values || !x || !sizes || sizes->size() != getNumResults())
+    return failure();
+  int64_t axis = normAxis(getAxis(), x->size());
+  SmallVector<int64_t> strides = rowMajorStrides(*x);
+  int64_t offset = 0;
+  SmallVector<OpFoldResult> parts;
+  for (auto [i, size] : llvm::enumerate(*sizes)) {
+    SmallVector<int64_t> shape(*x), part;
+    shape[axis] = size;
+    forEachIndex(shape, [&](ArrayRef<int64_t> index) {
+      int64_t flat = 0;
+      for (size_t d = 0; d < index.size(); ++d)
+        flat += (index[d] + ((int64_t)d == axis ? offset : 0)) * strides[d];
+      part.push_back((*values)[flat]);
+    });
+    Attribute folded = foldedInts(*this, part, i);
+    if (!folded)
+      return failure();
+    parts.push_back(folded);
+    offset += size;
+  }
+  results.append(parts.begin(), parts.end());
+  return success();
+}
+
 LogicalResult SplitOp::inferShapes() {
   Type elem = getElementTypeOrSelf(getInput());
   auto x = rankedShape(getInput());

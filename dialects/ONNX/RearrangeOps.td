@@ -14,6 +14,7 @@ def ONNX_SplitOp : ONNX_Op<"Split"> {
     $input `,` $split attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
   let extraClassDeclaration = [{
     /// The size of each part along the axis: `split` when constant, else
     /// equal parts (the last one smaller, as opset 18 allows). Needs a

@@ -182,8 +182,10 @@ LogicalResult RangeOp::verify() {
   for (Value v : {getStart(), getLimit(), getDelta()}) {
     if (getElementTypeOrSelf(v) != elem)
       return emitOpError() << "expects start, limit and delta of one type";
+    // One-element 1-d tensors pass too, as in onnxruntime (ONNX's own
+    // function bodies, AffineGrid's say, feed Range slices of a shape).
     auto s = rankedShape(v);
-    if (s && !s->empty())
+    if (s && !s->empty() && (s->size() != 1 || (*s)[0] != 1))
       return emitOpError() << "expects scalar start, limit and delta, got "
                            << formatShape(*s);
   }

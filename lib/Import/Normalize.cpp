@@ -290,6 +290,19 @@ LogicalResult legacyResize(NodeBuild &nb) {
   return success();
 }
 
+/// GridSample-16 named its modes bilinear and bicubic (opset 20: linear,
+/// cubic).
+LogicalResult gridSample(NodeBuild &nb) {
+  auto mode = dyn_cast_or_null<StringAttr>(nb.state.attributes.get("mode"));
+  if (!mode)
+    return success();
+  if (mode.getValue() == "bilinear")
+    nb.state.attributes.set("mode", nb.b.getStringAttr("linear"));
+  else if (mode.getValue() == "bicubic")
+    nb.state.attributes.set("mode", nb.b.getStringAttr("cubic"));
+  return success();
+}
+
 /// Squeeze and Unsqueeze before opset 13 had an `axes` attribute.
 LogicalResult axesToInput(NodeBuild &nb) {
   if (nb.state.attributes.get("axes"))
@@ -350,6 +363,7 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"Equal", legacyBroadcast},
       {"Gemm", legacyBroadcast},
       {"Greater", legacyBroadcast},
+      {"GridSample", gridSample},
       {"GroupNormalization", groupNorm},
       {"Hardmax", coercedSoftmax},
       {"Less", legacyBroadcast},
@@ -408,7 +422,10 @@ unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
     return 2;
   static const llvm::StringMap<unsigned> counts = {
       {"Attention", 4}, // Y, present_key, present_value, qk_matmul_output
+      {"GRU", 2},                     // Y, Y_h
+      {"LSTM", 3},                    // Y, Y_h, Y_c
       {"LayerNormalization", 3},      // Y, Mean, InvStdDev
+      {"RNN", 2},                     // Y, Y_h
       {"SoftmaxCrossEntropyLoss", 2}, // output, log_prob
       {"TopK", 2},                    // Values, Indices
   };

@@ -4,7 +4,8 @@
 // arguments, initializers and Constant nodes `onnx.Constant` (large ones as
 // dense_resource blobs), each node one `onnx.<OpType>` op created
 // generically from its name and attributes, then verified and
-// shape-inferred on the spot so errors name the node.
+// shape-inferred on the spot so errors name the node. An If whose
+// condition folds to a constant is replaced by the branch it takes.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Import.h"
@@ -69,6 +70,8 @@ public:
 
 private:
   LogicalResult checkSupported(const onnx::GraphProto &graph);
+  int countUnsupported(const onnx::GraphProto &graph);
+  LogicalResult inlineIf(const onnx::NodeProto &node, StringRef name);
   FailureOr<Type> importValueType(const onnx::ValueInfoProto &info);
   FailureOr<ElementsAttr> importBound(const onnx::ValueInfoProto &info,
                                       const tcc::HostTensor &tensor);
@@ -97,7 +100,21 @@ static bool isDefaultDomain(StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
 }
 
+/// An If of the default domain: inlined when its condition is constant.
+static bool isIf(const onnx::NodeProto &node) {
+  return isDefaultDomain(node.domain()) && node.op_type() == "If";
+}
+
 LogicalResult Importer::checkSupported(const onnx::GraphProto &graph) {
+  int unsupported = countUnsupported(graph);
+  if (unsupported)
+    return emitError(UnknownLoc::get(&ctx))
+           << unsupported << " unsupported operator"
+           << (unsupported == 1 ? "" : "s") << " in the model";
+  return success();
+}
+
+int Importer::countUnsupported(const onnx::GraphProto &graph) {
   int unsupported = 0;
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
@@ -108,9 +125,15 @@ LogicalResult Importer::checkSupported(const onnx::GraphProto &graph) {
                  RegisteredOperationName::lookup(
                      "onnx." + tcc::import::dialectOpType(node.op_type()).str(),
                      &ctx);
+    if (isIf(node)) {
+      known = true;
+      for (const onnx::AttributeProto &attr : node.attribute())
+        if (attr.type() == onnx::AttributeProto::GRAPH)
+          unsupported += countUnsupported(attr.g());
+    }
     for (const onnx::AttributeProto &attr : node.attribute())
-      if (attr.type() == onnx::AttributeProto::GRAPH ||
-          attr.type() == onnx::AttributeProto::GRAPHS)
+      if (!isIf(node) && (attr.type() == onnx::AttributeProto::GRAPH ||
+                          attr.type() == onnx::AttributeProto::GRAPHS))
         known = false;
     if (known)
       continue;
@@ -124,10 +147,74 @@ LogicalResult Importer::checkSupported(const onnx::GraphProto &graph) {
       diag << ", opset " << opset;
     diag << ")";
   }
-  if (unsupported)
-    return emitError(UnknownLoc::get(&ctx))
-           << unsupported << " unsupported operator"
-           << (unsupported == 1 ? "" : "s") << " in the model";
+  return unsupported;
+}
+
+/// An If whose condition is a constant (after folding: shape tests such as
+/// Equal(Size(x), 4) are) becomes the nodes of the branch it takes, imported
+/// in place; names the branch defines are visible only inside it.
+LogicalResult Importer::inlineIf(const onnx::NodeProto &node, StringRef name) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, name));
+  auto it = node.input_size() == 1 ? values.find(node.input(0)) : values.end();
+  if (it == values.end())
+    return emitError(loc) << "node '" << name
+                          << "' (If) has no condition input it can read";
+  ElementsAttr cond;
+  TypedAttr single;
+  if (!matchPattern(it->second, m_Constant(&cond)) ||
+      !(single = tcc::onnx::getSingleElement(cond)) ||
+      !isa<IntegerAttr>(single))
+    return emitError(loc)
+           << "node '" << name << "' (If): the condition is not known at "
+           << "compile time; tcc supports If only when it folds to a "
+           << "constant (bind the inputs it depends on with --bind)";
+  bool taken = cast<IntegerAttr>(single).getValue() != 0;
+  const onnx::GraphProto *branch = nullptr;
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (attr.name() == (taken ? "then_branch" : "else_branch"))
+      branch = &attr.g();
+  if (!branch)
+    return emitError(loc) << "node '" << name << "' (If) has no "
+                          << (taken ? "then_branch" : "else_branch");
+  if (branch->output_size() != node.output_size())
+    return emitError(loc) << "node '" << name << "' (If): the branch has "
+                          << branch->output_size() << " outputs, the node "
+                          << node.output_size();
+  // Names the branch defines shadow outer ones until it ends.
+  llvm::StringMap<Value> outer = values;
+  for (const auto &init : branch->initializer()) {
+    Location initLoc = NameLoc::get(StringAttr::get(&ctx, init.name()));
+    FailureOr<ElementsAttr> value = importTensor(init, initLoc);
+    if (failed(value))
+      return failure();
+    values[init.name()] =
+        tcc::onnx::ConstantOp::create(b, initLoc, value->getType(), *value);
+  }
+  for (int i = 0; i < branch->node_size(); ++i) {
+    const onnx::NodeProto &inner = branch->node(i);
+    std::string innerName =
+        inner.name().empty()
+            ? name.str() + "/" + inner.op_type() + "_" + std::to_string(i)
+            : inner.name();
+    if (nodes)
+      (*nodes)[innerName] = {
+          inner.op_type(), inner.domain().empty() ? "ai.onnx" : inner.domain(),
+          opset};
+    if (failed(importNode(inner, innerName)))
+      return failure();
+  }
+  SmallVector<Value> results;
+  for (const auto &output : branch->output()) {
+    auto found = values.find(output.name());
+    if (found == values.end())
+      return emitError(loc) << "node '" << name << "' (If): branch output '"
+                            << output.name() << "' is not computed";
+    results.push_back(found->second);
+  }
+  values = std::move(outer);
+  for (int i = 0; i < node.output_size(); ++i)
+    if (!node.output(i).empty())
+      values[node.output(i)] = results[i];
   return success();
 }
 
@@ -270,6 +357,10 @@ FailureOr<Attribute> Importer::importAttribute(const onnx::AttributeProto &a,
   case onnx::AttributeProto::INTS:
     return Attribute(b.getDenseI64ArrayAttr(
         SmallVector<int64_t>(a.ints().begin(), a.ints().end())));
+  case onnx::AttributeProto::STRINGS: {
+    SmallVector<StringRef> strings(a.strings().begin(), a.strings().end());
+    return Attribute(b.getStrArrayAttr(strings));
+  }
   case onnx::AttributeProto::FLOATS:
     return Attribute(b.getDenseF32ArrayAttr(
         SmallVector<float>(a.floats().begin(), a.floats().end())));
@@ -290,6 +381,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
                                    StringRef name) {
   Location loc = NameLoc::get(StringAttr::get(&ctx, name));
   StringRef opType = node.op_type();
+  if (isIf(node))
+    return inlineIf(node, name);
 
   // Constant nodes: every value_* form becomes one ElementsAttr.
   if (opType == "Constant") {

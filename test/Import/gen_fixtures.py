@@ -344,6 +344,32 @@ CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, soft
            norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10]
 
 
+def if_constant():
+    # A shape test picks the branch at compile time (as in ONNX's function bodies, AffineGrid's):
+    # tcc imports the nodes of the taken branch in place of the If. The branch forwards x
+    # through an Identity, and a Split of the (constant) shape gives the new one.
+    eight = numpy_helper.from_array(np.array(8, dtype=np.int64), "eight")
+    then_branch = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["x_then"], name="identity0"),
+         helper.make_node("Relu", ["x_then"], ["y_then"], name="relu0")],
+        "then", [], [vi("y_then", [2, 4])])
+    else_branch = helper.make_graph(
+        [helper.make_node("Neg", ["x"], ["y_else"], name="neg0")], "else", [], [vi("y_else", [2, 4])])
+    nodes = [helper.make_node("Size", ["x"], ["n"], name="size0"),
+             helper.make_node("Equal", ["n", "eight"], ["is8"], name="equal0"),
+             helper.make_node("If", ["is8"], ["y"], name="if0", then_branch=then_branch,
+                              else_branch=else_branch),
+             helper.make_node("Shape", ["x"], ["s"], name="shape0"),
+             helper.make_node("Split", ["s"], ["rows", "cols"], name="split0", num_outputs=2),
+             helper.make_node("Concat", ["cols", "rows"], ["t"], name="concat0", axis=0),
+             helper.make_node("Reshape", ["y", "t"], ["z"], name="reshape0")]            # [4,2]
+    return model("if_constant", nodes, [vi("x", [2, 4])], [vi("z", [4, 2])], inits=[eight],
+                 opset=18)
+
+
+CHECKED.append(if_constant)
+
+
 # ---- error fixtures: models tcc must reject (written raw, not checked) ----
 
 def relu(name, **attrs):
@@ -439,8 +465,8 @@ def constant_string():
     return model("constant_string", nodes, [], [vi("c", [], TensorProto.STRING)])
 
 
-def strings_attr():
-    return relu("strings_attr", tags=["a", "b"])
+def tensors_attr():
+    return relu("tensors_attr", tags=[numpy_helper.from_array(np.zeros(2, np.float32))])
 
 
 def conv_bad_channels():
@@ -471,9 +497,21 @@ def groupnorm_v18_input_scale():
 
 BAD = [no_opset, old_opset, sequence_input, string_input, no_shape, external_data,
        bad_initializer, undefined_input, softmax_v11_axis, bn_spatial0, unknown_attr,
-       maxpool_indices, dangling_output, constant_string, strings_attr, conv_bad_channels,
+       maxpool_indices, dangling_output, constant_string, tensors_attr, conv_bad_channels,
        cast_string_to, cast_fp8,
        groupnorm_v18_input_scale]
+
+
+def if_runtime():
+    # An If on a value only known at run time.
+    branch = lambda name, op: helper.make_graph(
+        [helper.make_node(op, ["x"], [name], name=op.lower() + "0")], name, [], [vi(name, [4])])
+    nodes = [helper.make_node("If", ["c"], ["y"], name="if0", then_branch=branch("t", "Relu"),
+                              else_branch=branch("e", "Neg"))]
+    return model("if_runtime", nodes, [vi("x", [4]), vi("c", [], TensorProto.BOOL)], [vi("y", [4])])
+
+
+BAD.append(if_runtime)
 
 
 SYMBOLIC_DIM = 2  # value fed for a dim_param (e.g. "batch") when checking

@@ -1,10 +1,15 @@
-//===- Image.cpp - ONNX Resize to linalg ----------------------------------===//
+//===- Image.cpp - ONNX Resize, GridSample and AffineGrid to linalg -------===//
 //
 // Resize is separable: one 1-d resampling per resized axis. For each axis
 // the source indices and weights of every output position depend only on
 // shapes and attributes, so they are computed here, at compile time, exactly
 // as ONNX's reference does (in double), and become constant tables that a
 // gather-and-weigh linalg.generic reads.
+//
+// GridSample's source coordinates come from a tensor, so its taps and
+// weights are computed at run time, in one generic over the output that
+// gathers with tensor.extract; its cubic weights are Resize's formula
+// (cubicWeights) on run-time scalars. AffineGrid is a generic too.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -23,6 +28,19 @@ struct AxisTable {
   SmallVector<bool> extrapolated;   // out (tf_crop_and_resize)
 };
 
+/// Keys' cubic convolution weights of the 4 taps around a point `r` past
+/// the second tap, with coefficient `a` (Resize's cubic_coeff_a, -0.75 for
+/// GridSample). `T` is double for Resize's compile-time tables and a
+/// run-time scalar (`RunScalar`) for GridSample; `c` makes a T constant.
+template <typename T, typename Const>
+static std::array<T, 4> cubicWeights(T r, double a, Const c) {
+  T p = r + c(1), s = c(1) - r, q = s + c(1);
+  return {((c(a) * p - c(5 * a)) * p + c(8 * a)) * p - c(4 * a),
+          (c(a + 2) * r - c(a + 3)) * r * r + c(1),
+          (c(a + 2) * s - c(a + 3)) * s * s + c(1),
+          ((c(a) * q - c(5 * a)) * q + c(8 * a)) * q - c(4 * a)};
+}
+
 /// Interpolation weights of the taps around a source coordinate whose
 /// fractional part is `ratio` in (0, 1] (ONNX's reference convention).
 static SmallVector<double> tapWeights(StringRef mode, StringRef nearestMode,
@@ -40,11 +58,8 @@ static SmallVector<double> tapWeights(StringRef mode, StringRef nearestMode,
   }
   if (mode == "linear")
     return {1 - ratio, ratio};
-  double r = ratio, s = 1 - ratio;
-  return {((a * (r + 1) - 5 * a) * (r + 1) + 8 * a) * (r + 1) - 4 * a,
-          ((a + 2) * r - (a + 3)) * r * r + 1,
-          ((a + 2) * s - (a + 3)) * s * s + 1,
-          ((a * (s + 1) - 5 * a) * (s + 1) + 8 * a) * (s + 1) - 4 * a};
+  std::array<double, 4> w = cubicWeights(ratio, a, [](double v) { return v; });
+  return SmallVector<double>(w.begin(), w.end());
 }
 
 static AxisTable buildAxisTable(onnx::ResizeOp op, int64_t in, int64_t out,
@@ -214,9 +229,304 @@ struct ResizePattern : OpConversionPattern<onnx::ResizeOp> {
   }
 };
 
+/// A float scalar being built at run time, with the arithmetic operators
+/// that cubicWeights needs.
+struct RunScalar {
+  OpBuilder *b;
+  Location loc;
+  Value v;
+  RunScalar with(Value x) const { return {b, loc, x}; }
+  RunScalar operator+(RunScalar o) const {
+    return with(arith::AddFOp::create(*b, loc, v, o.v));
+  }
+  RunScalar operator-(RunScalar o) const {
+    return with(arith::SubFOp::create(*b, loc, v, o.v));
+  }
+  RunScalar operator*(RunScalar o) const {
+    return with(arith::MulFOp::create(*b, loc, v, o.v));
+  }
+};
+
+/// GridSample's sampling of X [N, C, D1..Dr] at grid [N, O1..Or, r]: per
+/// output element, the source coordinate of each spatial dim (from the
+/// grid, denormalized, rounded for nearest, moved inside for border and
+/// reflection padding), then the weighted sum of the taps around it (1, 2
+/// or 4 per dim), each fetched as the padding mode says. Computed in f32
+/// (f64 for double data), as ONNX's reference does.
+class GridSampler {
+public:
+  GridSampler(OpBuilder &b, Location loc, onnx::GridSampleOp op, Value x,
+              Value grid, Type compute)
+      : b(b), loc(loc), x(x), grid(grid), ct(compute),
+        align(op.getAlignCorners() != 0), mode(op.getMode()),
+        padding(op.getPaddingMode()) {
+    auto xType = cast<RankedTensorType>(x.getType());
+    dims.assign(xType.getShape().begin() + 2, xType.getShape().end());
+  }
+
+  /// The output element at ivs = (n, c, o1..or).
+  Value sample(ValueRange ivs) {
+    int64_t r = dims.size();
+    Value n = ivs[0], c = ivs[1];
+    // Per spatial dim: the taps' indices and weights.
+    SmallVector<SmallVector<Value>> tapIndex(r), tapWeight(r);
+    for (int64_t i = 0; i < r; ++i) {
+      SmallVector<Value> at = {n};
+      llvm::append_range(at, ivs.drop_front(2));
+      at.push_back(constantIndex(b, loc, r - 1 - i)); // x, y, z: reversed
+      Value g = toCompute(tensor::ExtractOp::create(b, loc, grid, at));
+      Value coord = denormalize(g, dims[i]);
+      if (mode == "nearest")
+        coord = math::RoundEvenOp::create(b, loc, coord);
+      // Cubic pads each tap, not the coordinate (PyTorch and onnxruntime do
+      // so; ONNX's reference moves the coordinate inside first, which
+      // differs for border padding).
+      if (mode != "cubic")
+        coord = moveInside(coord, i);
+      if (mode == "nearest") {
+        tapIndex[i].push_back(coord); // truncated when fetched
+        continue;
+      }
+      Value base = math::FloorOp::create(b, loc, coord);
+      RunScalar frac{&b, loc, arith::SubFOp::create(b, loc, coord, base)};
+      auto cst = [&](double v) { return frac.with(constant(v)); };
+      if (mode == "linear") {
+        tapIndex[i] = {base, add(base, constant(1))};
+        tapWeight[i] = {(cst(1) - frac).v, frac.v};
+        continue;
+      }
+      std::array<RunScalar, 4> w = cubicWeights(frac, -0.75, cst);
+      for (int64_t k = -1; k <= 2; ++k) {
+        tapIndex[i].push_back(add(base, constant(k)));
+        tapWeight[i].push_back(w[k + 1].v);
+      }
+    }
+    // Sum over every combination of taps (pick[i]: the tap of dim i).
+    Value sum;
+    int64_t combinations = 1;
+    for (auto &taps : tapIndex)
+      combinations *= taps.size();
+    for (int64_t combination = 0; combination < combinations; ++combination) {
+      SmallVector<int64_t> pick(r);
+      for (int64_t i = r - 1, rest = combination; i >= 0; --i) {
+        pick[i] = rest % tapIndex[i].size();
+        rest /= tapIndex[i].size();
+      }
+      SmallVector<Value> at = {n, c};
+      Value inside, weight;
+      for (int64_t i = 0; i < r; ++i) {
+        auto [index, in] = fetchIndex(tapIndex[i][pick[i]], i);
+        at.push_back(index);
+        if (in)
+          inside = inside ? arith::AndIOp::create(b, loc, inside, in) : in;
+        if (mode != "nearest")
+          weight = weight ? mul(weight, tapWeight[i][pick[i]])
+                          : tapWeight[i][pick[i]];
+      }
+      Value v = toCompute(tensor::ExtractOp::create(b, loc, x, at));
+      if (inside)
+        v = arith::SelectOp::create(b, loc, inside, v, constant(0));
+      if (weight)
+        v = mul(weight, v);
+      sum = sum ? add(sum, v) : v;
+    }
+    Type elem = cast<RankedTensorType>(x.getType()).getElementType();
+    return castScalar(b, loc, sum, false, elem, false);
+  }
+
+private:
+  Value constant(double v) { return constantScalar(b, loc, ct, v); }
+  Value add(Value l, Value r) { return arith::AddFOp::create(b, loc, l, r); }
+  Value mul(Value l, Value r) { return arith::MulFOp::create(b, loc, l, r); }
+  Value toCompute(Value v) { return castScalar(b, loc, v, false, ct, false); }
+  Value less(Value l, Value r) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, l, r);
+  }
+  Value clamp(Value v, double lo, double hi) {
+    return arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, v, constant(lo)),
+        constant(hi));
+  }
+  /// The extent of dim i that coordinates reflect at: pixel centers with
+  /// align_corners, pixel edges without.
+  double low(int64_t) const { return align ? 0.0 : -0.5; }
+  double high(int64_t i) const { return align ? dims[i] - 1.0 : dims[i] - 0.5; }
+
+  /// [-1, 1] to pixel coordinates of a dim of `size`.
+  Value denormalize(Value g, int64_t size) {
+    Value plusOne = add(g, constant(1));
+    if (align)
+      return mul(plusOne, constant((size - 1) / 2.0));
+    return mul(arith::SubFOp::create(b, loc, mul(plusOne, constant(size)),
+                                     constant(1)),
+               constant(0.5));
+  }
+
+  /// Folds v into [lo, hi] by reflecting at the borders (ONNX's
+  /// _gs_reflect).
+  Value reflect(Value v, double lo, double hi) {
+    double range = hi - lo;
+    if (range <= 0)
+      return constant(lo);
+    Value below = less(v, constant(lo)), above = less(constant(hi), v);
+    Value dx = arith::SelectOp::create(
+        b, loc, below, arith::SubFOp::create(b, loc, constant(lo), v),
+        arith::SubFOp::create(b, loc, v, constant(hi)));
+    Value flips = math::FloorOp::create(
+        b, loc, arith::DivFOp::create(b, loc, dx, constant(range)));
+    Value rest = arith::SubFOp::create(b, loc, dx, mul(flips, constant(range)));
+    Value half = math::FloorOp::create(b, loc, mul(flips, constant(0.5)));
+    Value even = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                       mul(half, constant(2)), flips);
+    Value fromLo = add(constant(lo), rest);
+    Value fromHi = arith::SubFOp::create(b, loc, constant(hi), rest);
+    Value belowV = arith::SelectOp::create(b, loc, even, fromLo, fromHi);
+    Value aboveV = arith::SelectOp::create(b, loc, even, fromHi, fromLo);
+    return arith::SelectOp::create(
+        b, loc, below, belowV,
+        arith::SelectOp::create(b, loc, above, aboveV, v));
+  }
+
+  /// A coordinate outside [low, high] clamped (border) or reflected
+  /// (reflection); zeros padding leaves it.
+  Value moveInside(Value v, int64_t i) {
+    if (padding == "border") {
+      Value out = arith::OrIOp::create(b, loc, less(v, constant(low(i))),
+                                       less(constant(high(i)), v));
+      return arith::SelectOp::create(b, loc, out, clamp(v, 0, dims[i] - 1), v);
+    }
+    if (padding == "reflection")
+      return reflect(v, low(i), high(i));
+    return v;
+  }
+
+  /// The index of tap coordinate `t` (integral but for nearest, which
+  /// truncates) in dim i, and for zeros padding whether it is inside.
+  std::pair<Value, Value> fetchIndex(Value t, int64_t i) {
+    int64_t size = dims[i];
+    Value inside;
+    if (padding == "reflection")
+      t = reflect(t, low(i), high(i));
+    // Far coordinates are out either way; clamping first keeps the
+    // conversion to an integer defined.
+    t = clamp(t, -2, size + 1);
+    Value idx = arith::FPToSIOp::create(b, loc, b.getI64Type(), t);
+    Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), idx);
+    Value zero = constantIndex(b, loc, 0),
+          last = constantIndex(b, loc, size - 1);
+    if (padding == "zeros")
+      inside = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, index,
+                                last));
+    index = arith::MaxSIOp::create(b, loc, index, zero);
+    index = arith::MinSIOp::create(b, loc, index, last);
+    return {index, inside};
+  }
+
+  OpBuilder &b;
+  Location loc;
+  Value x, grid;
+  Type ct;
+  bool align;
+  StringRef mode, padding;
+  SmallVector<int64_t> dims;
+};
+
+struct GridSamplePattern : OpConversionPattern<onnx::GridSampleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::GridSampleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    auto gridType = dyn_cast<RankedTensorType>(adaptor.getGrid().getType());
+    auto type = dyn_cast<RankedTensorType>(op.getY().getType());
+    if (!xType || !gridType || !type || !xType.hasStaticShape() ||
+        !gridType.hasStaticShape() || !type.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    if (!isa<FloatType>(xType.getElementType()))
+      return op.emitOpError() << "with " << xType.getElementType()
+                              << " data is not supported yet";
+    if (llvm::is_contained(xType.getShape(), 0) || type.getNumElements() == 0)
+      return op.emitOpError() << "with an empty input is not supported yet";
+    bool wide =
+        xType.getElementType().isF64() || gridType.getElementType().isF64();
+    Type compute = wide ? rewriter.getF64Type() : rewriter.getF32Type();
+    Value y = buildIndexed(rewriter, op.getLoc(), type,
+                           [&](OpBuilder &b, Location loc, ValueRange ivs) {
+                             GridSampler inner(b, loc, op, adaptor.getX(),
+                                               adaptor.getGrid(), compute);
+                             return inner.sample(ivs);
+                           });
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+/// AffineGrid: grid[n, ..., j] = sum_k theta[n, j, k] * base_k with base
+/// (x_w, y_h[, z_d], 1) the normalized pixel positions, computed in f64 as
+/// ONNX's reference does.
+struct AffineGridPattern : OpConversionPattern<onnx::AffineGridOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::AffineGridOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<SmallVector<int64_t>> size =
+        onnx::getConstantInts(op.getSize());
+    if (!size)
+      return op.emitOpError()
+             << "needs a constant size; bind it with --bind if it is an input";
+    auto type = dyn_cast<RankedTensorType>(op.getGrid().getType());
+    auto thetaType = dyn_cast<RankedTensorType>(adaptor.getTheta().getType());
+    if (!type || !type.hasStaticShape() || !thetaType)
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    int64_t r = size->size() - 2;
+    SmallVector<int64_t> spatial(size->begin() + 2, size->end());
+    bool align = op.getAlignCorners() != 0;
+    Type elem = type.getElementType();
+    Value theta = adaptor.getTheta();
+    Value grid = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) -> Value {
+          Type f64 = b.getF64Type();
+          Value n = ivs[0], j = ivs[r + 1];
+          // base_k for k < r is the coordinate of spatial dim r - 1 - k.
+          Value sum;
+          for (int64_t k = 0; k <= r; ++k) {
+            Value base;
+            if (k == r) {
+              base = constantScalar(b, loc, f64, 1);
+            } else {
+              int64_t dim = r - 1 - k, extent = spatial[dim];
+              double step = align ? (extent > 1 ? 2.0 / (extent - 1) : 0.0)
+                                  : 2.0 / extent;
+              double start = align ? -1.0 : -1.0 + step / 2;
+              Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                                   ivs[1 + dim]);
+              Value fi = arith::SIToFPOp::create(b, loc, f64, i);
+              base = arith::AddFOp::create(
+                  b, loc, constantScalar(b, loc, f64, start),
+                  arith::MulFOp::create(b, loc, fi,
+                                        constantScalar(b, loc, f64, step)));
+            }
+            Value t = tensor::ExtractOp::create(
+                b, loc, theta, ValueRange{n, j, constantIndex(b, loc, k)});
+            t = castScalar(b, loc, t, false, f64, false);
+            Value term = arith::MulFOp::create(b, loc, t, base);
+            sum = sum ? arith::AddFOp::create(b, loc, sum, term).getResult()
+                      : term;
+          }
+          return castScalar(b, loc, sum, false, elem, false);
+        });
+    rewriter.replaceOp(op, grid);
+    return success();
+  }
+};
 } // namespace
 
 void tcc::onnx_to_linalg::populateImagePatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
-  patterns.add<ResizePattern>(converter, patterns.getContext());
+  patterns.add<AffineGridPattern, GridSamplePattern, ResizePattern>(
+      converter, patterns.getContext());
 }

@@ -29,6 +29,7 @@ struct ConvertONNXToLinalg
     populateLossPatterns(converter, patterns);
     populateNormalizationPatterns(converter, patterns);
     populateQuantizationPatterns(converter, patterns);
+    populateRecurrentPatterns(converter, patterns);
     populateReductionPatterns(converter, patterns);
     populateTensorPatterns(converter, patterns);
     populateShapePatterns(converter, patterns);

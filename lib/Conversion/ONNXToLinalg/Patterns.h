@@ -32,6 +32,8 @@ void populateNormalizationPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateQuantizationPatterns(const mlir::TypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateRecurrentPatterns(const mlir::TypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
 void populateReductionPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateTensorPatterns(const mlir::TypeConverter &converter,

@@ -67,8 +67,14 @@ struct RangePattern : OpConversionPattern<onnx::RangeOp> {
     if (!elem.isIntOrFloat() || elem.isInteger(1))
       return op.emitOpError() << "of " << elem << " is not supported";
     Location loc = op.getLoc();
-    Value start = tensor::ExtractOp::create(rewriter, loc, adaptor.getStart());
-    Value delta = tensor::ExtractOp::create(rewriter, loc, adaptor.getDelta());
+    // Scalars, or one-element 1-d tensors.
+    auto scalar = [&](Value v) -> Value {
+      SmallVector<Value> zeros(cast<RankedTensorType>(v.getType()).getRank(),
+                               constantIndex(rewriter, loc, 0));
+      return tensor::ExtractOp::create(rewriter, loc, v, zeros);
+    };
+    Value start = scalar(adaptor.getStart());
+    Value delta = scalar(adaptor.getDelta());
     Value result = buildIndexed(
         rewriter, loc, type, [&](OpBuilder &b, Location l, ValueRange ivs) {
           Value i = arith::IndexCastOp::create(b, l, b.getI64Type(), ivs[0]);

@@ -45,6 +45,18 @@ func.func @range_f32() -> tensor<4xf32> {
 
 // -----
 
+// One-element 1-d start/limit/delta (ONNX's function bodies slice them out
+// of a shape) read element 0.
+// CHECK-LABEL: func @range_one_element
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: tensor.extract %arg0[%[[C0]]] : tensor<1xi64>
+func.func @range_one_element(%a: tensor<1xi64>, %b: tensor<i64>) -> tensor<4xi64> {
+  %0 = onnx.Range %a, %b, %b : (tensor<1xi64>, tensor<i64>, tensor<i64>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d1, 0)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func @expand

@@ -157,3 +157,17 @@ func.func @fold_int_logic() -> (tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) {
   %x = "onnx.Max"(%a, %b) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
   return %wb, %m, %x : tensor<2xi64>, tensor<2xi64>, tensor<2xi64>
 }
+
+// -----
+
+// A Split of a small integer constant (a shape split into its dims) folds.
+// CHECK-LABEL: func @split_constant_folds
+// CHECK-DAG: %[[A:.*]] = onnx.Constant dense<[2, 3]> : tensor<2xi64>
+// CHECK-DAG: %[[B:.*]] = onnx.Constant dense<5> : tensor<1xi64>
+// CHECK: return %[[A]], %[[B]]
+func.func @split_constant_folds() -> (tensor<2xi64>, tensor<1xi64>) {
+  %s = onnx.Constant dense<[2, 3, 5]> : tensor<3xi64>
+  %sizes = onnx.Constant dense<[2, 1]> : tensor<2xi64>
+  %0:2 = onnx.Split %s, %sizes : (tensor<3xi64>, tensor<2xi64>) -> (tensor<2xi64>, tensor<1xi64>)
+  return %0#0, %0#1 : tensor<2xi64>, tensor<1xi64>
+}

@@ -1397,3 +1397,196 @@ func.func @col2im_rank(%x: tensor<4x5xf32>, %image: tensor<2xi64>, %block: tenso
   %0 = onnx.Col2Im %x, %image, %block : (tensor<4x5xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+// -----
+func.func @range_not_scalar(%a: tensor<2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects scalar start, limit and delta, got [2]}}
+  %0 = onnx.Range %a, %a, %a : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rnn_direction(%x: tensor<3x2x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has unknown direction 'backward' (expected forward, reverse or bidirectional)}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %none, %none {direction = "backward"} : (tensor<3x2x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_layout(%x: tensor<3x2x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has layout 2, expected 0 or 1}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %none, %none {layout = 2 : i64} : (tensor<3x2x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_hidden_size(%x: tensor<3x2x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a positive hidden_size, got 0}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %none, %none {hidden_size = 0 : i64} : (tensor<3x2x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_clip(%x: tensor<3x2x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a positive clip, got -1}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %none, %none {clip = -1.0 : f32} : (tensor<3x2x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_activation_count(%x: tensor<3x2x4xf32>, %w: tensor<2x5x4xf32>, %r: tensor<2x5x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects 2 activations (1 per direction), got 3}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %none, %none {direction = "bidirectional", activations = ["Tanh", "Relu", "Tanh"]} : (tensor<3x2x4xf32>, tensor<2x5x4xf32>, tensor<2x5x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_activation_name(%x: tensor<3x2x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has unknown activation function 'swish'}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %none, %none {activations = ["Swish"]} : (tensor<3x2x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_x_rank(%x: tensor<3x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects X of rank 3, got [3,4]}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %none, %none : (tensor<3x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_w_shape(%x: tensor<3x2x3xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects W of shape [1,5,3] (num_directions, hidden_size, input_size), got [1,5,4]}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %none, %none : (tensor<3x2x3xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @gru_r_shape(%x: tensor<3x2x4xf32>, %w: tensor<1x15x4xf32>, %r: tensor<1x15x4xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects R of shape [1,15,5] (num_directions, 3*hidden_size, hidden_size), got [1,15,4]}}
+  %0:2 = onnx.GRU %x, %w, %r, %none, %none, %none {hidden_size = 5 : i64} : (tensor<3x2x4xf32>, tensor<1x15x4xf32>, tensor<1x15x4xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_b_shape(%x: tensor<3x2x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>, %b: tensor<1x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects B of shape [1,10] (num_directions, 2*hidden_size), got [1,5]}}
+  %0:2 = onnx.RNN %x, %w, %r, %b, %none, %none : (tensor<3x2x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, tensor<1x5xf32>, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_lens_shape(%x: tensor<3x2x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>, %lens: tensor<3xi32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects sequence_lens of shape [2] (batch_size), got [3]}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %lens, %none : (tensor<3x2x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, tensor<3xi32>, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_lens_type(%x: tensor<3x2x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>, %lens: tensor<2xi64>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects int32 sequence_lens, got 'i64'}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %lens, %none : (tensor<3x2x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, tensor<2xi64>, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @rnn_initial_h_shape(%x: tensor<2x3x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>, %h: tensor<1x2x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects initial_h of shape [2,1,5] (batch_size, num_directions, hidden_size), got [1,2,5]}}
+  %0:2 = onnx.RNN %x, %w, %r, %none, %none, %h {layout = 1 : i64} : (tensor<2x3x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, none, tensor<1x2x5xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @gru_linear_before_reset(%x: tensor<3x2x4xf32>, %w: tensor<1x15x4xf32>, %r: tensor<1x15x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has linear_before_reset 2, expected 0 or 1}}
+  %0:2 = onnx.GRU %x, %w, %r, %none, %none, %none {linear_before_reset = 2 : i64} : (tensor<3x2x4xf32>, tensor<1x15x4xf32>, tensor<1x15x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @lstm_input_forget(%x: tensor<3x2x4xf32>, %w: tensor<1x20x4xf32>, %r: tensor<1x20x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has input_forget 2, expected 0 or 1}}
+  %0:3 = onnx.LSTM %x, %w, %r, %none, %none, %none, %none, %none {input_forget = 2 : i64} : (tensor<3x2x4xf32>, tensor<1x20x4xf32>, tensor<1x20x5xf32>, none, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @lstm_initial_c_shape(%x: tensor<3x2x4xf32>, %w: tensor<1x20x4xf32>, %r: tensor<1x20x5xf32>, %c: tensor<1x3x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects initial_c of shape [1,2,5] (num_directions, batch_size, hidden_size), got [1,3,5]}}
+  %0:3 = onnx.LSTM %x, %w, %r, %none, %none, %none, %c, %none : (tensor<3x2x4xf32>, tensor<1x20x4xf32>, tensor<1x20x5xf32>, none, none, none, tensor<1x3x5xf32>, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @lstm_p_shape(%x: tensor<3x2x4xf32>, %w: tensor<1x20x4xf32>, %r: tensor<1x20x5xf32>, %p: tensor<1x20xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects P of shape [1,15] (num_directions, 3*hidden_size), got [1,20]}}
+  %0:3 = onnx.LSTM %x, %w, %r, %none, %none, %none, %none, %p : (tensor<3x2x4xf32>, tensor<1x20x4xf32>, tensor<1x20x5xf32>, none, none, none, none, tensor<1x20xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+func.func @gridsample_mode(%x: tensor<1x1x4x4xf32>, %g: tensor<1x3x3x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has unknown mode 'bilinear' (expected nearest, linear or cubic)}}
+  %0 = onnx.GridSample %x, %g {mode = "bilinear"} : (tensor<1x1x4x4xf32>, tensor<1x3x3x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @gridsample_padding(%x: tensor<1x1x4x4xf32>, %g: tensor<1x3x3x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has unknown padding_mode 'wrap' (expected zeros, border or reflection)}}
+  %0 = onnx.GridSample %x, %g {padding_mode = "wrap"} : (tensor<1x1x4x4xf32>, tensor<1x3x3x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @gridsample_align_corners(%x: tensor<1x1x4x4xf32>, %g: tensor<1x3x3x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{has align_corners 2, expected 0 or 1}}
+  %0 = onnx.GridSample %x, %g {align_corners = 2 : i64} : (tensor<1x1x4x4xf32>, tensor<1x3x3x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @gridsample_x_rank(%x: tensor<4x4xf32>, %g: tensor<1x3x3x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects X of rank >= 3 (N, C, spatial dims), got [4,4]}}
+  %0 = onnx.GridSample %x, %g : (tensor<4x4xf32>, tensor<1x3x3x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @gridsample_grid_shape(%x: tensor<1x1x4x4xf32>, %g: tensor<1x3x3x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects grid of shape [1,?,?,2] for X of shape [1,1,4,4], got [1,3,3,3]}}
+  %0 = onnx.GridSample %x, %g : (tensor<1x1x4x4xf32>, tensor<1x3x3x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @affine_grid_align_corners(%theta: tensor<1x2x3xf32>, %size: tensor<4xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{has align_corners 2, expected 0 or 1}}
+  %0 = onnx.AffineGrid %theta, %size {align_corners = 2 : i64} : (tensor<1x2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @affine_grid_size_shape(%theta: tensor<1x2x3xf32>, %size: tensor<3xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects size of shape [4] (N, C, H, W) or [5] (N, C, D, H, W), got [3]}}
+  %0 = onnx.AffineGrid %theta, %size : (tensor<1x2x3xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @affine_grid_theta_rank(%theta: tensor<2x3xf32>, %size: tensor<4xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects theta of rank 3, got [2,3]}}
+  %0 = onnx.AffineGrid %theta, %size : (tensor<2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @affine_grid_theta_shape(%theta: tensor<1x2x3xf32>, %size: tensor<5xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects theta of shape [?,3,4], got [1,2,3]}}
+  %0 = onnx.AffineGrid %theta, %size : (tensor<1x2x3xf32>, tensor<5xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @affine_grid_theta_batch(%theta: tensor<1x2x3xf32>) -> tensor<*xf32> {
+  %size = onnx.Constant dense<[2, 1, 4, 4]> : tensor<4xi64>
+  // expected-error @+1 {{expects theta of shape [2,2,3], got [1,2,3]}}
+  %0 = onnx.AffineGrid %theta, %size : (tensor<1x2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @affine_grid_negative_size(%theta: tensor<1x2x3xf32>) -> tensor<*xf32> {
+  %size = onnx.Constant dense<[1, 1, -4, 4]> : tensor<4xi64>
+  // expected-error @+1 {{expects a size without negative values, got [1,1,-4,4]}}
+  %0 = onnx.AffineGrid %theta, %size : (tensor<1x2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -361,3 +361,25 @@ func.func @losses(%x: tensor<3x5x2xf32>, %t: tensor<3x2xi64>, %w: tensor<5xf32>)
   %2:2 = onnx.SoftmaxCrossEntropyLoss %x, %t, %none {reduction = "none"} : (tensor<3x5x2xf32>, tensor<3x2xi64>, none) -> (tensor<3x2xf32>, tensor<3x5x2xf32>)
   return %0 : tensor<f32>
 }
+
+// CHECK-LABEL: func @recurrent_ops
+func.func @recurrent_ops(%x: tensor<3x2x4xf32>, %w1: tensor<1x5x4xf32>, %r1: tensor<1x5x5xf32>, %w3: tensor<2x15x4xf32>, %r3: tensor<2x15x5xf32>, %w4: tensor<1x20x4xf32>, %r4: tensor<1x20x5xf32>, %lens: tensor<2xi32>) {
+  %none = onnx.NoValue
+  // CHECK: onnx.RNN {{.*}}hidden_size = 5 : i64
+  %rnn:2 = onnx.RNN %x, %w1, %r1, %none, %none, %none {hidden_size = 5 : i64, activations = ["Relu"]} : (tensor<3x2x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, none, none) -> (tensor<3x1x2x5xf32>, tensor<1x2x5xf32>)
+  // CHECK: onnx.GRU {{.*}}direction = "bidirectional"{{.*}}linear_before_reset = 1 : i64
+  %gru:2 = onnx.GRU %x, %w3, %r3, %none, %lens, %none {direction = "bidirectional", linear_before_reset = 1 : i64} : (tensor<3x2x4xf32>, tensor<2x15x4xf32>, tensor<2x15x5xf32>, none, tensor<2xi32>, none) -> (tensor<3x2x2x5xf32>, tensor<2x2x5xf32>)
+  // CHECK: onnx.LSTM {{.*}}clip = 3.000000e+00 : f32{{.*}}layout = 1 : i64
+  %lstm:3 = onnx.LSTM %x, %w4, %r4, %none, %none, %none, %none, %none {clip = 3.0 : f32, layout = 1 : i64} : (tensor<3x2x4xf32>, tensor<1x20x4xf32>, tensor<1x20x5xf32>, none, none, none, none, none) -> (tensor<3x2x1x5xf32>, tensor<3x1x5xf32>, tensor<3x1x5xf32>)
+  return
+}
+
+// CHECK-LABEL: func @grid_ops
+func.func @grid_ops(%x: tensor<1x3x4x4xf32>, %theta: tensor<1x2x3xf32>) -> tensor<1x3x5x6xf32> {
+  %size = onnx.Constant dense<[1, 3, 5, 6]> : tensor<4xi64>
+  // CHECK: onnx.AffineGrid %{{.*}}, %{{.*}} {align_corners = 1 : i64}
+  %g = onnx.AffineGrid %theta, %size {align_corners = 1 : i64} : (tensor<1x2x3xf32>, tensor<4xi64>) -> tensor<1x5x6x2xf32>
+  // CHECK: onnx.GridSample %{{.*}}, %{{.*}} {mode = "cubic", padding_mode = "reflection"}
+  %y = onnx.GridSample %x, %g {mode = "cubic", padding_mode = "reflection"} : (tensor<1x3x4x4xf32>, tensor<1x5x6x2xf32>) -> tensor<1x3x5x6xf32>
+  return %y : tensor<1x3x5x6xf32>
+}

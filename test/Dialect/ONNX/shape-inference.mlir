@@ -370,3 +370,30 @@ func.func @einsum_shapes(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>, %sq: tensor<3
   %3 = onnx.Einsum %batch {equation = "...ii->...i"} : (tensor<7x3x3xf32>) -> tensor<*xf32>
   return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
+
+// -----
+
+// Y is [seq, directions, batch, hidden] (layout 1: [batch, seq, directions,
+// hidden]), Y_h and Y_c [directions, batch, hidden] (layout 1: [batch,
+// directions, hidden]); hidden_size comes from R when not given.
+// CHECK-LABEL: func @recurrent
+// CHECK: onnx.GRU {{.*}} -> (tensor<3x2x2x5xf32>, tensor<2x2x5xf32>)
+// CHECK: onnx.LSTM {{.*}} -> (tensor<3x2x1x5xf32>, tensor<3x1x5xf32>, tensor<3x1x5xf32>)
+func.func @recurrent(%x: tensor<3x2x4xf32>, %w3: tensor<2x15x4xf32>, %r3: tensor<2x15x5xf32>, %w4: tensor<1x20x4xf32>, %r4: tensor<1x20x5xf32>) {
+  %none = onnx.NoValue
+  %0:2 = onnx.GRU %x, %w3, %r3, %none, %none, %none {direction = "bidirectional"} : (tensor<3x2x4xf32>, tensor<2x15x4xf32>, tensor<2x15x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  %1:3 = onnx.LSTM %x, %w4, %r4, %none, %none, %none, %none, %none {layout = 1 : i64, hidden_size = 5 : i64} : (tensor<3x2x4xf32>, tensor<1x20x4xf32>, tensor<1x20x5xf32>, none, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @grids
+// CHECK: onnx.AffineGrid {{.*}} -> tensor<2x4x5x6x3xf32>
+// CHECK: onnx.GridSample {{.*}} -> tensor<2x7x4x5x6xf32>
+func.func @grids(%theta: tensor<2x3x4xf32>, %x: tensor<2x7x3x3x3xf32>) {
+  %size = onnx.Constant dense<[2, 7, 4, 5, 6]> : tensor<5xi64>
+  %g = onnx.AffineGrid %theta, %size : (tensor<2x3x4xf32>, tensor<5xi64>) -> tensor<*xf32>
+  %y = onnx.GridSample %x, %g : (tensor<2x7x3x3x3xf32>, tensor<*xf32>) -> tensor<*xf32>
+  return
+}
