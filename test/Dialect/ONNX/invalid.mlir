@@ -663,13 +663,6 @@ func.func @range_types(%a: tensor<f32>, %b: tensor<i64>) -> tensor<*xf32> {
 
 // -----
 
-func.func @range_not_scalar(%a: tensor<1xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{expects scalar start, limit and delta, got [1]}}
-  %0 = onnx.Range %a, %a, %a : (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
-}
-
-// -----
 
 func.func @range_zero_delta(%a: tensor<i64>) -> tensor<*xi64> {
   %d = onnx.Constant dense<0> : tensor<i64>
