@@ -21,6 +21,7 @@ include "QuantizationOps.td"
 include "RearrangeOps.td"
 include "ReductionOps.td"
 include "ShapeOps.td"
+include "SignalOps.td"
 include "TensorOps.td"
 
 #endif // TCC_ONNX_OPS_TD

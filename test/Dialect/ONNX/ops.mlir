@@ -361,3 +361,26 @@ func.func @losses(%x: tensor<3x5x2xf32>, %t: tensor<3x2xi64>, %w: tensor<5xf32>)
   %2:2 = onnx.SoftmaxCrossEntropyLoss %x, %t, %none {reduction = "none"} : (tensor<3x5x2xf32>, tensor<3x2xi64>, none) -> (tensor<3x2xf32>, tensor<3x5x2xf32>)
   return %0 : tensor<f32>
 }
+
+// -----
+
+// CHECK-LABEL: func @rotary_embedding_ops
+func.func @rotary_embedding_ops(%x: tensor<2x3x32xf32>, %cache: tensor<50x2xf32>, %pos: tensor<2x3xi64>) -> tensor<2x3x32xf32> {
+  // CHECK: onnx.RotaryEmbedding %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {interleaved = 1 : i64, num_heads = 4 : i64, rotary_embedding_dim = 4 : i64} : (tensor<2x3x32xf32>, tensor<50x2xf32>, tensor<50x2xf32>, tensor<2x3xi64>) -> tensor<2x3x32xf32>
+  %0 = onnx.RotaryEmbedding %x, %cache, %cache, %pos {interleaved = 1 : i64, num_heads = 4 : i64, rotary_embedding_dim = 4 : i64} : (tensor<2x3x32xf32>, tensor<50x2xf32>, tensor<50x2xf32>, tensor<2x3xi64>) -> tensor<2x3x32xf32>
+  return %0 : tensor<2x3x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @signal_ops
+func.func @signal_ops(%x: tensor<1x10x10x1xf32>, %s: tensor<1x128x1xf32>, %w: tensor<16xf32>) -> tensor<1x6x10x2xf32> {
+  %none = onnx.NoValue
+  %axis = onnx.Constant dense<1> : tensor<i64>
+  %step = onnx.Constant dense<8> : tensor<i64>
+  // CHECK: onnx.DFT %{{.*}}, %{{.*}}, %{{.*}} {onesided = 1 : i64} : (tensor<1x10x10x1xf32>, none, tensor<i64>) -> tensor<1x6x10x2xf32>
+  %0 = onnx.DFT %x, %none, %axis {onesided = 1 : i64} : (tensor<1x10x10x1xf32>, none, tensor<i64>) -> tensor<1x6x10x2xf32>
+  // CHECK: onnx.STFT %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x128x1xf32>, tensor<i64>, tensor<16xf32>, none) -> tensor<1x15x9x2xf32>
+  %1 = onnx.STFT %s, %step, %w, %none : (tensor<1x128x1xf32>, tensor<i64>, tensor<16xf32>, none) -> tensor<1x15x9x2xf32>
+  return %0 : tensor<1x6x10x2xf32>
+}
