@@ -227,3 +227,92 @@ LogicalResult AttentionOp::inferShapes() {
                  vElem, 2);
   return setShape(*this, {d->batch, d->qHeads, d->qSeq, d->totalSeq}, qElem, 3);
 }
+
+//===----------------------------------------------------------------------===//
+// RotaryEmbedding
+//===----------------------------------------------------------------------===//
+
+LogicalResult RotaryEmbeddingOp::verify() {
+  Type elem = getElementTypeOrSelf(getX());
+  if (getElementTypeOrSelf(getCosCache()) != elem ||
+      getElementTypeOrSelf(getSinCache()) != elem)
+    return emitOpError() << "expects cos_cache and sin_cache of the element "
+                            "type of X";
+  if (getInterleaved() != 0 && getInterleaved() != 1)
+    return emitOpError() << "expects interleaved 0 or 1, got "
+                         << getInterleaved();
+  if (getNumHeads() && *getNumHeads() <= 0)
+    return emitOpError() << "expects num_heads > 0, got " << *getNumHeads();
+  int64_t rotaryDim = getRotaryEmbeddingDim();
+  if (rotaryDim < 0 || rotaryDim % 2 != 0)
+    return emitOpError() << "expects an even, non-negative "
+                            "rotary_embedding_dim, got "
+                         << rotaryDim;
+  bool hasPositions = !isa<NoneType>(getPositionIds().getType());
+  if (hasPositions && !getElementTypeOrSelf(getPositionIds()).isInteger(64))
+    return emitOpError() << "expects position_ids of int64";
+
+  // The head size, when known.
+  int64_t headSize = ShapedType::kDynamic, batch = ShapedType::kDynamic,
+          seq = ShapedType::kDynamic;
+  if (auto x = rankedShape(getX())) {
+    if (x->size() != 3 && x->size() != 4)
+      return emitOpError() << "expects X of rank 3 or 4, got "
+                           << formatShape(*x);
+    batch = (*x)[0];
+    if (x->size() == 4) {
+      seq = (*x)[2];
+      headSize = (*x)[3];
+      if (getNumHeads() && clash(*getNumHeads(), (*x)[1]))
+        return emitOpError() << "has num_heads " << *getNumHeads()
+                             << " but X of shape " << formatShape(*x);
+    } else {
+      seq = (*x)[1];
+      if (!getNumHeads())
+        return emitOpError() << "expects num_heads with a 3-d X";
+      if (!isDyn((*x)[2]) && (*x)[2] % *getNumHeads() != 0)
+        return emitOpError()
+               << "expects the hidden size of X (" << (*x)[2]
+               << ") to be a multiple of num_heads (" << *getNumHeads() << ")";
+      headSize = divDims((*x)[2], *getNumHeads());
+    }
+    if (!isDyn(headSize) && rotaryDim > headSize)
+      return emitOpError() << "expects rotary_embedding_dim (" << rotaryDim
+                           << ") <= the head size (" << headSize << ")";
+  }
+  if (rotaryDim == 0)
+    rotaryDim = headSize;
+  if (!isDyn(rotaryDim) && rotaryDim % 2 != 0)
+    return emitOpError() << "expects an even head size to rotate, got "
+                         << rotaryDim;
+
+  // (batch, seq, dim / 2), or (positions, dim / 2) with position_ids of
+  // shape (batch, seq).
+  auto cos = rankedShape(getCosCache()), sin = rankedShape(getSinCache());
+  if (cos && sin && *cos != *sin)
+    return emitOpError() << "expects cos_cache and sin_cache of one shape, got "
+                         << formatShape(*cos) << " and " << formatShape(*sin);
+  int64_t half = isDyn(rotaryDim) ? rotaryDim : rotaryDim / 2;
+  if (hasPositions) {
+    if (auto pos = rankedShape(getPositionIds());
+        pos &&
+        (pos->size() != 2 || clash((*pos)[0], batch) || clash((*pos)[1], seq)))
+      return emitOpError() << "expects position_ids of shape "
+                           << formatShape({batch, seq}) << ", got "
+                           << formatShape(*pos);
+    if (cos && (cos->size() != 2 || clash((*cos)[1], half)))
+      return emitOpError() << "expects caches of shape "
+                           << formatShape({ShapedType::kDynamic, half})
+                           << " with position_ids, got " << formatShape(*cos);
+  } else if (cos && (cos->size() != 3 || clash((*cos)[0], batch) ||
+                     clash((*cos)[1], seq) || clash((*cos)[2], half))) {
+    return emitOpError() << "expects caches of shape "
+                         << formatShape({batch, seq, half})
+                         << " without position_ids, got " << formatShape(*cos);
+  }
+  return success();
+}
+
+LogicalResult RotaryEmbeddingOp::inferShapes() {
+  return inferSameAsOperand(*this, getX());
+}

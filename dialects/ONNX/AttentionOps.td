@@ -57,4 +57,32 @@ def ONNX_AttentionOp : ONNX_Op<"Attention"> {
   }];
 }
 
+def ONNX_RotaryEmbeddingOp : ONNX_Op<"RotaryEmbedding"> {
+  let summary = "Rotary positional embedding (RoPE) of the heads of X";
+  let description = [{
+    The opset-23 op. X is 4-d (batch, heads, sequence, head size) or 3-d
+    (batch, sequence, num_heads * head size). The first
+    `rotary_embedding_dim` (0: the whole head) features of each head are
+    rotated as pairs (x1, x2) -- the two halves, or even and odd features
+    when `interleaved` -- by angles whose cos and sin are
+    `cos_cache`/`sin_cache` (batch, sequence, dim / 2), or rows of them
+    (max position, dim / 2) picked by `position_ids` (batch, sequence):
+
+      (x1, x2) -> (cos x1 - sin x2, sin x1 + cos x2)
+
+    `tcc-onnx-decompose` rewrites the op into primitive onnx ops.
+  }];
+  let arguments = (ins FloatTensor:$X, FloatTensor:$cos_cache,
+                   FloatTensor:$sin_cache, TensorOrNone:$position_ids,
+                   DefaultValuedAttr<ONNX_I64Attr, "0">:$interleaved,
+                   OptionalAttr<ONNX_I64Attr>:$num_heads,
+                   DefaultValuedAttr<ONNX_I64Attr, "0">:$rotary_embedding_dim);
+  let results = (outs FloatTensor:$Y);
+  let assemblyFormat = [{
+    $X `,` $cos_cache `,` $sin_cache `,` $position_ids attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCC_ONNX_ATTENTIONOPS_TD

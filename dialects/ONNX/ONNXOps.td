@@ -22,6 +22,7 @@ include "RearrangeOps.td"
 include "RecurrentOps.td"
 include "ReductionOps.td"
 include "ShapeOps.td"
+include "SignalOps.td"
 include "TensorOps.td"
 
 #endif // TCC_ONNX_OPS_TD

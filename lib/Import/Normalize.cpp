@@ -224,6 +224,26 @@ LogicalResult attention(NodeBuild &nb) {
   return success();
 }
 
+/// RotaryEmbedding (opset 23): libonnx may not know the op, so its
+/// optional position_ids is padded here.
+LogicalResult rotaryEmbedding(NodeBuild &nb) {
+  nb.padOperands(4);
+  return success();
+}
+
+/// DFT before opset 20 took `axis` as an attribute (default 1); the dialect
+/// takes it as input 2 (absent: -2, the newest default).
+LogicalResult dft(NodeBuild &nb) {
+  nb.padOperands(2);
+  if (nb.opset < 20) {
+    Attribute axis = nb.state.attributes.erase("axis");
+    int64_t value = axis ? llvm::cast<IntegerAttr>(axis).getInt() : 1;
+    nb.state.operands.push_back(nb.i64Constant({value}, /*scalar=*/true));
+  }
+  nb.padOperands(3);
+  return success();
+}
+
 /// BatchNormalization before opset 9 had `spatial` (1: per channel).
 LogicalResult batchNorm(NodeBuild &nb) {
   Attribute spatial = nb.state.attributes.erase("spatial");
@@ -356,6 +376,7 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"Attention", attention},
       {"BatchNormalization", batchNorm},
       {"Cast", cast},
+      {"DFT", dft},
       {"Clip", clip},
       {"Concat", concat},
       {"Div", legacyBroadcast},
@@ -384,6 +405,7 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"ReduceSum", reduction},
       {"ReduceSumSquare", reduction},
       {"Reshape", reshape},
+      {"RotaryEmbedding", rotaryEmbedding},
       {"Resize", legacyResize},
       {"Slice", slice},
       {"Softmax", coercedSoftmax},

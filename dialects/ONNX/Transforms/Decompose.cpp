@@ -2,7 +2,8 @@
 //
 // Composite onnx ops rewritten into the primitive onnx ops of their ONNX
 // function body, which all have lowerings. Attention follows the reference
-// (onnx/reference/ops/op_attention.py) and the function body of the spec.
+// (onnx/reference/ops/op_attention.py) and the function body of the spec;
+// RotaryEmbedding follows op_rotary_embedding.py.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/ONNX/Transforms/Passes.h"
@@ -61,6 +62,12 @@ public:
 
   Value reshape(Value x, ArrayRef<int64_t> shape) {
     return create<ReshapeOp>(x, i64s(shape), 0);
+  }
+
+  /// x[..., start:end, ...] along `axis`.
+  Value slice(Value x, int64_t axis, int64_t start, int64_t end) {
+    Value none = NoValueOp::create(rewriter, loc, rewriter.getNoneType());
+    return create<SliceOp>(x, i64s({start}), i64s({end}), i64s({axis}), none);
   }
 
 private:
@@ -269,14 +276,105 @@ private:
   }
 };
 
+/// Why `op` cannot be decomposed, or nullopt.
+std::optional<std::string> unsupportedRotaryEmbedding(RotaryEmbeddingOp op) {
+  for (Value operand : op->getOperands())
+    if (auto type = dyn_cast<ShapedType>(operand.getType());
+        type && !type.hasStaticShape())
+      return std::string("with dynamic shapes");
+  return std::nullopt;
+}
+
+/// onnx.RotaryEmbedding as the reference does it, without moving the heads
+/// of a 4-d X: with H the heads axis (1 for a 4-d X, 2 once a 3-d X is
+/// reshaped to (batch, seq, heads, head size)), the caches are unsqueezed
+/// at H, the rotated features are split in halves (or, interleaved,
+/// reshaped to (..., dim / 2, 2) and split in the last axis), rotated and
+/// concatenated back before the features left alone.
+struct DecomposeRotaryEmbedding : OpRewritePattern<RotaryEmbeddingOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(RotaryEmbeddingOp op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> reason = unsupportedRotaryEmbedding(op))
+      return rewriter.notifyMatchFailure(op, *reason);
+    ONNXBuilder b(rewriter, op.getLoc());
+    ArrayRef<int64_t> shape = cast<ShapedType>(op.getX().getType()).getShape();
+    Value x = op.getX();
+    SmallVector<int64_t> heads(shape); // X as (.., heads, .., head size).
+    int64_t headsAxis = 1;
+    if (shape.size() == 3) {
+      int64_t numHeads = *op.getNumHeads();
+      heads = {shape[0], shape[1], numHeads, shape[2] / numHeads};
+      x = b.reshape(x, heads);
+      headsAxis = 2;
+    }
+    int64_t headSize = heads[3];
+    int64_t dim =
+        op.getRotaryEmbeddingDim() ? op.getRotaryEmbeddingDim() : headSize;
+    int64_t half = dim / 2;
+
+    // cos and sin of shape (batch, seq, dim / 2), unsqueezed at the heads.
+    auto cache = [&](Value c) {
+      if (!isa<NoneType>(op.getPositionIds().getType()))
+        c = b.create<GatherOp>(c, op.getPositionIds(), /*axis=*/0);
+      return b.create<UnsqueezeOp>(c, b.i64s({headsAxis}));
+    };
+    Value cos = cache(op.getCosCache()), sin = cache(op.getSinCache());
+
+    Value rotate = dim < headSize ? b.slice(x, 3, 0, dim) : x;
+    Value x1, x2;
+    SmallVector<int64_t> pairs(heads);
+    pairs.back() = dim;
+    if (op.getInterleaved()) {
+      pairs.back() = half;
+      pairs.push_back(2);
+      Value paired = b.reshape(rotate, pairs);
+      x1 = b.slice(paired, 4, 0, 1);
+      x2 = b.slice(paired, 4, 1, 2);
+      cos = b.create<UnsqueezeOp>(cos, b.i64s({4}));
+      sin = b.create<UnsqueezeOp>(sin, b.i64s({4}));
+    } else {
+      x1 = b.slice(rotate, 3, 0, half);
+      x2 = b.slice(rotate, 3, half, dim);
+    }
+    Value real =
+        b.create<SubOp>(b.create<MulOp>(cos, x1), b.create<MulOp>(sin, x2));
+    Value imag =
+        b.create<AddOp>(b.create<MulOp>(sin, x1), b.create<MulOp>(cos, x2));
+    Value rotated =
+        b.create<ConcatOp>(ValueRange{real, imag}, (int64_t)pairs.size() - 1);
+    if (op.getInterleaved()) {
+      pairs.pop_back();
+      pairs.back() = dim;
+      rotated = b.reshape(rotated, pairs);
+    }
+    Value y = rotated;
+    if (dim < headSize)
+      y = b.create<ConcatOp>(ValueRange{rotated, b.slice(x, 3, dim, headSize)},
+                             /*axis=*/3);
+    if (shape.size() == 3)
+      y = b.reshape(y, shape);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
 struct ONNXDecompose : tcc::onnx::impl::ONNXDecomposeBase<ONNXDecompose> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<DecomposeAttention>(&getContext());
+    patterns.add<DecomposeAttention, DecomposeRotaryEmbedding>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
     // What is left could not be decomposed: say why.
-    WalkResult result = getOperation().walk([](AttentionOp op) {
-      op.emitOpError() << *unsupportedAttention(op) << " is not supported yet";
+    WalkResult result = getOperation().walk([](Operation *op) {
+      std::optional<std::string> reason;
+      if (auto attention = dyn_cast<AttentionOp>(op))
+        reason = unsupportedAttention(attention);
+      else if (auto rope = dyn_cast<RotaryEmbeddingOp>(op))
+        reason = unsupportedRotaryEmbedding(rope);
+      if (!reason)
+        return WalkResult::advance();
+      op->emitOpError() << *reason << " is not supported yet";
       return WalkResult::interrupt();
     });
     if (result.wasInterrupted())

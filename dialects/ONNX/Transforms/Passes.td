@@ -17,8 +17,10 @@ def ONNXDecompose : Pass<"tcc-onnx-decompose", "::mlir::func::FuncOp"> {
 
     becomes Mul (by sqrt(scale)), Transpose, MatMul, Softmax and MatMul,
     plus Concat for a KV cache, Expand for grouped-query heads and the
-    masks as constants and Where. An op it cannot expand fails the pass
-    with an error saying what is not supported.
+    masks as constants and Where. RotaryEmbedding becomes Gather (of the
+    caches by position ids), Slice, Mul, Sub, Add and Concat. An op it
+    cannot expand fails the pass with an error saying what is not
+    supported.
   }];
   let dependentDialects = ["::tcc::onnx::ONNXDialect"];
 }

@@ -5,15 +5,10 @@ using namespace mlir;
 using namespace tcc;
 using namespace tcc::onnx_to_linalg;
 
-namespace {
-
-/// A sum of products `init[out] += scale * prod_i inputs[i][maps[i]]` over
-/// the loops of `iterators`. Half-precision floats (f16, bf16) accumulate in
-/// f32 and round once at the end, as numpy and onnxruntime do.
-static Value buildProductSum(OpBuilder &b, Location loc, ValueRange inputs,
-                             Value init, ArrayRef<AffineMap> maps,
-                             ArrayRef<utils::IteratorType> iterators,
-                             std::optional<double> scale) {
+Value tcc::onnx_to_linalg::buildProductSum(
+    OpBuilder &b, Location loc, ValueRange inputs, Value init,
+    ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> iterators,
+    std::optional<double> scale) {
   auto initType = cast<RankedTensorType>(init.getType());
   Type elem = initType.getElementType();
   Type acc = accumulatorType(elem);
@@ -47,6 +42,8 @@ static Value buildProductSum(OpBuilder &b, Location loc, ValueRange inputs,
           .getResult(0);
   return widen ? convert(result, initType) : result;
 }
+
+namespace {
 
 /// A contraction `init[out] += scale * a[mapA] * b[mapB]` over an iteration
 /// space whose last dim is the reduction (k).

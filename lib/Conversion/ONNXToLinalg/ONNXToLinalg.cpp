@@ -36,6 +36,7 @@ struct ConvertONNXToLinalg
     populateGatherPatterns(converter, patterns);
     populateScatterPatterns(converter, patterns);
     populateRearrangePatterns(converter, patterns);
+    populateSignalPatterns(converter, patterns);
     // Unsigned integers become signless: in the signature too.
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

@@ -46,6 +46,8 @@ void populateScatterPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateRearrangePatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
+void populateSignalPatterns(const mlir::TypeConverter &converter,
+                            mlir::RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Shared builders (Utils.cpp)
@@ -213,6 +215,15 @@ struct StaticReshapePattern : mlir::OpConversionPattern<OnnxOp> {
   }
   std::string what;
 };
+
+/// A sum of products `init[out] += scale * prod_i inputs[i][maps[i]]` over
+/// the loops of `iterators` (Linear.cpp). Half-precision floats (f16, bf16)
+/// accumulate in f32 and round once at the end, as numpy and onnxruntime do.
+mlir::Value buildProductSum(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::ValueRange inputs, mlir::Value init,
+                            llvm::ArrayRef<mlir::AffineMap> maps,
+                            llvm::ArrayRef<mlir::utils::IteratorType> iterators,
+                            std::optional<double> scale);
 
 /// Dense i64 attribute for linalg conv/pool strides and dilations.
 mlir::DenseIntElementsAttr i64Elements(mlir::OpBuilder &b,

@@ -55,12 +55,21 @@ struct ConcatPattern : OpConversionPattern<onnx::ConcatOp> {
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
     SmallVector<Value> inputs;
     for (Value v : adaptor.getInputs()) {
-      if (!isa<RankedTensorType>(v.getType()))
+      auto inType = dyn_cast<RankedTensorType>(v.getType());
+      if (!inType)
         return rewriter.notifyMatchFailure(op, "unranked input");
-      inputs.push_back(v);
+      // An empty input adds nothing, and its insert_slice at the end of the
+      // result would be out of bounds (RotaryEmbedding's function body
+      // splits off 0 features to leave alone).
+      if (inType.getDimSize(axis) != 0)
+        inputs.push_back(v);
     }
+    if (inputs.empty())
+      inputs.assign(adaptor.getInputs().begin(), adaptor.getInputs().end());
     Value result =
-        tensor::ConcatOp::create(rewriter, loc, *type, axis, inputs);
+        inputs.size() == 1 && inputs[0].getType() == *type
+            ? inputs[0]
+            : tensor::ConcatOp::create(rewriter, loc, *type, axis, inputs);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -55,3 +55,15 @@ func.func @reshape_dynamic(%x: tensor<?x6xf32>) -> tensor<?x3xf32> {
   %0 = onnx.Reshape %x, %s : (tensor<?x6xf32>, tensor<2xi64>) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
+
+// -----
+
+// An input empty along the axis is dropped: its insert_slice at the end of
+// the result would be out of bounds.
+// CHECK-LABEL: func @concat_empty_input
+// CHECK-NOT: tensor.concat
+// CHECK: return %arg0
+func.func @concat_empty_input(%a: tensor<2x8xf32>, %b: tensor<2x0xf32>) -> tensor<2x8xf32> {
+  %0 = onnx.Concat %a, %b {axis = 1 : i64} : (tensor<2x8xf32>, tensor<2x0xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}

@@ -100,3 +100,53 @@ func.func @dynamic(%q: tensor<?x3x4x8xf32>) -> tensor<*xf32> {
   %y:4 = onnx.Attention %q, %q, %q, %none, %none, %none, %none : (tensor<?x3x4x8xf32>, tensor<?x3x4x8xf32>, tensor<?x3x4x8xf32>, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
   return %y#0 : tensor<*xf32>
 }
+
+// -----
+
+// RoPE of a 4-d X with position ids: the gathered caches are unsqueezed at
+// the heads axis, the halves rotated and concatenated back.
+// CHECK-LABEL: func @rotary_embedding_4d
+// CHECK: %[[COS:.*]] = onnx.Gather %arg1, %arg3
+// CHECK: %[[C:.*]] = onnx.Unsqueeze %[[COS]], %{{.*}} -> tensor<2x1x3x4xf32>
+// CHECK: %[[X1:.*]] = onnx.Slice %arg0, {{.*}} -> tensor<2x4x3x4xf32>
+// CHECK: %[[X2:.*]] = onnx.Slice %arg0, {{.*}} -> tensor<2x4x3x4xf32>
+// CHECK: %[[CX1:.*]] = onnx.Mul %[[C]], %[[X1]]
+// CHECK: %[[RE:.*]] = onnx.Sub %[[CX1]], %{{.*}}
+// CHECK: %[[IM:.*]] = onnx.Add
+// CHECK: %[[Y:.*]] = onnx.Concat %[[RE]], %[[IM]] {axis = 3 : i64} {{.*}} -> tensor<2x4x3x8xf32>
+// CHECK: return %[[Y]]
+// CHECK-NOT: onnx.RotaryEmbedding
+func.func @rotary_embedding_4d(%x: tensor<2x4x3x8xf32>, %cos: tensor<50x4xf32>, %sin: tensor<50x4xf32>, %pos: tensor<2x3xi64>) -> tensor<2x4x3x8xf32> {
+  %0 = onnx.RotaryEmbedding %x, %cos, %sin, %pos : (tensor<2x4x3x8xf32>, tensor<50x4xf32>, tensor<50x4xf32>, tensor<2x3xi64>) -> tensor<2x4x3x8xf32>
+  return %0 : tensor<2x4x3x8xf32>
+}
+
+// -----
+
+// Interleaved partial rotation of a 3-d X: (batch, seq, heads, head size),
+// the first 4 features as (2, 2) pairs, the other 4 left alone.
+// CHECK-LABEL: func @rotary_embedding_3d_interleaved_partial
+// CHECK: %[[X:.*]] = onnx.Reshape %arg0, {{.*}} -> tensor<2x3x4x8xf32>
+// CHECK: onnx.Unsqueeze %arg1, {{.*}} -> tensor<2x3x1x2xf32>
+// CHECK: %[[R:.*]] = onnx.Slice %[[X]], {{.*}} -> tensor<2x3x4x4xf32>
+// CHECK: %[[P:.*]] = onnx.Reshape %[[R]], {{.*}} -> tensor<2x3x4x2x2xf32>
+// CHECK: onnx.Slice %[[P]], {{.*}} -> tensor<2x3x4x2x1xf32>
+// CHECK: %[[RI:.*]] = onnx.Concat {{.*}} {axis = 4 : i64} {{.*}} -> tensor<2x3x4x2x2xf32>
+// CHECK: %[[ROT:.*]] = onnx.Reshape %[[RI]], {{.*}} -> tensor<2x3x4x4xf32>
+// CHECK: %[[PASS:.*]] = onnx.Slice %[[X]], {{.*}} -> tensor<2x3x4x4xf32>
+// CHECK: %[[Y:.*]] = onnx.Concat %[[ROT]], %[[PASS]] {axis = 3 : i64} {{.*}} -> tensor<2x3x4x8xf32>
+// CHECK: onnx.Reshape %[[Y]], {{.*}} -> tensor<2x3x32xf32>
+func.func @rotary_embedding_3d_interleaved_partial(%x: tensor<2x3x32xf32>, %cos: tensor<2x3x2xf32>, %sin: tensor<2x3x2xf32>) -> tensor<2x3x32xf32> {
+  %none = onnx.NoValue
+  %0 = onnx.RotaryEmbedding %x, %cos, %sin, %none {interleaved = 1 : i64, num_heads = 4 : i64, rotary_embedding_dim = 4 : i64} : (tensor<2x3x32xf32>, tensor<2x3x2xf32>, tensor<2x3x2xf32>, none) -> tensor<2x3x32xf32>
+  return %0 : tensor<2x3x32xf32>
+}
+
+// -----
+
+func.func @rotary_embedding_dynamic(%x: tensor<?x4x3x8xf32>, %c: tensor<?x3x4xf32>) -> tensor<?x4x3x8xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{with dynamic shapes is not supported yet}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none : (tensor<?x4x3x8xf32>, tensor<?x3x4xf32>, tensor<?x3x4xf32>, none) -> tensor<?x4x3x8xf32>
+  return %0 : tensor<?x4x3x8xf32>
+}

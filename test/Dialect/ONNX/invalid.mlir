@@ -1583,3 +1583,229 @@ func.func @affine_grid_negative_size(%theta: tensor<1x2x3xf32>) -> tensor<*xf32>
   %0 = onnx.AffineGrid %theta, %size : (tensor<1x2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+// -----
+func.func @rotary_embedding_cache_type(%x: tensor<2x4x3x8xf32>, %c: tensor<2x3x4xf16>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects cos_cache and sin_cache of the element type of X}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none : (tensor<2x4x3x8xf32>, tensor<2x3x4xf16>, tensor<2x3x4xf16>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_interleaved(%x: tensor<2x4x3x8xf32>, %c: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects interleaved 0 or 1, got 2}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none {interleaved = 2 : i64} : (tensor<2x4x3x8xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_num_heads(%x: tensor<2x4x3x8xf32>, %c: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects num_heads > 0, got 0}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none {num_heads = 0 : i64} : (tensor<2x4x3x8xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_odd_dim(%x: tensor<2x4x3x8xf32>, %c: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects an even, non-negative rotary_embedding_dim, got 3}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none {rotary_embedding_dim = 3 : i64} : (tensor<2x4x3x8xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_position_type(%x: tensor<2x4x3x8xf32>, %c: tensor<50x4xf32>, %p: tensor<2x3xi32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects position_ids of int64}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %p : (tensor<2x4x3x8xf32>, tensor<50x4xf32>, tensor<50x4xf32>, tensor<2x3xi32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_rank(%x: tensor<2x4x3x8x1xf32>, %c: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects X of rank 3 or 4, got [2,4,3,8,1]}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none : (tensor<2x4x3x8x1xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_heads_4d(%x: tensor<2x4x3x8xf32>, %c: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has num_heads 2 but X of shape [2,4,3,8]}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none {num_heads = 2 : i64} : (tensor<2x4x3x8xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_3d_no_heads(%x: tensor<2x3x32xf32>, %c: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects num_heads with a 3-d X}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none : (tensor<2x3x32xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_3d_hidden(%x: tensor<2x3x30xf32>, %c: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects the hidden size of X (30) to be a multiple of num_heads (4)}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none {num_heads = 4 : i64} : (tensor<2x3x30xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_dim_too_big(%x: tensor<2x4x3x8xf32>, %c: tensor<2x3x5xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects rotary_embedding_dim (10) <= the head size (8)}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none {rotary_embedding_dim = 10 : i64} : (tensor<2x4x3x8xf32>, tensor<2x3x5xf32>, tensor<2x3x5xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_odd_head(%x: tensor<2x4x3x7xf32>, %c: tensor<2x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects an even head size to rotate, got 7}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none : (tensor<2x4x3x7xf32>, tensor<2x3x3xf32>, tensor<2x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_cache_shapes(%x: tensor<2x4x3x8xf32>, %c: tensor<2x3x4xf32>, %s: tensor<2x3x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects cos_cache and sin_cache of one shape, got [2,3,4] and [2,3,2]}}
+  %0 = onnx.RotaryEmbedding %x, %c, %s, %none : (tensor<2x4x3x8xf32>, tensor<2x3x4xf32>, tensor<2x3x2xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_positions_shape(%x: tensor<2x4x3x8xf32>, %c: tensor<50x4xf32>, %p: tensor<2x4xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects position_ids of shape [2,3], got [2,4]}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %p : (tensor<2x4x3x8xf32>, tensor<50x4xf32>, tensor<50x4xf32>, tensor<2x4xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_gathered_cache(%x: tensor<2x4x3x8xf32>, %c: tensor<50x2xf32>, %p: tensor<2x3xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects caches of shape [?,4] with position_ids, got [50,2]}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %p : (tensor<2x4x3x8xf32>, tensor<50x2xf32>, tensor<50x2xf32>, tensor<2x3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @rotary_embedding_cache(%x: tensor<2x4x3x8xf32>, %c: tensor<2x4x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects caches of shape [2,3,4] without position_ids, got [2,4,4]}}
+  %0 = onnx.RotaryEmbedding %x, %c, %c, %none : (tensor<2x4x3x8xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dft_inverse(%x: tensor<4x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects inverse 0 or 1, got 2}}
+  %0 = onnx.DFT %x, %none, %none {inverse = 2 : i64} : (tensor<4x2xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dft_onesided(%x: tensor<4x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects onesided 0 or 1, got -1}}
+  %0 = onnx.DFT %x, %none, %none {onesided = -1 : i64} : (tensor<4x2xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dft_length_type(%x: tensor<4x2xf32>, %n: tensor<f32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects an integer dft_length}}
+  %0 = onnx.DFT %x, %n, %none : (tensor<4x2xf32>, tensor<f32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dft_axis_shape(%x: tensor<4x2xf32>, %a: tensor<2xi64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a scalar axis, got [2]}}
+  %0 = onnx.DFT %x, %none, %a : (tensor<4x2xf32>, none, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dft_length_value(%x: tensor<4x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %n = onnx.Constant dense<0> : tensor<i64>
+  // expected-error @+1 {{expects a positive dft_length, got 0}}
+  %0 = onnx.DFT %x, %n, %none : (tensor<4x2xf32>, tensor<i64>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dft_rank(%x: tensor<2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects an input of rank >= 2 (signal dims and a last dim of 1 or 2), got [2]}}
+  %0 = onnx.DFT %x, %none, %none : (tensor<2xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dft_complex_dim(%x: tensor<4x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects the last dim of the input to be 1 (real) or 2 (complex), got [4,3]}}
+  %0 = onnx.DFT %x, %none, %none : (tensor<4x3xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dft_axis(%x: tensor<3x4x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %a = onnx.Constant dense<-1> : tensor<i64>
+  // expected-error @+1 {{expects axis in [-3, -2] or [0, 1], got -1}}
+  %0 = onnx.DFT %x, %none, %a : (tensor<3x4x2xf32>, none, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dft_irfft_length(%x: tensor<1x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a one-sided inverse of at least 2 frequencies, got [1,2]}}
+  %0 = onnx.DFT %x, %none, %none {inverse = 1 : i64, onesided = 1 : i64} : (tensor<1x2xf32>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @stft_onesided(%x: tensor<1x128x1xf32>, %step: tensor<i64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects onesided 0 or 1, got 3}}
+  %0 = onnx.STFT %x, %step, %none, %none {onesided = 3 : i64} : (tensor<1x128x1xf32>, tensor<i64>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @stft_step(%x: tensor<1x128x1xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %step = onnx.Constant dense<-8> : tensor<i64>
+  // expected-error @+1 {{expects a positive frame_step, got -8}}
+  %0 = onnx.STFT %x, %step, %none, %none : (tensor<1x128x1xf32>, tensor<i64>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @stft_signal_rank(%x: tensor<128x1xf32>, %step: tensor<i64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a signal of shape [batch, length, 1 or 2], got [128,1]}}
+  %0 = onnx.STFT %x, %step, %none, %none : (tensor<128x1xf32>, tensor<i64>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @stft_complex_dim(%x: tensor<1x128x4xf32>, %step: tensor<i64>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects the last dim of the signal to be 1 (real) or 2 (complex), got [1,128,4]}}
+  %0 = onnx.STFT %x, %step, %none, %none : (tensor<1x128x4xf32>, tensor<i64>, none, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @stft_window_type(%x: tensor<1x128x1xf32>, %step: tensor<i64>, %w: tensor<16xf16>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a window of the signal's element type}}
+  %0 = onnx.STFT %x, %step, %w, %none : (tensor<1x128x1xf32>, tensor<i64>, tensor<16xf16>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @stft_window_rank(%x: tensor<1x128x1xf32>, %step: tensor<i64>, %w: tensor<4x4xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a 1-d window, got [4,4]}}
+  %0 = onnx.STFT %x, %step, %w, %none : (tensor<1x128x1xf32>, tensor<i64>, tensor<4x4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @stft_window_length(%x: tensor<1x128x1xf32>, %step: tensor<i64>, %w: tensor<16xf32>) -> tensor<*xf32> {
+  %n = onnx.Constant dense<8> : tensor<i64>
+  // expected-error @+1 {{expects a window of frame_length (8) points, got [16]}}
+  %0 = onnx.STFT %x, %step, %w, %n : (tensor<1x128x1xf32>, tensor<i64>, tensor<16xf32>, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @stft_frame_length(%x: tensor<1x12x1xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %step = onnx.Constant dense<8> : tensor<i64>
+  %n = onnx.Constant dense<16> : tensor<i64>
+  // expected-error @+1 {{expects frames of at most the signal's length (12), got 16}}
+  %0 = onnx.STFT %x, %step, %none, %n : (tensor<1x12x1xf32>, tensor<i64>, none, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

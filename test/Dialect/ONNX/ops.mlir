@@ -383,3 +383,22 @@ func.func @grid_ops(%x: tensor<1x3x4x4xf32>, %theta: tensor<1x2x3xf32>) -> tenso
   %y = onnx.GridSample %x, %g {mode = "cubic", padding_mode = "reflection"} : (tensor<1x3x4x4xf32>, tensor<1x5x6x2xf32>) -> tensor<1x3x5x6xf32>
   return %y : tensor<1x3x5x6xf32>
 }
+// -----
+// CHECK-LABEL: func @rotary_embedding_ops
+func.func @rotary_embedding_ops(%x: tensor<2x3x32xf32>, %cache: tensor<50x2xf32>, %pos: tensor<2x3xi64>) -> tensor<2x3x32xf32> {
+  // CHECK: onnx.RotaryEmbedding %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {interleaved = 1 : i64, num_heads = 4 : i64, rotary_embedding_dim = 4 : i64} : (tensor<2x3x32xf32>, tensor<50x2xf32>, tensor<50x2xf32>, tensor<2x3xi64>) -> tensor<2x3x32xf32>
+  %0 = onnx.RotaryEmbedding %x, %cache, %cache, %pos {interleaved = 1 : i64, num_heads = 4 : i64, rotary_embedding_dim = 4 : i64} : (tensor<2x3x32xf32>, tensor<50x2xf32>, tensor<50x2xf32>, tensor<2x3xi64>) -> tensor<2x3x32xf32>
+  return %0 : tensor<2x3x32xf32>
+}
+// -----
+// CHECK-LABEL: func @signal_ops
+func.func @signal_ops(%x: tensor<1x10x10x1xf32>, %s: tensor<1x128x1xf32>, %w: tensor<16xf32>) -> tensor<1x6x10x2xf32> {
+  %none = onnx.NoValue
+  %axis = onnx.Constant dense<1> : tensor<i64>
+  %step = onnx.Constant dense<8> : tensor<i64>
+  // CHECK: onnx.DFT %{{.*}}, %{{.*}}, %{{.*}} {onesided = 1 : i64} : (tensor<1x10x10x1xf32>, none, tensor<i64>) -> tensor<1x6x10x2xf32>
+  %0 = onnx.DFT %x, %none, %axis {onesided = 1 : i64} : (tensor<1x10x10x1xf32>, none, tensor<i64>) -> tensor<1x6x10x2xf32>
+  // CHECK: onnx.STFT %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x128x1xf32>, tensor<i64>, tensor<16xf32>, none) -> tensor<1x15x9x2xf32>
+  %1 = onnx.STFT %s, %step, %w, %none : (tensor<1x128x1xf32>, tensor<i64>, tensor<16xf32>, none) -> tensor<1x15x9x2xf32>
+  return %0 : tensor<1x6x10x2xf32>
+}
