@@ -408,6 +408,7 @@ unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
     return 2;
   static const llvm::StringMap<unsigned> counts = {
       {"Attention", 4}, // Y, present_key, present_value, qk_matmul_output
+      {"DynamicQuantizeLinear", 3},   // y, y_scale, y_zero_point
       {"LayerNormalization", 3},      // Y, Mean, InvStdDev
       {"SoftmaxCrossEntropyLoss", 2}, // output, log_prob
       {"TopK", 2},                    // Values, Indices
