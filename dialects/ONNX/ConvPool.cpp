@@ -20,32 +20,40 @@ verifyConvOperands(Operation *op, Value xValue, Value wValue, int64_t group) {
   return std::optional(std::make_pair(*x, *w));
 }
 
-LogicalResult ConvOp::verify() {
-  auto shapes = verifyConvOperands(*this, getX(), getW(), getGroup());
+LogicalResult tcc::onnx::detail::verifyConvShapes(
+    Operation *op, Value xValue, Value wValue, Value bias, int64_t group,
+    std::optional<ArrayRef<int64_t>> kernelShape) {
+  auto shapes = verifyConvOperands(op, xValue, wValue, group);
   if (failed(shapes) || !*shapes)
     return failure(failed(shapes));
   std::optional<ArrayRef<int64_t>> x = (*shapes)->first, w = (*shapes)->second;
   int64_t c = (*x)[1], wc = (*w)[1], m = (*w)[0];
   if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(wc) &&
-      c != wc * getGroup())
-    return emitOpError() << "expects input channels " << c << " = W.shape[1] ("
-                         << wc << ") * group (" << getGroup() << ")";
-  if (!ShapedType::isDynamic(m) && m % getGroup() != 0)
-    return emitOpError() << "expects output channels " << m
-                         << " divisible by group " << getGroup();
-  if (auto ks = getKernelShape()) {
-    if (ks->size() != w->size() - 2 ||
-        !llvm::equal(*ks, w->drop_front(2)))
-      return emitOpError() << "has kernel_shape " << formatShape(*ks)
-                           << " that does not match W's shape "
-                           << formatShape(*w);
+      c != wc * group)
+    return op->emitOpError()
+           << "expects input channels " << c << " = W.shape[1] (" << wc
+           << ") * group (" << group << ")";
+  if (!ShapedType::isDynamic(m) && m % group != 0)
+    return op->emitOpError() << "expects output channels " << m
+                             << " divisible by group " << group;
+  if (kernelShape) {
+    if (kernelShape->size() != w->size() - 2 ||
+        !llvm::equal(*kernelShape, w->drop_front(2)))
+      return op->emitOpError()
+             << "has kernel_shape " << formatShape(*kernelShape)
+             << " that does not match W's shape " << formatShape(*w);
   }
-  if (auto b = rankedShape(getB())) {
+  if (auto b = bias ? rankedShape(bias) : std::nullopt) {
     if (b->size() != 1 || (!ShapedType::isDynamic((*b)[0]) && (*b)[0] != m))
-      return emitOpError() << "expects bias of shape [" << m << "], got "
-                           << formatShape(*b);
+      return op->emitOpError()
+             << "expects bias of shape [" << m << "], got " << formatShape(*b);
   }
   return success();
+}
+
+LogicalResult ConvOp::verify() {
+  return verifyConvShapes(*this, getX(), getW(), getB(), getGroup(),
+                          getKernelShape());
 }
 
 template <typename Op>
@@ -79,19 +87,28 @@ LogicalResult GlobalAveragePoolOp::verify() {
   return success();
 }
 
-LogicalResult ConvOp::inferShapes() {
-  Type elem = getElementTypeOrSelf(getX());
-  auto x = rankedShape(getX()), w = rankedShape(getW());
+LogicalResult
+tcc::onnx::detail::inferConvShape(Operation *op, Value xValue, Value wValue,
+                                  Type elem, StringRef autoPad,
+                                  std::optional<ArrayRef<int64_t>> pads,
+                                  std::optional<ArrayRef<int64_t>> strides,
+                                  std::optional<ArrayRef<int64_t>> dilations) {
+  auto x = rankedShape(xValue), w = rankedShape(wValue);
   if (!x || !w)
-    return keepUnranked(*this, elem);
-  FailureOr<WindowGeometry> g = resolveWindow(
-      *this, *x, w->drop_front(2), getAutoPad(), getPads(), getStrides(),
-      getDilations(), /*ceilMode=*/false);
+    return keepUnranked(op, elem);
+  FailureOr<WindowGeometry> g =
+      resolveWindow(op, *x, w->drop_front(2), autoPad, pads, strides, dilations,
+                    /*ceilMode=*/false);
   if (failed(g))
     return failure();
   SmallVector<int64_t> shape = {(*x)[0], (*w)[0]};
   shape.append(g->outSizes);
-  return setShape(*this, shape, elem);
+  return setShape(op, shape, elem);
+}
+
+LogicalResult ConvOp::inferShapes() {
+  return inferConvShape(*this, getX(), getW(), getElementTypeOrSelf(getX()),
+                        getAutoPad(), getPads(), getStrides(), getDilations());
 }
 
 template <typename Op>

@@ -23,24 +23,29 @@ LogicalResult GemmOp::verify() {
   return success();
 }
 
-LogicalResult MatMulOp::verify() {
-  auto a = rankedShape(getA()), b = rankedShape(getB());
-  if (getElementTypeOrSelf(getA()) != getElementTypeOrSelf(getB()))
-    return emitOpError() << "expects operands of one element type";
+LogicalResult tcc::onnx::detail::verifyMatMulShapes(Operation *op, Value aValue,
+                                                    Value bValue) {
+  auto a = rankedShape(aValue), b = rankedShape(bValue);
   if (!a || !b)
     return success();
   if (a->empty() || b->empty())
-    return emitOpError() << "expects operands of rank >= 1";
+    return op->emitOpError() << "expects operands of rank >= 1";
   int64_t ka = a->back(), kb = b->size() == 1 ? (*b)[0] : (*b)[b->size() - 2];
   if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
-    return emitOpError() << "has mismatched inner dims: " << formatShape(*a)
-                         << " x " << formatShape(*b);
+    return op->emitOpError() << "has mismatched inner dims: " << formatShape(*a)
+                             << " x " << formatShape(*b);
   auto batchA = a->size() > 2 ? a->drop_back(2) : ArrayRef<int64_t>();
   auto batchB = b->size() > 2 ? b->drop_back(2) : ArrayRef<int64_t>();
   if (failed(broadcastShapes(batchA, batchB)))
-    return emitOpError() << "cannot broadcast batch dims of " << formatShape(*a)
-                         << " and " << formatShape(*b);
+    return op->emitOpError() << "cannot broadcast batch dims of "
+                             << formatShape(*a) << " and " << formatShape(*b);
   return success();
+}
+
+LogicalResult MatMulOp::verify() {
+  if (getElementTypeOrSelf(getA()) != getElementTypeOrSelf(getB()))
+    return emitOpError() << "expects operands of one element type";
+  return verifyMatMulShapes(*this, getA(), getB());
 }
 
 LogicalResult GemmOp::inferShapes() {
@@ -57,11 +62,11 @@ LogicalResult GemmOp::inferShapes() {
   return setShape(*this, {m, n}, elem);
 }
 
-LogicalResult MatMulOp::inferShapes() {
-  Type elem = getElementTypeOrSelf(getA());
-  auto a = rankedShape(getA()), b = rankedShape(getB());
+LogicalResult tcc::onnx::detail::inferMatMulShape(Operation *op, Value aValue,
+                                                  Value bValue, Type elem) {
+  auto a = rankedShape(aValue), b = rankedShape(bValue);
   if (!a || !b)
-    return keepUnranked(*this, elem);
+    return keepUnranked(op, elem);
   auto batchA = a->size() > 2 ? a->drop_back(2) : ArrayRef<int64_t>();
   auto batchB = b->size() > 2 ? b->drop_back(2) : ArrayRef<int64_t>();
   SmallVector<int64_t> shape = *broadcastShapes(batchA, batchB);
@@ -69,7 +74,11 @@ LogicalResult MatMulOp::inferShapes() {
     shape.push_back((*a)[a->size() - 2]);
   if (b->size() >= 2)
     shape.push_back(b->back());
-  return setShape(*this, shape, elem);
+  return setShape(op, shape, elem);
+}
+
+LogicalResult MatMulOp::inferShapes() {
+  return inferMatMulShape(*this, getA(), getB(), getElementTypeOrSelf(getA()));
 }
 
 /// The operands' shapes when all are ranked.

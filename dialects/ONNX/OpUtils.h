@@ -153,6 +153,31 @@ normalizeAxes(mlir::Operation *op, llvm::ArrayRef<int64_t> axes, int64_t rank) {
 /// (ONNXFolds.cpp).
 void addFoldInterface(ONNXDialect &dialect);
 
+/// Conv's checks (ConvPool.cpp), shared by ConvInteger and QLinearConv:
+/// group >= 1, X and W of one rank >= 3, channels, kernel_shape and a bias
+/// (null or none allowed) of [M].
+llvm::LogicalResult
+verifyConvShapes(mlir::Operation *op, mlir::Value x, mlir::Value w,
+                 mlir::Value bias, int64_t group,
+                 std::optional<llvm::ArrayRef<int64_t>> kernelShape);
+
+/// Sets result 0 of a Conv-like `op` to [N, M, spatial...] of `elem`.
+llvm::LogicalResult
+inferConvShape(mlir::Operation *op, mlir::Value x, mlir::Value w,
+               mlir::Type elem, llvm::StringRef autoPad,
+               std::optional<llvm::ArrayRef<int64_t>> pads,
+               std::optional<llvm::ArrayRef<int64_t>> strides,
+               std::optional<llvm::ArrayRef<int64_t>> dilations);
+
+/// MatMul's shape checks (Linear.cpp), shared by QLinearMatMul: ranks >= 1,
+/// inner dims, broadcastable batch dims.
+llvm::LogicalResult verifyMatMulShapes(mlir::Operation *op, mlir::Value a,
+                                       mlir::Value b);
+
+/// Sets result 0 to MatMul's result shape of `a` x `b`, of `elem`.
+llvm::LogicalResult inferMatMulShape(mlir::Operation *op, mlir::Value a,
+                                     mlir::Value b, mlir::Type elem);
+
 } // namespace tcc::onnx::detail
 
 #endif // TCC_DIALECTS_ONNX_OPUTILS_H

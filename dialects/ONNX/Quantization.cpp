@@ -5,19 +5,43 @@ using namespace mlir;
 using namespace tcc::onnx;
 using namespace tcc::onnx::detail;
 
-/// Per-tensor (scalar or [1]) or per-axis (1-d of the axis' size) scale and
-/// zero point; blocked forms are refused.
+/// Blocked parameters: x's shape but ceil(size / block_size) along `axis`.
+template <typename Op>
+static LogicalResult verifyBlockedShape(Op op, ArrayRef<int64_t> x,
+                                        ArrayRef<int64_t> s,
+                                        int64_t blockSize) {
+  if (failed(verifyAxis(op, op.getAxis(), x.size(), false)))
+    return failure();
+  int64_t axis = normAxis(op.getAxis(), x.size());
+  SmallVector<int64_t> want(x);
+  if (!ShapedType::isDynamic(x[axis]))
+    want[axis] = llvm::divideCeil(x[axis], blockSize);
+  bool ok = s.size() == x.size();
+  for (size_t i = 0; ok && i < s.size(); ++i)
+    ok = ShapedType::isDynamic(s[i]) || ShapedType::isDynamic(want[i]) ||
+         s[i] == want[i];
+  if (!ok)
+    return op.emitOpError()
+           << "with block_size " << blockSize << " expects a scale of shape "
+           << formatShape(want) << ", got " << formatShape(s);
+  return success();
+}
+
+/// Per-tensor (scalar or [1]), per-axis (1-d of the axis' size) or blocked
+/// (block_size > 0) scale and zero point.
 template <typename Op>
 static LogicalResult verifyQuantParams(Op op, Value input, Value scale,
                                        Value zeroPoint, int64_t blockSize) {
-  if (blockSize != 0)
-    return op.emitOpError() << "with block_size (blocked quantization) is "
-                            << "not supported yet";
+  if (blockSize < 0)
+    return op.emitOpError() << "expects block_size >= 0, got " << blockSize;
   auto x = rankedShape(input), s = rankedShape(scale);
-  if (s && s->size() > 1)
+  if (blockSize > 0 && x && s &&
+      failed(verifyBlockedShape(op, *x, *s, blockSize)))
+    return failure();
+  if (blockSize == 0 && s && s->size() > 1)
     return op.emitOpError() << "expects a scalar or 1-d scale, got "
                             << formatShape(*s);
-  if (x && s && s->size() == 1 && (*s)[0] != 1) {
+  if (blockSize == 0 && x && s && s->size() == 1 && (*s)[0] != 1) {
     if (failed(verifyAxis(op, op.getAxis(), x->size(), false)))
       return failure();
     int64_t dim = (*x)[normAxis(op.getAxis(), x->size())];
@@ -100,4 +124,174 @@ LogicalResult MatMulIntegerOp::inferShapes() {
   if (!a || !b)
     return keepUnranked(*this, elem);
   return setShape(*this, {(*a)[0], (*b)[1]}, elem);
+}
+
+//===----------------------------------------------------------------------===//
+// QLinearMatMul, ConvInteger, QLinearConv, DynamicQuantizeLinear
+//===----------------------------------------------------------------------===//
+
+static bool isInt8(Value v) { return getElementTypeOrSelf(v).isInteger(8); }
+
+/// Whether `v` holds one value (a scalar, [1], [1, 1], ...) or is unranked.
+static bool isPerTensor(Value v) {
+  auto shape = rankedShape(v);
+  return !shape || llvm::all_of(*shape, [](int64_t d) { return d == 1; });
+}
+
+/// A zero point (none allowed) of `data`'s element type.
+static LogicalResult verifyZeroPointType(Operation *op, Value zeroPoint,
+                                         Value data, StringRef zpName,
+                                         StringRef dataName) {
+  if (isa<NoneType>(zeroPoint.getType()) ||
+      getElementTypeOrSelf(zeroPoint) == getElementTypeOrSelf(data))
+    return success();
+  return op->emitOpError() << "expects " << zpName << " of " << dataName
+                           << "'s element type " << getElementTypeOrSelf(data)
+                           << ", got " << getElementTypeOrSelf(zeroPoint);
+}
+
+/// A float scale holding one value.
+static LogicalResult verifyPerTensorScale(Operation *op, Value scale,
+                                          StringRef name) {
+  if (!isa<FloatType>(getElementTypeOrSelf(scale)))
+    return op->emitOpError() << "expects a float " << name;
+  if (!isPerTensor(scale))
+    return op->emitOpError() << "expects a per-tensor (one-element) " << name;
+  return success();
+}
+
+/// A parameter (none allowed) per tensor or per output channel of W ([M]).
+static LogicalResult verifyPerChannel(Operation *op, Value param, Value w,
+                                      StringRef name) {
+  if (isa<NoneType>(param.getType()) || isPerTensor(param))
+    return success();
+  auto p = rankedShape(param), ws = rankedShape(w);
+  if (p->size() == 1 &&
+      (!ws || ws->empty() || ShapedType::isDynamic((*p)[0]) ||
+       ShapedType::isDynamic((*ws)[0]) || (*p)[0] == (*ws)[0]))
+    return success();
+  return op->emitOpError() << "expects " << name
+                           << " per tensor or per output channel, got "
+                           << formatShape(*p);
+}
+
+/// The quantized result type: y_zero_point's, else the input's.
+static Type requantizedType(Value yZeroPoint, Value input) {
+  return getElementTypeOrSelf(isa<NoneType>(yZeroPoint.getType()) ? input
+                                                                  : yZeroPoint);
+}
+
+/// What the requantized outputs of QLinearMatMul and QLinearConv share: an
+/// 8-bit y_zero_point held in one value, and per-tensor input and output
+/// scales.
+static LogicalResult verifyRequantization(Operation *op, Value inScale,
+                                          StringRef inScaleName, Value yScale,
+                                          Value yZeroPoint) {
+  if (failed(verifyPerTensorScale(op, inScale, inScaleName)) ||
+      failed(verifyPerTensorScale(op, yScale, "y_scale")))
+    return failure();
+  if (isa<NoneType>(yZeroPoint.getType()))
+    return success();
+  if (!isInt8(yZeroPoint))
+    return op->emitOpError() << "expects an 8-bit integer y_zero_point";
+  if (!isPerTensor(yZeroPoint))
+    return op->emitOpError() << "expects a per-tensor (one-element) "
+                             << "y_zero_point";
+  return success();
+}
+
+LogicalResult QLinearMatMulOp::verify() {
+  if (!isInt8(getA()) || !isInt8(getB()))
+    return emitOpError() << "expects 8-bit integer a and b";
+  if (failed(verifyZeroPointType(*this, getAZeroPoint(), getA(), "a_zero_point",
+                                 "a")) ||
+      failed(verifyZeroPointType(*this, getBZeroPoint(), getB(), "b_zero_point",
+                                 "b")) ||
+      failed(verifyRequantization(*this, getAScale(), "a_scale", getYScale(),
+                                  getYZeroPoint())) ||
+      failed(verifyPerTensorScale(*this, getBScale(), "b_scale")))
+    return failure();
+  for (Value zp : {getAZeroPoint(), getBZeroPoint()})
+    if (!isa<NoneType>(zp.getType()) && !isPerTensor(zp))
+      return emitOpError() << "with per-row or per-column zero points is not "
+                           << "supported yet";
+  return verifyMatMulShapes(*this, getA(), getB());
+}
+
+LogicalResult QLinearMatMulOp::inferShapes() {
+  return inferMatMulShape(*this, getA(), getB(),
+                          requantizedType(getYZeroPoint(), getA()));
+}
+
+LogicalResult ConvIntegerOp::verify() {
+  if (!isInt8(getX()) || !isInt8(getW()))
+    return emitOpError() << "expects 8-bit integer x and w";
+  if (failed(verifyZeroPointType(*this, getXZeroPoint(), getX(), "x_zero_point",
+                                 "x")) ||
+      failed(verifyZeroPointType(*this, getWZeroPoint(), getW(), "w_zero_point",
+                                 "w")))
+    return failure();
+  if (!isa<NoneType>(getXZeroPoint().getType()) &&
+      !isPerTensor(getXZeroPoint()))
+    return emitOpError() << "expects a per-tensor (one-element) x_zero_point";
+  if (failed(verifyPerChannel(*this, getWZeroPoint(), getW(), "w_zero_point")))
+    return failure();
+  return verifyConvShapes(*this, getX(), getW(), Value(), getGroup(),
+                          getKernelShape());
+}
+
+LogicalResult ConvIntegerOp::inferShapes() {
+  return inferConvShape(*this, getX(), getW(),
+                        IntegerType::get(getContext(), 32), getAutoPad(),
+                        getPads(), getStrides(), getDilations());
+}
+
+LogicalResult QLinearConvOp::verify() {
+  if (!isInt8(getX()) || !isInt8(getW()))
+    return emitOpError() << "expects 8-bit integer x and w";
+  if (failed(verifyZeroPointType(*this, getXZeroPoint(), getX(), "x_zero_point",
+                                 "x")) ||
+      failed(verifyZeroPointType(*this, getWZeroPoint(), getW(), "w_zero_point",
+                                 "w")) ||
+      failed(verifyRequantization(*this, getXScale(), "x_scale", getYScale(),
+                                  getYZeroPoint())))
+    return failure();
+  if (!isa<NoneType>(getXZeroPoint().getType()) &&
+      !isPerTensor(getXZeroPoint()))
+    return emitOpError() << "expects a per-tensor (one-element) x_zero_point";
+  if (!isa<FloatType>(getElementTypeOrSelf(getWScale())))
+    return emitOpError() << "expects a float w_scale";
+  if (failed(
+          verifyPerChannel(*this, getWZeroPoint(), getW(), "w_zero_point")) ||
+      failed(verifyPerChannel(*this, getWScale(), getW(), "w_scale")))
+    return failure();
+  if (!isa<NoneType>(getB().getType()) &&
+      !getElementTypeOrSelf(getB()).isInteger(32))
+    return emitOpError() << "expects an int32 bias";
+  return verifyConvShapes(*this, getX(), getW(), getB(), getGroup(),
+                          getKernelShape());
+}
+
+LogicalResult QLinearConvOp::inferShapes() {
+  return inferConvShape(*this, getX(), getW(),
+                        requantizedType(getYZeroPoint(), getX()), getAutoPad(),
+                        getPads(), getStrides(), getDilations());
+}
+
+LogicalResult DynamicQuantizeLinearOp::verify() {
+  if (!getElementTypeOrSelf(getX()).isF32())
+    return emitOpError() << "expects a float32 input, got "
+                         << getElementTypeOrSelf(getX());
+  return success();
+}
+
+LogicalResult DynamicQuantizeLinearOp::inferShapes() {
+  MLIRContext *ctx = getContext();
+  Type u8 = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  if (auto x = rankedShape(getX()))
+    (void)setShape(*this, *x, u8, 0);
+  else
+    getY().setType(UnrankedTensorType::get(u8));
+  (void)setShape(*this, {}, Float32Type::get(ctx), 1);
+  return setShape(*this, {}, u8, 2);
 }

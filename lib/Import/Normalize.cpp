@@ -444,6 +444,7 @@ unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
     return 2;
   static const llvm::StringMap<unsigned> counts = {
       {"Attention", 4}, // Y, present_key, present_value, qk_matmul_output
+      {"DynamicQuantizeLinear", 3},   // y, y_scale, y_zero_point
       {"GRU", 2},                     // Y, Y_h
       {"LSTM", 3},                    // Y, Y_h, Y_c
       {"LayerNormalization", 3},      // Y, Mean, InvStdDev

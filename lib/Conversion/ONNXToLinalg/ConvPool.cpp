@@ -123,7 +123,7 @@ static Value buildGenericPool(OpBuilder &b, Location loc, Value in, Value init,
 /// Bias broadcast along channel dim 1 (or zeros when there is none).
 static Value createConvInit(OpBuilder &b, Location loc, RankedTensorType type,
                             Value bias, Value input) {
-  if (isa<NoneType>(bias.getType()))
+  if (!bias || isa<NoneType>(bias.getType()))
     return createFilled(b, loc, type,
                         constantScalar(b, loc, type.getElementType(), 0),
                         {input});
@@ -144,6 +144,59 @@ static Value createConvInit(OpBuilder &b, Location loc, RankedTensorType type,
       .getResult(0);
 }
 
+} // namespace
+
+FailureOr<Value> tcc::onnx_to_linalg::buildConv(OpBuilder &b, Operation *op,
+                                                Value x, Value w, Value bias,
+                                                RankedTensorType outType,
+                                                const ConvAttributes &attrs) {
+  Location loc = op->getLoc();
+  auto inType = dyn_cast<RankedTensorType>(x.getType());
+  auto wType = dyn_cast<RankedTensorType>(w.getType());
+  if (!inType || !wType)
+    return op->emitOpError() << "with unranked operands is not supported yet";
+  if (failed(checkWindowed(op, inType, outType)))
+    return failure();
+  if (!wType.hasStaticShape())
+    return op->emitOpError() << "with dynamic weight shape is not supported";
+  FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
+      op, inType.getShape(), wType.getShape().drop_front(2), attrs.autoPad,
+      attrs.pads, attrs.strides, attrs.dilations, false);
+  if (failed(g))
+    return failure();
+
+  Type elem = outType.getElementType();
+  Value input = padTrailing(b, loc, x, g->padsBegin, g->padsEnd,
+                            constantScalar(b, loc, elem, 0));
+  Value init = createConvInit(b, loc, outType, bias, x);
+  int64_t groups = attrs.group;
+  bool is2d = inType.getRank() == 4;
+  SmallVector<NamedAttribute> namedAttrs = {
+      b.getNamedAttr("strides", i64Elements(b, g->strides)),
+      b.getNamedAttr("dilations", i64Elements(b, g->dilations))};
+  if (is2d && groups == 1)
+    return linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{outType},
+                                            ValueRange{input, w},
+                                            ValueRange{init}, namedAttrs)
+        .getResult(0);
+
+  // Split C and M into (G, C/G) and (G, M/G), convolve per group, merge.
+  Value groupedIn = splitGroups(b, loc, input, 1, groups).first;
+  Value groupedW = splitGroups(b, loc, w, 0, groups).first;
+  auto [groupedInit, outReassoc] = splitGroups(b, loc, init, 1, groups);
+  Value conv =
+      is2d ? linalg::Conv2DNgchwGfchwOp::create(
+                 b, loc, TypeRange{groupedInit.getType()},
+                 ValueRange{groupedIn, groupedW}, ValueRange{groupedInit},
+                 namedAttrs)
+                 .getResult(0)
+           : buildGenericConv(b, loc, groupedIn, groupedW, groupedInit, *g);
+  return tensor::CollapseShapeOp::create(b, loc, outType, conv, outReassoc)
+      .getResult();
+}
+
+namespace {
+
 /// 2-d convolutions use linalg's named ops (ungrouped and grouped); other
 /// ranks a grouped linalg.generic.
 struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
@@ -151,60 +204,16 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
   LogicalResult
   matchAndRewrite(onnx::ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto inType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
-    auto wType = dyn_cast<RankedTensorType>(adaptor.getW().getType());
     auto outType = dyn_cast<RankedTensorType>(op.getType());
-    if (!inType || !wType || !outType)
+    if (!outType || !isa<RankedTensorType>(adaptor.getX().getType()) ||
+        !isa<RankedTensorType>(adaptor.getW().getType()))
       return rewriter.notifyMatchFailure(op, "unranked operands");
-    if (failed(checkWindowed(op, inType, outType)))
+    FailureOr<Value> conv =
+        buildConv(rewriter, op, adaptor.getX(), adaptor.getW(), adaptor.getB(),
+                  outType, ConvAttributes::of(op));
+    if (failed(conv))
       return failure();
-    if (!wType.hasStaticShape())
-      return op.emitOpError() << "with dynamic weight shape is not supported";
-    FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
-        op, inType.getShape(), wType.getShape().drop_front(2),
-        op.getAutoPad(), op.getPads(), op.getStrides(), op.getDilations(),
-        false);
-    if (failed(g))
-      return failure();
-
-    Type elem = outType.getElementType();
-    Value input = padTrailing(rewriter, loc, adaptor.getX(), g->padsBegin,
-                              g->padsEnd, constantScalar(rewriter, loc, elem, 0));
-    Value init = createConvInit(rewriter, loc, outType, adaptor.getB(),
-                                adaptor.getX());
-    int64_t groups = op.getGroup();
-    bool is2d = inType.getRank() == 4;
-    SmallVector<NamedAttribute> attrs = {
-        rewriter.getNamedAttr("strides", i64Elements(rewriter, g->strides)),
-        rewriter.getNamedAttr("dilations",
-                              i64Elements(rewriter, g->dilations))};
-    if (is2d && groups == 1) {
-      Value conv = linalg::Conv2DNchwFchwOp::create(
-                       rewriter, loc, TypeRange{outType},
-                       ValueRange{input, adaptor.getW()}, ValueRange{init},
-                       attrs)
-                       .getResult(0);
-      rewriter.replaceOp(op, conv);
-      return success();
-    }
-
-    // Split C and M into (G, C/G) and (G, M/G), convolve per group, merge.
-    Value groupedIn = splitGroups(rewriter, loc, input, 1, groups).first;
-    Value groupedW = splitGroups(rewriter, loc, adaptor.getW(), 0, groups).first;
-    auto [groupedInit, outReassoc] =
-        splitGroups(rewriter, loc, init, 1, groups);
-    Value conv =
-        is2d ? linalg::Conv2DNgchwGfchwOp::create(
-                   rewriter, loc, TypeRange{groupedInit.getType()},
-                   ValueRange{groupedIn, groupedW}, ValueRange{groupedInit},
-                   attrs)
-                   .getResult(0)
-             : buildGenericConv(rewriter, loc, groupedIn, groupedW,
-                                groupedInit, *g);
-    Value result = tensor::CollapseShapeOp::create(rewriter, loc, outType,
-                                                   conv, outReassoc);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, *conv);
     return success();
   }
 };

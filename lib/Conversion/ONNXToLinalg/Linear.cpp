@@ -117,6 +117,84 @@ struct GemmPattern : OpConversionPattern<onnx::GemmOp> {
   }
 };
 
+} // namespace
+
+Value tcc::onnx_to_linalg::buildMatMul(OpBuilder &b, Location loc, Value lhs,
+                                       Value rhs, RankedTensorType type) {
+  auto aType = cast<RankedTensorType>(lhs.getType());
+  auto bType = cast<RankedTensorType>(rhs.getType());
+  MLIRContext *ctx = b.getContext();
+  int64_t rankA = aType.getRank(), rankB = bType.getRank();
+  int64_t batch = std::max<int64_t>(std::max(rankA, rankB) - 2, 0);
+  bool hasM = rankA >= 2, hasN = rankB >= 2;
+  // Iteration dims: batch..., [m], [n], k.
+  int64_t numDims = batch + hasM + hasN + 1;
+  AffineExpr k = getAffineDimExpr(numDims - 1, ctx);
+  AffineExpr m = getAffineDimExpr(batch, ctx);
+  AffineExpr n = getAffineDimExpr(batch + hasM, ctx);
+  auto batchExprs = [&](RankedTensorType t) {
+    SmallVector<AffineExpr> exprs;
+    int64_t own = std::max<int64_t>(t.getRank() - 2, 0);
+    for (int64_t i = 0; i < own; ++i) {
+      int64_t d = batch - own + i;
+      bool broadcast = t.getDimSize(i) == 1 && type.getDimSize(d) != 1;
+      exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
+                                : getAffineDimExpr(d, ctx));
+    }
+    return exprs;
+  };
+  SmallVector<AffineExpr> aExprs = batchExprs(aType);
+  if (hasM)
+    aExprs.push_back(m);
+  aExprs.push_back(k);
+  SmallVector<AffineExpr> bExprs = batchExprs(bType);
+  bExprs.push_back(k);
+  if (hasN)
+    bExprs.push_back(n);
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t i = 0; i < batch; ++i)
+    outExprs.push_back(getAffineDimExpr(i, ctx));
+  if (hasM)
+    outExprs.push_back(m);
+  if (hasN)
+    outExprs.push_back(n);
+
+  // Result dims: batch dims from whichever operand is not broadcast there.
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (!type.isDynamicDim(i)) {
+      sizes.push_back(b.getIndexAttr(type.getDimSize(i)));
+      continue;
+    }
+    if (i >= batch) {
+      bool isM = hasM && i == batch;
+      sizes.push_back(isM ? tensor::getMixedSize(b, loc, lhs, rankA - 2)
+                          : tensor::getMixedSize(b, loc, rhs, rankB - 1));
+      continue;
+    }
+    int64_t ia = i - (batch - std::max<int64_t>(rankA - 2, 0));
+    if (ia >= 0 && aType.getDimSize(ia) != 1)
+      sizes.push_back(tensor::getMixedSize(b, loc, lhs, ia));
+    else
+      sizes.push_back(tensor::getMixedSize(
+          b, loc, rhs, i - (batch - std::max<int64_t>(rankB - 2, 0))));
+  }
+  Type elem = type.getElementType();
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, elem);
+  Value init = linalg::FillOp::create(
+                   b, loc, ValueRange{constantScalar(b, loc, elem, 0)},
+                   ValueRange{empty})
+                   .getResult(0);
+  if (init.getType() != type)
+    init = tensor::CastOp::create(b, loc, type, init);
+  return buildContraction(
+      b, loc, lhs, rhs, init, AffineMap::get(numDims, 0, aExprs, ctx),
+      AffineMap::get(numDims, 0, bExprs, ctx),
+      AffineMap::get(numDims, 0, outExprs, ctx), std::nullopt);
+}
+
+namespace {
+
 /// MatMul with numpy semantics: batch dims broadcast, a 1-d operand is a
 /// vector (its dim is dropped from the result).
 struct MatMulPattern : OpConversionPattern<onnx::MatMulOp> {
@@ -124,86 +202,12 @@ struct MatMulPattern : OpConversionPattern<onnx::MatMulOp> {
   LogicalResult
   matchAndRewrite(onnx::MatMulOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
-    auto aType = dyn_cast<RankedTensorType>(adaptor.getA().getType());
-    auto bType = dyn_cast<RankedTensorType>(adaptor.getB().getType());
-    if (failed(type) || !aType || !bType)
+    if (failed(type) || !isa<RankedTensorType>(adaptor.getA().getType()) ||
+        !isa<RankedTensorType>(adaptor.getB().getType()))
       return rewriter.notifyMatchFailure(op, "unranked operands");
-    MLIRContext *ctx = rewriter.getContext();
-    int64_t rankA = aType.getRank(), rankB = bType.getRank();
-    int64_t batch = std::max<int64_t>(std::max(rankA, rankB) - 2, 0);
-    bool hasM = rankA >= 2, hasN = rankB >= 2;
-    // Iteration dims: batch..., [m], [n], k.
-    int64_t numDims = batch + hasM + hasN + 1;
-    AffineExpr k = getAffineDimExpr(numDims - 1, ctx);
-    AffineExpr m = getAffineDimExpr(batch, ctx);
-    AffineExpr n = getAffineDimExpr(batch + hasM, ctx);
-    auto batchExprs = [&](RankedTensorType t) {
-      SmallVector<AffineExpr> exprs;
-      int64_t own = std::max<int64_t>(t.getRank() - 2, 0);
-      for (int64_t i = 0; i < own; ++i) {
-        int64_t d = batch - own + i;
-        bool broadcast = t.getDimSize(i) == 1 && type->getDimSize(d) != 1;
-        exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx)
-                                  : getAffineDimExpr(d, ctx));
-      }
-      return exprs;
-    };
-    SmallVector<AffineExpr> aExprs = batchExprs(aType);
-    if (hasM)
-      aExprs.push_back(m);
-    aExprs.push_back(k);
-    SmallVector<AffineExpr> bExprs = batchExprs(bType);
-    bExprs.push_back(k);
-    if (hasN)
-      bExprs.push_back(n);
-    SmallVector<AffineExpr> outExprs;
-    for (int64_t i = 0; i < batch; ++i)
-      outExprs.push_back(getAffineDimExpr(i, ctx));
-    if (hasM)
-      outExprs.push_back(m);
-    if (hasN)
-      outExprs.push_back(n);
-
-    // Result dims: batch dims from whichever operand is not broadcast there.
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t i = 0; i < type->getRank(); ++i) {
-      if (!type->isDynamicDim(i)) {
-        sizes.push_back(rewriter.getIndexAttr(type->getDimSize(i)));
-        continue;
-      }
-      if (i >= batch) {
-        bool isM = hasM && i == batch;
-        sizes.push_back(isM ? tensor::getMixedSize(rewriter, loc,
-                                                   adaptor.getA(), rankA - 2)
-                            : tensor::getMixedSize(rewriter, loc,
-                                                   adaptor.getB(), rankB - 1));
-        continue;
-      }
-      int64_t ia = i - (batch - std::max<int64_t>(rankA - 2, 0));
-      if (ia >= 0 && aType.getDimSize(ia) != 1)
-        sizes.push_back(tensor::getMixedSize(rewriter, loc, adaptor.getA(), ia));
-      else
-        sizes.push_back(tensor::getMixedSize(
-            rewriter, loc, adaptor.getB(),
-            i - (batch - std::max<int64_t>(rankB - 2, 0))));
-    }
-    Type elem = type->getElementType();
-    Value empty = tensor::EmptyOp::create(rewriter, loc, sizes, elem);
-    Value init = linalg::FillOp::create(
-                     rewriter, loc,
-                     ValueRange{constantScalar(rewriter, loc, elem, 0)},
-                     ValueRange{empty})
-                     .getResult(0);
-    if (init.getType() != *type)
-      init = tensor::CastOp::create(rewriter, loc, *type, init);
-    Value result = buildContraction(
-        rewriter, loc, adaptor.getA(), adaptor.getB(), init,
-        AffineMap::get(numDims, 0, aExprs, ctx),
-        AffineMap::get(numDims, 0, bExprs, ctx),
-        AffineMap::get(numDims, 0, outExprs, ctx), std::nullopt);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, buildMatMul(rewriter, op.getLoc(), adaptor.getA(),
+                                       adaptor.getB(), *type));
     return success();
   }
 };

@@ -229,6 +229,33 @@ mlir::Value buildProductSum(mlir::OpBuilder &b, mlir::Location loc,
 mlir::DenseIntElementsAttr i64Elements(mlir::OpBuilder &b,
                                        llvm::ArrayRef<int64_t> values);
 
+/// MatMul with numpy semantics (Linear.cpp): batch dims broadcast, a 1-d
+/// operand is a vector. Integers multiply and accumulate in `type`'s
+/// element type, 16-bit floats in f32.
+mlir::Value buildMatMul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                        mlir::Value rhs, mlir::RankedTensorType type);
+
+/// The window attributes of Conv, ConvInteger and QLinearConv.
+struct ConvAttributes {
+  llvm::StringRef autoPad;
+  std::optional<llvm::ArrayRef<int64_t>> pads, strides, dilations;
+  int64_t group;
+  template <typename ConvLikeOp> static ConvAttributes of(ConvLikeOp op) {
+    return {op.getAutoPad(), op.getPads(), op.getStrides(), op.getDilations(),
+            op.getGroup()};
+  }
+};
+
+/// An N-d grouped convolution (NCHW) of `x` by `w` (converted values) plus
+/// `bias` ([M], or null or none for zeros) into `outType` (ConvPool.cpp); `x`
+/// is padded with zeros, products accumulate in `outType`'s element type.
+/// Errors go to `op`.
+mlir::FailureOr<mlir::Value> buildConv(mlir::OpBuilder &b, mlir::Operation *op,
+                                       mlir::Value x, mlir::Value w,
+                                       mlir::Value bias,
+                                       mlir::RankedTensorType outType,
+                                       const ConvAttributes &attrs);
+
 //===----------------------------------------------------------------------===//
 // One pattern for every elementwise op
 //===----------------------------------------------------------------------===//

@@ -28,12 +28,126 @@ static Value alongAxis(OpBuilder &b, Location loc, Value param, int64_t axis,
       reassoc);
 }
 
+/// A blocked scale or zero point (x's shape, ceil(size / blockSize) along
+/// `axis`) repeated blockSize times along `axis` to x's shape.
+static Value repeatBlocks(OpBuilder &b, Location loc, Value param, int64_t axis,
+                          int64_t blockSize, Value x) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto type = xType.clone(getElementTypeOrSelf(param));
+  int64_t rank = type.getRank();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < rank; ++i)
+    exprs.push_back(i == axis ? getAffineDimExpr(i, ctx).floorDiv(blockSize)
+                              : getAffineDimExpr(i, ctx));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{param},
+             ValueRange{createEmptyLike(b, loc, type, {x})},
+             ArrayRef<AffineMap>{AffineMap::get(rank, 0, exprs, ctx),
+                                 b.getMultiDimIdentityMap(rank)},
+             iterators,
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, args[0]);
+             })
+      .getResult(0);
+}
+
+/// A QuantizeLinear/DequantizeLinear scale or zero point made to broadcast
+/// numpy-style to `x`: per-axis ones along `axis`, blocked ones repeated.
+static Value quantParam(OpBuilder &b, Location loc, Value param, int64_t axis,
+                        int64_t blockSize, Value x) {
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  if (blockSize > 0)
+    return repeatBlocks(b, loc, param, axis < 0 ? axis + rank : axis, blockSize,
+                        x);
+  return alongAxis(b, loc, param, axis, rank);
+}
+
 /// An integer (signless, `isUnsigned` as ONNX says) converted to `floatType`.
 static Value intToFloat(OpBuilder &b, Location loc, Value v, Type floatType,
                         bool isUnsigned) {
   if (isUnsigned)
     return arith::UIToFPOp::create(b, loc, floatType, v);
   return arith::SIToFPOp::create(b, loc, floatType, v);
+}
+
+/// Float `q`, already rounded, clamped to the range of `to` (unsigned when
+/// `isUns`, as ONNX says) and converted to it: ONNX's saturation.
+static Value saturateToInt(OpBuilder &b, Location l, Value q, IntegerType to,
+                           bool isUns) {
+  Type ft = q.getType();
+  unsigned width = to.getWidth();
+  double lo = isUns ? 0 : -std::ldexp(1.0, width - 1);
+  double hi =
+      isUns ? std::ldexp(1.0, width) - 1 : std::ldexp(1.0, width - 1) - 1;
+  q = arith::MaximumFOp::create(b, l, q, constantScalar(b, l, ft, lo));
+  q = arith::MinimumFOp::create(b, l, q, constantScalar(b, l, ft, hi));
+  if (isUns)
+    return arith::FPToUIOp::create(b, l, to, q);
+  return arith::FPToSIOp::create(b, l, to, q);
+}
+
+/// An integer scalar widened to i32 (zero-extended when `isUns`).
+static Value extendToI32(OpBuilder &b, Location l, Value v, bool isUns) {
+  Type i32 = b.getI32Type();
+  if (v.getType() == i32)
+    return v;
+  if (isUns)
+    return arith::ExtUIOp::create(b, l, i32, v);
+  return arith::ExtSIOp::create(b, l, i32, v);
+}
+
+/// The integer tensor `v` widened to i32, less `zeroPoint` (none: nothing),
+/// which broadcasts to it numpy-style.
+static Value widenShifted(OpBuilder &b, Location loc, Value v, Value zeroPoint,
+                          bool isUns) {
+  auto type = cast<RankedTensorType>(v.getType()).clone(b.getI32Type());
+  SmallVector<Value> inputs = {v};
+  bool hasZero = !isa<NoneType>(zeroPoint.getType());
+  if (hasZero)
+    inputs.push_back(zeroPoint);
+  return buildElementwise(b, loc, type, inputs,
+                          [&](OpBuilder &nb, Location l, ValueRange args) {
+                            Value x = extendToI32(nb, l, args[0], isUns);
+                            if (hasZero)
+                              x = arith::SubIOp::create(
+                                  nb, l, x, extendToI32(nb, l, args[1], isUns));
+                            return x;
+                          });
+}
+
+/// The requantization of QLinearMatMul and QLinearConv, as ONNX's reference
+/// computes it: the multiplier inScale * wScale / yScale in the scales' type,
+/// then round_half_even(acc * multiplier + yZeroPoint) in f64, saturated to
+/// `type`. The scales and zero point broadcast to `type` numpy-style.
+static Value requantize(OpBuilder &b, Location loc, RankedTensorType type,
+                        Value acc, Value inScale, Value wScale, Value yScale,
+                        Value yZeroPoint, bool isUns) {
+  SmallVector<Value> inputs = {acc, inScale, wScale, yScale};
+  bool hasZero = !isa<NoneType>(yZeroPoint.getType());
+  if (hasZero)
+    inputs.push_back(yZeroPoint);
+  auto intType = cast<IntegerType>(type.getElementType());
+  return buildElementwise(
+      b, loc, type, inputs, [&](OpBuilder &nb, Location l, ValueRange args) {
+        Type st = args[1].getType(), f64 = nb.getF64Type();
+        auto toScaleType = [&](Value v) {
+          return castScalar(nb, l, v, false, st, false);
+        };
+        Value multiplier = arith::DivFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, args[1], toScaleType(args[2])),
+            toScaleType(args[3]));
+        Value r = arith::MulFOp::create(
+            nb, l, arith::SIToFPOp::create(nb, l, f64, args[0]),
+            castScalar(nb, l, multiplier, false, f64, false));
+        if (hasZero)
+          r = arith::AddFOp::create(nb, l, r,
+                                    intToFloat(nb, l, args[4], f64, isUns));
+        return saturateToInt(nb, l, math::RoundEvenOp::create(nb, l, r),
+                             intType, isUns);
+      });
 }
 
 struct QuantizeLinearPattern : OpConversionPattern<onnx::QuantizeLinearOp> {
@@ -48,19 +162,16 @@ struct QuantizeLinearPattern : OpConversionPattern<onnx::QuantizeLinearOp> {
     if (!isa<FloatType>(xType.getElementType()))
       return op.emitOpError() << "of a non-float input is not supported";
     Location loc = op.getLoc();
-    int64_t rank = xType.getRank();
     bool isUns = getElementTypeOrSelf(op.getType()).isUnsignedInteger();
     auto intType = cast<IntegerType>(type->getElementType());
-    unsigned width = intType.getWidth();
-    double lo = isUns ? 0 : -std::ldexp(1.0, width - 1);
-    double hi = isUns ? std::ldexp(1.0, width) - 1 : std::ldexp(1.0, width - 1) - 1;
-    SmallVector<Value> inputs = {
-        adaptor.getX(), alongAxis(rewriter, loc, adaptor.getYScale(),
-                                  op.getAxis(), rank)};
+    auto param = [&](Value v) {
+      return quantParam(rewriter, loc, v, op.getAxis(), op.getBlockSize(),
+                        adaptor.getX());
+    };
+    SmallVector<Value> inputs = {adaptor.getX(), param(adaptor.getYScale())};
     bool hasZero = !isa<NoneType>(adaptor.getYZeroPoint().getType());
     if (hasZero)
-      inputs.push_back(
-          alongAxis(rewriter, loc, adaptor.getYZeroPoint(), op.getAxis(), rank));
+      inputs.push_back(param(adaptor.getYZeroPoint()));
     Value result = buildElementwise(
         rewriter, loc, *type, inputs,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -73,11 +184,7 @@ struct QuantizeLinearPattern : OpConversionPattern<onnx::QuantizeLinearOp> {
           if (hasZero)
             q = arith::AddFOp::create(b, l, q,
                                       intToFloat(b, l, args[2], ft, isUns));
-          q = arith::MaximumFOp::create(b, l, q, constantScalar(b, l, ft, lo));
-          q = arith::MinimumFOp::create(b, l, q, constantScalar(b, l, ft, hi));
-          if (isUns)
-            return arith::FPToUIOp::create(b, l, intType, q);
-          return arith::FPToSIOp::create(b, l, intType, q);
+          return saturateToInt(b, l, q, intType, isUns);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -94,15 +201,15 @@ struct DequantizeLinearPattern : OpConversionPattern<onnx::DequantizeLinearOp> {
     if (failed(type) || !xType)
       return rewriter.notifyMatchFailure(op, "unranked operands");
     Location loc = op.getLoc();
-    int64_t rank = xType.getRank();
     bool isUns = isUnsigned(op.getX());
-    SmallVector<Value> inputs = {
-        adaptor.getX(), alongAxis(rewriter, loc, adaptor.getXScale(),
-                                  op.getAxis(), rank)};
+    auto param = [&](Value v) {
+      return quantParam(rewriter, loc, v, op.getAxis(), op.getBlockSize(),
+                        adaptor.getX());
+    };
+    SmallVector<Value> inputs = {adaptor.getX(), param(adaptor.getXScale())};
     bool hasZero = !isa<NoneType>(adaptor.getXZeroPoint().getType());
     if (hasZero)
-      inputs.push_back(
-          alongAxis(rewriter, loc, adaptor.getXZeroPoint(), op.getAxis(), rank));
+      inputs.push_back(param(adaptor.getXZeroPoint()));
     Value result = buildElementwise(
         rewriter, loc, *type, inputs,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -169,25 +276,20 @@ struct MatMulIntegerPattern : OpConversionPattern<onnx::MatMulIntegerOp> {
     SmallVector<utils::IteratorType> iterators = {
         utils::IteratorType::parallel, utils::IteratorType::parallel,
         utils::IteratorType::reduction};
-    auto extend = [&](OpBuilder &b, Location l, Value v, bool uns) -> Value {
-      if (uns)
-        return arith::ExtUIOp::create(b, l, i32, v);
-      return arith::ExtSIOp::create(b, l, i32, v);
-    };
     Value result =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{*type}, inputs, ValueRange{init}, maps,
             iterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value a = extend(b, l, args[0], unsA);
-              Value bv = extend(b, l, args[1], unsB);
+              Value a = extendToI32(b, l, args[0], unsA);
+              Value bv = extendToI32(b, l, args[1], unsB);
               unsigned next = 2;
               if (hasA)
-                a = arith::SubIOp::create(b, l, a,
-                                          extend(b, l, args[next++], unsA));
+                a = arith::SubIOp::create(
+                    b, l, a, extendToI32(b, l, args[next++], unsA));
               if (hasB)
-                bv = arith::SubIOp::create(b, l, bv,
-                                           extend(b, l, args[next++], unsB));
+                bv = arith::SubIOp::create(
+                    b, l, bv, extendToI32(b, l, args[next++], unsB));
               Value prod = arith::MulIOp::create(b, l, a, bv);
               linalg::YieldOp::create(
                   b, l, arith::AddIOp::create(b, l, args.back(), prod).getResult());
@@ -198,10 +300,168 @@ struct MatMulIntegerPattern : OpConversionPattern<onnx::MatMulIntegerOp> {
   }
 };
 
+/// QLinearMatMul: MatMul of the zero-point-shifted operands widened to i32,
+/// then requantized.
+struct QLinearMatMulPattern : OpConversionPattern<onnx::QLinearMatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::QLinearMatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
+    if (failed(type) || !isa<RankedTensorType>(adaptor.getA().getType()) ||
+        !isa<RankedTensorType>(adaptor.getB().getType()))
+      return rewriter.notifyMatchFailure(op, "unranked operands");
+    Location loc = op.getLoc();
+    Value a = widenShifted(rewriter, loc, adaptor.getA(),
+                           adaptor.getAZeroPoint(), isUnsigned(op.getA()));
+    Value b = widenShifted(rewriter, loc, adaptor.getB(),
+                           adaptor.getBZeroPoint(), isUnsigned(op.getB()));
+    Value acc =
+        buildMatMul(rewriter, loc, a, b, type->clone(rewriter.getI32Type()));
+    rewriter.replaceOp(
+        op, requantize(rewriter, loc, *type, acc, adaptor.getAScale(),
+                       adaptor.getBScale(), adaptor.getYScale(),
+                       adaptor.getYZeroPoint(), isUnsigned(op.getY())));
+    return success();
+  }
+};
+
+/// The i32 convolution of ConvInteger and QLinearConv: Conv of the
+/// zero-point-shifted operands (w_zero_point per tensor or per output
+/// channel), so that padding reads x_zero_point.
+template <typename Op, typename Adaptor>
+static FailureOr<Value> buildConvInteger(ConversionPatternRewriter &rewriter,
+                                         Op op, Adaptor adaptor, Value bias) {
+  auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+  auto wType = dyn_cast<RankedTensorType>(adaptor.getW().getType());
+  auto outType = dyn_cast<RankedTensorType>(op.getType());
+  if (!xType || !wType || !outType)
+    return rewriter.notifyMatchFailure(op, "unranked operands");
+  Location loc = op.getLoc();
+  Value x = widenShifted(rewriter, loc, adaptor.getX(), adaptor.getXZeroPoint(),
+                         isUnsigned(op.getX()));
+  Value wZero = adaptor.getWZeroPoint();
+  if (!isa<NoneType>(wZero.getType()))
+    wZero = alongAxis(rewriter, loc, wZero, 0, wType.getRank());
+  Value w =
+      widenShifted(rewriter, loc, adaptor.getW(), wZero, isUnsigned(op.getW()));
+  return buildConv(rewriter, op, x, w, bias,
+                   outType.clone(rewriter.getI32Type()),
+                   ConvAttributes::of(op));
+}
+
+struct ConvIntegerPattern : OpConversionPattern<onnx::ConvIntegerOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::ConvIntegerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> conv = buildConvInteger(rewriter, op, adaptor, Value());
+    if (failed(conv))
+      return failure();
+    rewriter.replaceOp(op, *conv);
+    return success();
+  }
+};
+
+/// QLinearConv: ConvInteger plus the bias, requantized with w_scale per
+/// tensor or per output channel.
+struct QLinearConvPattern : OpConversionPattern<onnx::QLinearConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::QLinearConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
+    if (failed(type))
+      return failure();
+    FailureOr<Value> acc =
+        buildConvInteger(rewriter, op, adaptor, adaptor.getB());
+    if (failed(acc))
+      return failure();
+    Location loc = op.getLoc();
+    Value wScale =
+        alongAxis(rewriter, loc, adaptor.getWScale(), 1, type->getRank());
+    rewriter.replaceOp(
+        op, requantize(rewriter, loc, *type, *acc, adaptor.getXScale(), wScale,
+                       adaptor.getYScale(), adaptor.getYZeroPoint(),
+                       isUnsigned(op.getY())));
+    return success();
+  }
+};
+
+/// DynamicQuantizeLinear, in f32 as ONNX's reference: the range of x
+/// extended to 0 (two reductions starting at 0), the scale and zero point
+/// from it as 0-d tensors, then x quantized with them.
+struct DynamicQuantizeLinearPattern
+    : OpConversionPattern<onnx::DynamicQuantizeLinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::DynamicQuantizeLinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    if (!xType)
+      return rewriter.notifyMatchFailure(op, "unranked operand");
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    IntegerType u8 = rewriter.getIntegerType(8); // ONNX uint8, signless here
+    auto scalarF32 = RankedTensorType::get({}, f32);
+    SmallVector<bool> all(xType.getRank(), true);
+    Value zero = constantScalar(rewriter, loc, f32, 0);
+    Value maxT = buildReduction(
+        rewriter, loc, adaptor.getX(), all, zero,
+        [](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::MaximumFOp::create(b, l, args[0], args[1]);
+        });
+    Value minT = buildReduction(
+        rewriter, loc, adaptor.getX(), all, zero,
+        [](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::MinimumFOp::create(b, l, args[0], args[1]);
+        });
+    Value scale = buildElementwise(
+        rewriter, loc, scalarF32, {maxT, minT},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value same = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                             args[0], args[1]);
+          Value range = arith::SelectOp::create(
+              b, l, same, constantScalar(b, l, f32, 1),
+              arith::SubFOp::create(b, l, args[0], args[1]));
+          return arith::DivFOp::create(b, l, range,
+                                       constantScalar(b, l, f32, 255));
+        });
+    Value zeroPoint = buildElementwise(
+        rewriter, loc, scalarF32, {minT, scale},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value zp = arith::NegFOp::create(
+              b, l, arith::DivFOp::create(b, l, args[0], args[1]));
+          zp =
+              arith::MaximumFOp::create(b, l, zp, constantScalar(b, l, f32, 0));
+          zp = arith::MinimumFOp::create(b, l, zp,
+                                         constantScalar(b, l, f32, 255));
+          return math::RoundEvenOp::create(b, l, zp);
+        });
+    Value y = buildElementwise(
+        rewriter, loc, xType.clone(u8), {adaptor.getX(), scale, zeroPoint},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value q = math::RoundEvenOp::create(
+              b, l, arith::DivFOp::create(b, l, args[0], args[1]));
+          q = arith::AddFOp::create(b, l, q, args[2]);
+          return saturateToInt(b, l, q, u8, /*isUns=*/true);
+        });
+    Value zeroPointU8 = buildElementwise(
+        rewriter, loc, RankedTensorType::get({}, u8), {zeroPoint},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::FPToUIOp::create(b, l, u8, args[0]);
+        });
+    rewriter.replaceOp(op, ValueRange{y, scale, zeroPointU8});
+    return success();
+  }
+};
+
 } // namespace
 
 void tcc::onnx_to_linalg::populateQuantizationPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<QuantizeLinearPattern, DequantizeLinearPattern,
-               MatMulIntegerPattern>(converter, patterns.getContext());
+               MatMulIntegerPattern, QLinearMatMulPattern, ConvIntegerPattern,
+               QLinearConvPattern, DynamicQuantizeLinearPattern>(
+      converter, patterns.getContext());
 }

@@ -40,3 +40,84 @@ func.func @matmul_integer(%a: tensor<2x3xui8>, %b: tensor<3x4xui8>, %za: tensor<
   %0 = onnx.MatMulInteger %a, %b, %za, %none : (tensor<2x3xui8>, tensor<3x4xui8>, tensor<2xui8>, none) -> tensor<2x4xi32>
   return %0 : tensor<2x4xi32>
 }
+
+// -----
+
+// QLinearMatMul: operands widen to i32 less their zero points, an i32
+// batched contraction, then the multiplier in f16 (the scales' type) and
+// the rest in f64, rounded half to even and saturated to int8.
+// CHECK-LABEL: func @qlinear_matmul
+// CHECK: arith.extsi {{.*}} : i8 to i32
+// CHECK: arith.subi
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: arith.muli
+// CHECK: arith.addi
+// CHECK: arith.mulf {{.*}} : f16
+// CHECK: arith.divf {{.*}} : f16
+// CHECK: arith.sitofp {{.*}} : i32 to f64
+// CHECK: math.roundeven {{.*}} : f64
+// CHECK: arith.fptosi {{.*}} : f64 to i8
+func.func @qlinear_matmul(%a: tensor<2x2x4xi8>, %b: tensor<2x4x3xi8>, %s: tensor<1xf16>, %z: tensor<1xi8>) -> tensor<2x2x3xi8> {
+  %0 = onnx.QLinearMatMul %a, %s, %z, %b, %s, %z, %s, %z : (tensor<2x2x4xi8>, tensor<1xf16>, tensor<1xi8>, tensor<2x4x3xi8>, tensor<1xf16>, tensor<1xi8>, tensor<1xf16>, tensor<1xi8>) -> tensor<2x2x3xi8>
+  return %0 : tensor<2x2x3xi8>
+}
+
+// -----
+
+// ConvInteger: x and w widen to i32 less their zero points (w's per output
+// channel, read along dim 0), then an i32 convolution padded with zeros.
+// CHECK-DAG: #[[$PERM:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
+// CHECK-LABEL: func @conv_integer
+// CHECK: arith.extui {{.*}} : i8 to i32
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$PERM]], #{{.*}}]
+// CHECK: tensor.pad
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x2x4x4xi32>
+func.func @conv_integer(%x: tensor<1x1x3x3xui8>, %w: tensor<2x1x2x2xui8>, %xz: tensor<ui8>, %wz: tensor<2xui8>) -> tensor<1x2x4x4xi32> {
+  %0 = onnx.ConvInteger %x, %w, %xz, %wz {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x3x3xui8>, tensor<2x1x2x2xui8>, tensor<ui8>, tensor<2xui8>) -> tensor<1x2x4x4xi32>
+  return %0 : tensor<1x2x4x4xi32>
+}
+
+// -----
+
+// QLinearConv: ConvInteger into the broadcast bias, then requantized with
+// the per-channel w_scale read along the output channels (dim 1).
+// CHECK-DAG: #[[$CHAN:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
+// CHECK-LABEL: func @qlinear_conv
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[$CHAN]], #{{.*}}, #{{.*}}, #{{.*}}]
+// CHECK: math.roundeven {{.*}} : f64
+// CHECK: arith.fptoui {{.*}} : f64 to i8
+func.func @qlinear_conv(%x: tensor<1x1x3x3xui8>, %w: tensor<2x1x2x2xui8>, %s: tensor<f32>, %z: tensor<ui8>, %ws: tensor<2xf32>, %b: tensor<2xi32>) -> tensor<1x2x2x2xui8> {
+  %0 = onnx.QLinearConv %x, %s, %z, %w, %ws, %z, %s, %z, %b : (tensor<1x1x3x3xui8>, tensor<f32>, tensor<ui8>, tensor<2x1x2x2xui8>, tensor<2xf32>, tensor<ui8>, tensor<f32>, tensor<ui8>, tensor<2xi32>) -> tensor<1x2x2x2xui8>
+  return %0 : tensor<1x2x2x2xui8>
+}
+
+// -----
+
+// DynamicQuantizeLinear: max and min reductions starting at 0, the scale
+// and zero point as 0-d tensors, then x quantized with them.
+// CHECK-LABEL: func @dynamic_quantize_linear
+// CHECK-SAME: -> (tensor<6xi8>, tensor<f32>, tensor<i8>)
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK: arith.select
+// CHECK: math.roundeven
+// CHECK: arith.fptoui {{.*}} : f32 to i8
+func.func @dynamic_quantize_linear(%x: tensor<6xf32>) -> (tensor<6xui8>, tensor<f32>, tensor<ui8>) {
+  %0:3 = onnx.DynamicQuantizeLinear %x : (tensor<6xf32>) -> (tensor<6xui8>, tensor<f32>, tensor<ui8>)
+  return %0#0, %0#1, %0#2 : tensor<6xui8>, tensor<f32>, tensor<ui8>
+}
+
+// -----
+
+// Blocked: the scale and zero point are first repeated block_size times
+// along the axis (read at d1 floordiv 2), then used elementwise.
+// CHECK-DAG: #[[$BLOCK:.*]] = affine_map<(d0, d1) -> (d0, d1 floordiv 2)>
+// CHECK-LABEL: func @dequantize_blocked
+// CHECK: linalg.generic {indexing_maps = [#[[$BLOCK]], #{{.*}}]
+// CHECK: arith.uitofp
+// CHECK: arith.mulf
+func.func @dequantize_blocked(%x: tensor<3x4xui8>, %s: tensor<3x2xf32>, %z: tensor<3x2xui8>) -> tensor<3x4xf32> {
+  %0 = onnx.DequantizeLinear %x, %s, %z {axis = 1 : i64, block_size = 2 : i64} : (tensor<3x4xui8>, tensor<3x2xf32>, tensor<3x2xui8>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}

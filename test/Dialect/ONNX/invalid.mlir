@@ -335,14 +335,6 @@ func.func @resize_nearest_mode(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) -> te
 
 // -----
 
-func.func @quantize_blocked(%x: tensor<4x4xf32>, %s: tensor<4x2xf32>) -> tensor<*xui8> {
-  %none = onnx.NoValue
-  // expected-error @+1 {{with block_size (blocked quantization) is not supported yet}}
-  %0 = onnx.QuantizeLinear %x, %s, %none {block_size = 2} : (tensor<4x4xf32>, tensor<4x2xf32>, none) -> tensor<*xui8>
-  return %0 : tensor<*xui8>
-}
-
-// -----
 
 func.func @quantize_axis_size(%x: tensor<2x4xf32>, %s: tensor<3xf32>) -> tensor<*xui8> {
   %none = onnx.NoValue
@@ -1807,5 +1799,134 @@ func.func @stft_frame_length(%x: tensor<1x12x1xf32>) -> tensor<*xf32> {
   %n = onnx.Constant dense<16> : tensor<i64>
   // expected-error @+1 {{expects frames of at most the signal's length (12), got 16}}
   %0 = onnx.STFT %x, %step, %none, %n : (tensor<1x12x1xf32>, tensor<i64>, none, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @quantize_blocked(%x: tensor<4x5xf32>, %s: tensor<4x2xf32>) -> tensor<*xui8> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{with block_size 2 expects a scale of shape [4,3], got [4,2]}}
+  %0 = onnx.QuantizeLinear %x, %s, %none {block_size = 2} : (tensor<4x5xf32>, tensor<4x2xf32>, none) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+// -----
+func.func @qlinearmatmul_int16(%a: tensor<2x4xi16>, %b: tensor<4x3xi8>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<*xi8> {
+  // expected-error @+1 {{expects 8-bit integer a and b}}
+  %0 = onnx.QLinearMatMul %a, %s, %z, %b, %s, %z, %s, %z : (tensor<2x4xi16>, tensor<f32>, tensor<i8>, tensor<4x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<*xi8>
+  return %0 : tensor<*xi8>
+}
+// -----
+func.func @qlinearmatmul_zero_point_type(%a: tensor<2x4xui8>, %b: tensor<4x3xui8>, %s: tensor<f32>, %z: tensor<i8>, %zu: tensor<ui8>) -> tensor<*xui8> {
+  // expected-error @+1 {{expects a_zero_point of a's element type 'ui8', got 'i8'}}
+  %0 = onnx.QLinearMatMul %a, %s, %z, %b, %s, %zu, %s, %zu : (tensor<2x4xui8>, tensor<f32>, tensor<i8>, tensor<4x3xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+// -----
+func.func @qlinearmatmul_int_scale(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>, %s: tensor<f32>, %si: tensor<i32>, %z: tensor<i8>) -> tensor<*xi8> {
+  // expected-error @+1 {{expects a float a_scale}}
+  %0 = onnx.QLinearMatMul %a, %si, %z, %b, %s, %z, %s, %z : (tensor<2x4xi8>, tensor<i32>, tensor<i8>, tensor<4x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<*xi8>
+  return %0 : tensor<*xi8>
+}
+// -----
+func.func @qlinearmatmul_per_column_scale(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>, %s: tensor<f32>, %s3: tensor<3xf32>, %z: tensor<i8>) -> tensor<*xi8> {
+  // expected-error @+1 {{expects a per-tensor (one-element) b_scale}}
+  %0 = onnx.QLinearMatMul %a, %s, %z, %b, %s3, %z, %s, %z : (tensor<2x4xi8>, tensor<f32>, tensor<i8>, tensor<4x3xi8>, tensor<3xf32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<*xi8>
+  return %0 : tensor<*xi8>
+}
+// -----
+func.func @qlinearmatmul_y_zero_point(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>, %s: tensor<f32>, %z: tensor<i8>, %z16: tensor<i16>) -> tensor<*xi16> {
+  // expected-error @+1 {{expects an 8-bit integer y_zero_point}}
+  %0 = onnx.QLinearMatMul %a, %s, %z, %b, %s, %z, %s, %z16 : (tensor<2x4xi8>, tensor<f32>, tensor<i8>, tensor<4x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i16>) -> tensor<*xi16>
+  return %0 : tensor<*xi16>
+}
+// -----
+func.func @qlinearmatmul_y_zero_point_per_column(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>, %s: tensor<f32>, %z: tensor<i8>, %z3: tensor<3xi8>) -> tensor<*xi8> {
+  // expected-error @+1 {{expects a per-tensor (one-element) y_zero_point}}
+  %0 = onnx.QLinearMatMul %a, %s, %z, %b, %s, %z, %s, %z3 : (tensor<2x4xi8>, tensor<f32>, tensor<i8>, tensor<4x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<3xi8>) -> tensor<*xi8>
+  return %0 : tensor<*xi8>
+}
+// -----
+func.func @qlinearmatmul_per_row_zero_point(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>, %s: tensor<f32>, %z: tensor<i8>, %z2: tensor<2xi8>) -> tensor<*xi8> {
+  // expected-error @+1 {{with per-row or per-column zero points is not supported yet}}
+  %0 = onnx.QLinearMatMul %a, %s, %z2, %b, %s, %z, %s, %z : (tensor<2x4xi8>, tensor<f32>, tensor<2xi8>, tensor<4x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<*xi8>
+  return %0 : tensor<*xi8>
+}
+// -----
+func.func @qlinearmatmul_inner_dims(%a: tensor<2x4xi8>, %b: tensor<5x3xi8>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<*xi8> {
+  // expected-error @+1 {{has mismatched inner dims: [2,4] x [5,3]}}
+  %0 = onnx.QLinearMatMul %a, %s, %z, %b, %s, %z, %s, %z : (tensor<2x4xi8>, tensor<f32>, tensor<i8>, tensor<5x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<*xi8>
+  return %0 : tensor<*xi8>
+}
+// -----
+func.func @convinteger_float(%x: tensor<1x1x3x3xf32>, %w: tensor<1x1x2x2xui8>) -> tensor<*xi32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects 8-bit integer x and w}}
+  %0 = onnx.ConvInteger %x, %w, %none, %none : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xui8>, none, none) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
+// -----
+func.func @convinteger_zero_point_type(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>, %z: tensor<i8>) -> tensor<*xi32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects x_zero_point of x's element type 'ui8', got 'i8'}}
+  %0 = onnx.ConvInteger %x, %w, %z, %none : (tensor<1x1x3x3xui8>, tensor<1x1x2x2xui8>, tensor<i8>, none) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
+// -----
+func.func @convinteger_x_zero_point_per_channel(%x: tensor<1x2x3x3xui8>, %w: tensor<1x2x2x2xui8>, %z: tensor<2xui8>) -> tensor<*xi32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a per-tensor (one-element) x_zero_point}}
+  %0 = onnx.ConvInteger %x, %w, %z, %none : (tensor<1x2x3x3xui8>, tensor<1x2x2x2xui8>, tensor<2xui8>, none) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
+// -----
+func.func @convinteger_w_zero_point_shape(%x: tensor<1x1x3x3xui8>, %w: tensor<2x1x2x2xui8>, %z: tensor<3xui8>) -> tensor<*xi32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects w_zero_point per tensor or per output channel, got [3]}}
+  %0 = onnx.ConvInteger %x, %w, %none, %z : (tensor<1x1x3x3xui8>, tensor<2x1x2x2xui8>, none, tensor<3xui8>) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
+// -----
+func.func @convinteger_channels(%x: tensor<1x3x3x3xui8>, %w: tensor<2x1x2x2xui8>) -> tensor<*xi32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects input channels 3 = W.shape[1] (1) * group (1)}}
+  %0 = onnx.ConvInteger %x, %w, %none, %none : (tensor<1x3x3x3xui8>, tensor<2x1x2x2xui8>, none, none) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
+// -----
+func.func @qlinearconv_w_scale_type(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>, %s: tensor<f32>, %si: tensor<i32>, %z: tensor<ui8>) -> tensor<*xui8> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a float w_scale}}
+  %0 = onnx.QLinearConv %x, %s, %z, %w, %si, %z, %s, %z, %none : (tensor<1x1x3x3xui8>, tensor<f32>, tensor<ui8>, tensor<1x1x2x2xui8>, tensor<i32>, tensor<ui8>, tensor<f32>, tensor<ui8>, none) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+// -----
+func.func @qlinearconv_w_scale_shape(%x: tensor<1x1x3x3xui8>, %w: tensor<2x1x2x2xui8>, %s: tensor<f32>, %s3: tensor<3xf32>, %z: tensor<ui8>) -> tensor<*xui8> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects w_scale per tensor or per output channel, got [3]}}
+  %0 = onnx.QLinearConv %x, %s, %z, %w, %s3, %z, %s, %z, %none : (tensor<1x1x3x3xui8>, tensor<f32>, tensor<ui8>, tensor<2x1x2x2xui8>, tensor<3xf32>, tensor<ui8>, tensor<f32>, tensor<ui8>, none) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+// -----
+func.func @qlinearconv_bias_type(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>, %s: tensor<f32>, %z: tensor<ui8>, %b: tensor<1xf32>) -> tensor<*xui8> {
+  // expected-error @+1 {{expects an int32 bias}}
+  %0 = onnx.QLinearConv %x, %s, %z, %w, %s, %z, %s, %z, %b : (tensor<1x1x3x3xui8>, tensor<f32>, tensor<ui8>, tensor<1x1x2x2xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>, tensor<1xf32>) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+// -----
+func.func @qlinearconv_bias_shape(%x: tensor<1x1x3x3xui8>, %w: tensor<1x1x2x2xui8>, %s: tensor<f32>, %z: tensor<ui8>, %b: tensor<2xi32>) -> tensor<*xui8> {
+  // expected-error @+1 {{expects bias of shape [1], got [2]}}
+  %0 = onnx.QLinearConv %x, %s, %z, %w, %s, %z, %s, %z, %b : (tensor<1x1x3x3xui8>, tensor<f32>, tensor<ui8>, tensor<1x1x2x2xui8>, tensor<f32>, tensor<ui8>, tensor<f32>, tensor<ui8>, tensor<2xi32>) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+// -----
+func.func @dynamicquantizelinear_f16(%x: tensor<4xf16>) -> tensor<*xui8> {
+  // expected-error @+1 {{expects a float32 input, got 'f16'}}
+  %0:3 = onnx.DynamicQuantizeLinear %x : (tensor<4xf16>) -> (tensor<*xui8>, tensor<*xf32>, tensor<*xui8>)
+  return %0#0 : tensor<*xui8>
+}
+// -----
+func.func @dequantize_negative_block_size(%x: tensor<4x4xui8>, %s: tensor<4x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects block_size >= 0, got -2}}
+  %0 = onnx.DequantizeLinear %x, %s, %none {block_size = -2} : (tensor<4x4xui8>, tensor<4x2xf32>, none) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }

@@ -402,3 +402,19 @@ func.func @signal_ops(%x: tensor<1x10x10x1xf32>, %s: tensor<1x128x1xf32>, %w: te
   %1 = onnx.STFT %s, %step, %w, %none : (tensor<1x128x1xf32>, tensor<i64>, tensor<16xf32>, none) -> tensor<1x15x9x2xf32>
   return %0 : tensor<1x6x10x2xf32>
 }
+// -----
+// CHECK-LABEL: func @quantized_ops
+func.func @quantized_ops(%a: tensor<2x2x4xi8>, %b: tensor<2x4x3xi8>, %s: tensor<1xf16>, %z: tensor<1xi8>,
+                         %x: tensor<1x1x5x5xui8>, %w: tensor<2x1x2x2xui8>, %xs: tensor<f32>, %xz: tensor<ui8>,
+                         %ws: tensor<2xf32>, %wz: tensor<2xui8>, %bias: tensor<2xi32>, %f: tensor<6xf32>) -> tensor<2x2x3xi8> {
+  %none = onnx.NoValue
+  // CHECK: onnx.QLinearMatMul {{.*}} -> tensor<2x2x3xi8>
+  %0 = onnx.QLinearMatMul %a, %s, %z, %b, %s, %z, %s, %z : (tensor<2x2x4xi8>, tensor<1xf16>, tensor<1xi8>, tensor<2x4x3xi8>, tensor<1xf16>, tensor<1xi8>, tensor<1xf16>, tensor<1xi8>) -> tensor<2x2x3xi8>
+  // CHECK: onnx.ConvInteger {{.*}} {pads = array<i64: 1, 1, 1, 1>} {{.*}} -> tensor<1x2x6x6xi32>
+  %1 = onnx.ConvInteger %x, %w, %xz, %wz {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x5x5xui8>, tensor<2x1x2x2xui8>, tensor<ui8>, tensor<2xui8>) -> tensor<1x2x6x6xi32>
+  // CHECK: onnx.QLinearConv {{.*}} -> tensor<1x2x4x4xui8>
+  %2 = onnx.QLinearConv %x, %xs, %xz, %w, %ws, %wz, %xs, %xz, %bias : (tensor<1x1x5x5xui8>, tensor<f32>, tensor<ui8>, tensor<2x1x2x2xui8>, tensor<2xf32>, tensor<2xui8>, tensor<f32>, tensor<ui8>, tensor<2xi32>) -> tensor<1x2x4x4xui8>
+  // CHECK: onnx.DynamicQuantizeLinear {{.*}} -> (tensor<6xui8>, tensor<f32>, tensor<ui8>)
+  %3:3 = onnx.DynamicQuantizeLinear %f : (tensor<6xf32>) -> (tensor<6xui8>, tensor<f32>, tensor<ui8>)
+  return %0 : tensor<2x2x3xi8>
+}
