@@ -194,7 +194,7 @@ struct IntegerArithFolder : DialectFoldInterface {
       return failure();
     SmallVector<SmallVector<int64_t>> values;
     for (Attribute attr : operands) {
-      auto ints = getIntValues(attr);
+      auto ints = name == "Cast" ? castToInts(attr) : getIntValues(attr);
       if (!ints)
         return failure();
       values.push_back(std::move(*ints));
@@ -213,6 +213,23 @@ struct IntegerArithFolder : DialectFoldInterface {
   }
 
 private:
+  /// The values of a Cast's integer or float operand as integers (a float
+  /// truncates toward zero, as ONNX's Cast does; NaN or out-of-range values
+  /// do not fold).
+  static std::optional<SmallVector<int64_t>> castToInts(Attribute attr) {
+    auto floats = dyn_cast_or_null<DenseFPElementsAttr>(attr);
+    if (!floats)
+      return getIntValues(attr);
+    SmallVector<int64_t> result;
+    for (APFloat f : floats.getValues<APFloat>()) {
+      double d = f.convertToDouble();
+      if (!(std::fabs(d) < 9.0e18))
+        return std::nullopt;
+      result.push_back((int64_t)d);
+    }
+    return result;
+  }
+
   /// Calls `fn` with the operands' values at each index of `type`, each
   /// operand broadcast numpy-style to it.
   template <typename T>
@@ -263,6 +280,12 @@ private:
                 .Case("Neg", [](ArrayRef<double> v) { return -v[0]; })
                 .Case("Sqrt", [](ArrayRef<double> v) { return std::sqrt(v[0]); })
                 .Case("Cast", [](ArrayRef<double> v) { return v[0]; })
+                .Case("Ceil", [](ArrayRef<double> v) { return std::ceil(v[0]); })
+                .Case("Floor",
+                      [](ArrayRef<double> v) { return std::floor(v[0]); })
+                .Case("Relu",
+                      [](ArrayRef<double> v) { return v[0] > 0 ? v[0] : 0.0; })
+                .Case("Abs", [](ArrayRef<double> v) { return std::fabs(v[0]); })
                 .Default(nullptr);
     if (!fn || type.getNumElements() > 16)
       return failure();

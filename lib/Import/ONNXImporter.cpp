@@ -4,12 +4,18 @@
 // arguments, initializers and Constant nodes `onnx.Constant` (large ones as
 // dense_resource blobs), each node one `onnx.<OpType>` op created
 // generically from its name and attributes, then verified and
-// shape-inferred on the spot so errors name the node. An If whose
-// condition folds to a constant is replaced by the branch it takes.
+// shape-inferred on the spot so errors name the node.
+//
+// Control flow and functions are flattened as they are imported: an If
+// whose condition folds becomes the branch it takes, one with a run-time
+// condition both branches and a Where; a Loop whose trip count folds is
+// unrolled; a call of a model-local function, or of a com.microsoft fused
+// op (Contrib.h), becomes the function's body.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Import.h"
 
+#include "Contrib.h"
 #include "Normalize.h"
 
 #include "dialects/ONNX/ONNXOps.h"
@@ -20,6 +26,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -69,9 +76,23 @@ public:
   OwningOpRef<ModuleOp> import(StringRef path);
 
 private:
+  using NodeList = google::protobuf::RepeatedPtrField<onnx::NodeProto>;
+
   LogicalResult checkSupported(const onnx::GraphProto &graph);
-  int countUnsupported(const onnx::GraphProto &graph);
+  int countUnsupported(const NodeList &list);
+  const onnx::FunctionProto *localFunction(const onnx::NodeProto &node) const;
+  FailureOr<SmallVector<Value>>
+  importSubgraph(const onnx::GraphProto &graph, StringRef name,
+                 ArrayRef<std::pair<std::string, Value>> bindings);
   LogicalResult inlineIf(const onnx::NodeProto &node, StringRef name);
+  LogicalResult selectIf(const onnx::NodeProto &node, StringRef name,
+                         Value cond);
+  LogicalResult unrollLoop(const onnx::NodeProto &node, StringRef name);
+  LogicalResult inlineFunction(const onnx::NodeProto &node,
+                               const onnx::FunctionProto &fn, StringRef name);
+  FailureOr<Value> buildNode(StringRef opType, ArrayRef<Value> operands,
+                             StringRef name,
+                             ArrayRef<onnx::AttributeProto> attrs = {});
   FailureOr<Type> importValueType(const onnx::ValueInfoProto &info);
   FailureOr<ElementsAttr> importBound(const onnx::ValueInfoProto &info,
                                       const tcc::HostTensor &tensor);
@@ -88,7 +109,19 @@ private:
   std::map<std::string, tcc::NodeInfo> *nodes;
   llvm::StringMap<Value> values;
   int64_t opset = 0;
+  /// The model's local functions by "domain:name".
+  llvm::StringMap<const onnx::FunctionProto *> functions;
+  /// Local functions whose bodies countUnsupported has checked.
+  llvm::StringSet<> checkedFunctions;
+  /// Functions being inlined, by "domain:name".
+  llvm::StringSet<> activeFunctions;
+  int synthesized = 0;
 };
+
+/// Loops with more iterations than this are not unrolled.
+constexpr int64_t kMaxUnroll = 4096;
+/// The default-domain opset of nodes the importer writes itself.
+constexpr int64_t kSynthesizedOpset = 23;
 
 } // namespace
 
@@ -100,13 +133,36 @@ static bool isDefaultDomain(StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
 }
 
-/// An If of the default domain: inlined when its condition is constant.
+/// An If of the default domain: flattened into its branches.
 static bool isIf(const onnx::NodeProto &node) {
   return isDefaultDomain(node.domain()) && node.op_type() == "If";
 }
 
+/// A Loop of the default domain: unrolled.
+static bool isLoop(const onnx::NodeProto &node) {
+  return isDefaultDomain(node.domain()) && node.op_type() == "Loop";
+}
+
+static std::string domainName(const onnx::NodeProto &node) {
+  return node.domain().empty() ? "ai.onnx" : node.domain();
+}
+
+static const onnx::GraphProto *graphAttr(const onnx::NodeProto &node,
+                                         StringRef name) {
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (attr.name() == name && attr.type() == onnx::AttributeProto::GRAPH)
+      return &attr.g();
+  return nullptr;
+}
+
+const onnx::FunctionProto *
+Importer::localFunction(const onnx::NodeProto &node) const {
+  auto it = functions.find(node.domain() + ":" + node.op_type());
+  return it == functions.end() ? nullptr : it->second;
+}
+
 LogicalResult Importer::checkSupported(const onnx::GraphProto &graph) {
-  int unsupported = countUnsupported(graph);
+  int unsupported = countUnsupported(graph.node());
   if (unsupported)
     return emitError(UnknownLoc::get(&ctx))
            << unsupported << " unsupported operator"
@@ -114,35 +170,42 @@ LogicalResult Importer::checkSupported(const onnx::GraphProto &graph) {
   return success();
 }
 
-int Importer::countUnsupported(const onnx::GraphProto &graph) {
+int Importer::countUnsupported(const NodeList &list) {
   int unsupported = 0;
-  for (int i = 0; i < graph.node_size(); ++i) {
-    const onnx::NodeProto &node = graph.node(i);
+  for (int i = 0; i < list.size(); ++i) {
+    const onnx::NodeProto &node = list[i];
     std::string name = node.name().empty()
                            ? node.op_type() + "_" + std::to_string(i)
                            : node.name();
-    bool known = isDefaultDomain(node.domain()) && node.op_type() != "NoValue" &&
-                 RegisteredOperationName::lookup(
-                     "onnx." + tcc::import::dialectOpType(node.op_type()).str(),
-                     &ctx);
-    if (isIf(node)) {
+    bool known;
+    if (const onnx::FunctionProto *fn = localFunction(node)) {
       known = true;
-      for (const onnx::AttributeProto &attr : node.attribute())
-        if (attr.type() == onnx::AttributeProto::GRAPH)
-          unsupported += countUnsupported(attr.g());
+      if (checkedFunctions.insert(node.domain() + ":" + node.op_type()).second)
+        unsupported += countUnsupported(fn->node());
+    } else if (node.domain() == "com.microsoft") {
+      known = tcc::import::isContribOp(node.op_type());
+    } else {
+      known = isDefaultDomain(node.domain()) && node.op_type() != "NoValue" &&
+              RegisteredOperationName::lookup(
+                  "onnx." +
+                      tcc::import::dialectOpType(node.op_type()).str(),
+                  &ctx);
     }
-    for (const onnx::AttributeProto &attr : node.attribute())
-      if (!isIf(node) && (attr.type() == onnx::AttributeProto::GRAPH ||
-                          attr.type() == onnx::AttributeProto::GRAPHS))
+    bool controlFlow = isIf(node) || isLoop(node);
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (controlFlow && attr.type() == onnx::AttributeProto::GRAPH)
+        unsupported += countUnsupported(attr.g().node());
+      else if (attr.type() == onnx::AttributeProto::GRAPH ||
+               attr.type() == onnx::AttributeProto::GRAPHS)
         known = false;
-    if (known)
+    }
+    if (known || controlFlow)
       continue;
     ++unsupported;
-    std::string domain = node.domain().empty() ? "ai.onnx" : node.domain();
     InFlightDiagnostic diag =
         emitError(NameLoc::get(StringAttr::get(&ctx, name)))
         << "unsupported operator: node '" << name << "' op " << node.op_type()
-        << " (domain " << domain;
+        << " (domain " << domainName(node);
     if (isDefaultDomain(node.domain()))
       diag << ", opset " << opset;
     diag << ")";
@@ -150,39 +213,18 @@ int Importer::countUnsupported(const onnx::GraphProto &graph) {
   return unsupported;
 }
 
-/// An If whose condition is a constant (after folding: shape tests such as
-/// Equal(Size(x), 4) are) becomes the nodes of the branch it takes, imported
-/// in place; names the branch defines are visible only inside it.
-LogicalResult Importer::inlineIf(const onnx::NodeProto &node, StringRef name) {
+/// Imports the nodes of a subgraph (a branch, a loop body) in place, its
+/// inputs bound to `bindings`, and returns its outputs. Names the subgraph
+/// defines shadow outer ones until it ends.
+FailureOr<SmallVector<Value>>
+Importer::importSubgraph(const onnx::GraphProto &graph, StringRef name,
+                         ArrayRef<std::pair<std::string, Value>> bindings) {
   Location loc = NameLoc::get(StringAttr::get(&ctx, name));
-  auto it = node.input_size() == 1 ? values.find(node.input(0)) : values.end();
-  if (it == values.end())
-    return emitError(loc) << "node '" << name
-                          << "' (If) has no condition input it can read";
-  ElementsAttr cond;
-  TypedAttr single;
-  if (!matchPattern(it->second, m_Constant(&cond)) ||
-      !(single = tcc::onnx::getSingleElement(cond)) ||
-      !isa<IntegerAttr>(single))
-    return emitError(loc)
-           << "node '" << name << "' (If): the condition is not known at "
-           << "compile time; tcc supports If only when it folds to a "
-           << "constant (bind the inputs it depends on with --bind)";
-  bool taken = cast<IntegerAttr>(single).getValue() != 0;
-  const onnx::GraphProto *branch = nullptr;
-  for (const onnx::AttributeProto &attr : node.attribute())
-    if (attr.name() == (taken ? "then_branch" : "else_branch"))
-      branch = &attr.g();
-  if (!branch)
-    return emitError(loc) << "node '" << name << "' (If) has no "
-                          << (taken ? "then_branch" : "else_branch");
-  if (branch->output_size() != node.output_size())
-    return emitError(loc) << "node '" << name << "' (If): the branch has "
-                          << branch->output_size() << " outputs, the node "
-                          << node.output_size();
-  // Names the branch defines shadow outer ones until it ends.
   llvm::StringMap<Value> outer = values;
-  for (const auto &init : branch->initializer()) {
+  llvm::scope_exit restore([&] { values = std::move(outer); });
+  for (const auto &[formal, value] : bindings)
+    values[formal] = value;
+  for (const auto &init : graph.initializer()) {
     Location initLoc = NameLoc::get(StringAttr::get(&ctx, init.name()));
     FailureOr<ElementsAttr> value = importTensor(init, initLoc);
     if (failed(value))
@@ -190,31 +232,416 @@ LogicalResult Importer::inlineIf(const onnx::NodeProto &node, StringRef name) {
     values[init.name()] =
         tcc::onnx::ConstantOp::create(b, initLoc, value->getType(), *value);
   }
-  for (int i = 0; i < branch->node_size(); ++i) {
-    const onnx::NodeProto &inner = branch->node(i);
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto &inner = graph.node(i);
     std::string innerName =
         inner.name().empty()
             ? name.str() + "/" + inner.op_type() + "_" + std::to_string(i)
             : inner.name();
     if (nodes)
-      (*nodes)[innerName] = {
-          inner.op_type(), inner.domain().empty() ? "ai.onnx" : inner.domain(),
-          opset};
+      (*nodes)[innerName] = {inner.op_type(), domainName(inner), opset};
     if (failed(importNode(inner, innerName)))
       return failure();
   }
   SmallVector<Value> results;
-  for (const auto &output : branch->output()) {
+  for (const auto &output : graph.output()) {
     auto found = values.find(output.name());
     if (found == values.end())
-      return emitError(loc) << "node '" << name << "' (If): branch output '"
+      return emitError(loc) << "node '" << name << "': subgraph output '"
                             << output.name() << "' is not computed";
     results.push_back(found->second);
   }
-  values = std::move(outer);
+  return results;
+}
+
+/// Imports a node the importer writes itself (a Where joining If branches,
+/// the Concat of a Loop's scan outputs) from `operands`; returns its first
+/// result.
+FailureOr<Value> Importer::buildNode(StringRef opType, ArrayRef<Value> operands,
+                                     StringRef name,
+                                     ArrayRef<onnx::AttributeProto> attrs) {
+  onnx::NodeProto node;
+  node.set_op_type(opType.str());
+  for (Value operand : operands) {
+    // Names no ONNX graph can use.
+    std::string operandName = "\x01" + std::to_string(synthesized++);
+    values[operandName] = operand;
+    node.add_input(operandName);
+  }
+  std::string result = "\x01" + std::to_string(synthesized++);
+  node.add_output(result);
+  for (const onnx::AttributeProto &attr : attrs)
+    *node.add_attribute() = attr;
+  int64_t outerOpset = std::exchange(opset, kSynthesizedOpset);
+  LogicalResult built = importNode(node, name);
+  opset = outerOpset;
+  if (failed(built))
+    return failure();
+  return values.lookup(result);
+}
+
+/// An If whose condition is a constant (after folding: shape tests such as
+/// Equal(Size(x), 4) are) becomes the nodes of the branch it takes.
+LogicalResult Importer::inlineIf(const onnx::NodeProto &node, StringRef name) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, name));
+  auto it = node.input_size() == 1 ? values.find(node.input(0)) : values.end();
+  if (it == values.end())
+    return emitError(loc) << "node '" << name
+                          << "' (If) has no condition input it can read";
+  for (const char *branch : {"then_branch", "else_branch"}) {
+    const onnx::GraphProto *graph = graphAttr(node, branch);
+    if (!graph)
+      return emitError(loc) << "node '" << name << "' (If) has no " << branch;
+    if (graph->output_size() != node.output_size())
+      return emitError(loc) << "node '" << name << "' (If): " << branch
+                            << " has " << graph->output_size()
+                            << " outputs, the node " << node.output_size();
+  }
+  ElementsAttr cond;
+  TypedAttr single;
+  if (!matchPattern(it->second, m_Constant(&cond)) ||
+      !(single = tcc::onnx::getSingleElement(cond)) ||
+      !isa<IntegerAttr>(single))
+    return selectIf(node, name, it->second);
+  bool taken = cast<IntegerAttr>(single).getValue() != 0;
+  FailureOr<SmallVector<Value>> results = importSubgraph(
+      *graphAttr(node, taken ? "then_branch" : "else_branch"), name, {});
+  if (failed(results))
+    return failure();
   for (int i = 0; i < node.output_size(); ++i)
     if (!node.output(i).empty())
-      values[node.output(i)] = results[i];
+      values[node.output(i)] = (*results)[i];
+  return success();
+}
+
+/// A 1-D i64 constant.
+static Value i64Vector(OpBuilder &b, Location loc, ArrayRef<int64_t> v) {
+  auto type = RankedTensorType::get({(int64_t)v.size()}, b.getI64Type());
+  return tcc::onnx::ConstantOp::create(b, loc, type,
+                                       DenseElementsAttr::get(type, v));
+}
+
+/// The ONNX node `op` was imported from.
+static StringRef nodeName(Operation &op) {
+  auto loc = dyn_cast<NameLoc>(op.getLoc());
+  return loc ? loc.getName().getValue() : StringRef("?");
+}
+
+/// Whether `op`, run when its If branch is not taken, could read or write
+/// out of bounds or trap: indexing with indices, or integer division by a
+/// divisor, that are not constants.
+static bool unsafeToSpeculate(Operation *op) {
+  static const llvm::StringSet<> indexing = {
+      "onnx.Gather", "onnx.GatherElements", "onnx.GatherND",
+      "onnx.ScatterND", "onnx.ScatterElements"};
+  StringRef opName = op->getName().getStringRef();
+  bool integerDivision =
+      (opName == "onnx.Div" || opName == "onnx.Mod") &&
+      isa<IntegerType>(getElementTypeOrSelf(op->getResult(0).getType()));
+  if (!indexing.contains(opName) && !integerDivision)
+    return false;
+  return op->getNumOperands() < 2 ||
+         !matchPattern(op->getOperand(1), m_Constant());
+}
+
+/// An If with a run-time condition: both branches run and a Where picks
+/// each output, which needs the branches' outputs to agree in type and
+/// shape and their ops to be safe to run when not taken.
+LogicalResult Importer::selectIf(const onnx::NodeProto &node, StringRef name,
+                                 Value cond) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, name));
+  auto condType = dyn_cast<RankedTensorType>(cond.getType());
+  if (!condType || !condType.hasStaticShape() ||
+      condType.getNumElements() != 1 || !condType.getElementType().isInteger(1))
+    return emitError(loc) << "node '" << name << "' (If): the condition must "
+                          << "be a bool tensor of one element, got "
+                          << cond.getType();
+  Block *block = b.getInsertionBlock();
+  Operation *last = block->empty() ? nullptr : &block->back();
+  SmallVector<SmallVector<Value>> branches;
+  for (const char *branch : {"then_branch", "else_branch"}) {
+    FailureOr<SmallVector<Value>> results =
+        importSubgraph(*graphAttr(node, branch), name, {});
+    if (failed(results))
+      return failure();
+    branches.push_back(std::move(*results));
+  }
+  for (Operation &op : llvm::make_range(
+           last ? std::next(last->getIterator()) : block->begin(),
+           block->end()))
+    if (unsafeToSpeculate(&op))
+      return emitError(loc)
+             << "node '" << name << "' (If): the condition is not known at "
+             << "compile time, and tcc runs both branches of such an If; "
+             << "node '" << nodeName(op) << "' ("
+             << op.getName().stripDialect()
+             << ") in a branch indexes or divides by run-time values, "
+             << "which is not safe to run when its branch is not taken "
+             << "(bind the inputs the condition depends on with --bind)";
+  if (condType.getRank() != 0) {
+    Value shape = i64Vector(b, loc, {});
+    FailureOr<Value> scalar = buildNode("Reshape", {cond, shape}, name);
+    if (failed(scalar))
+      return failure();
+    cond = *scalar;
+  }
+  for (int i = 0; i < node.output_size(); ++i) {
+    if (node.output(i).empty())
+      continue;
+    Value thenValue = branches[0][i], elseValue = branches[1][i];
+    auto type = dyn_cast<RankedTensorType>(thenValue.getType());
+    if (thenValue.getType() != elseValue.getType() || !type ||
+        !type.hasStaticShape())
+      return emitError(loc)
+             << "node '" << name << "' (If): the condition is not known at "
+             << "compile time, and output " << i << " is "
+             << thenValue.getType() << " in then_branch but "
+             << elseValue.getType() << " in else_branch; tcc needs both "
+             << "branches to give the same static type";
+    FailureOr<Value> selected =
+        buildNode("Where", {cond, thenValue, elseValue}, name);
+    if (failed(selected))
+      return failure();
+    values[node.output(i)] = *selected;
+  }
+  return success();
+}
+
+/// A constant of one element of type `elem` for loop-body input `info`
+/// (a scalar, or of the rank the body declares).
+static Value loopScalar(OpBuilder &b, Location loc,
+                        const onnx::ValueInfoProto &info, Type elem,
+                        int64_t v) {
+  SmallVector<int64_t> shape;
+  if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
+    shape.assign(info.type().tensor_type().shape().dim_size(), 1);
+  auto type = RankedTensorType::get(shape, elem);
+  Attribute value = elem.isInteger(1) ? Attribute(b.getBoolAttr(v != 0))
+                                      : Attribute(b.getIntegerAttr(elem, v));
+  DenseElementsAttr attr = DenseElementsAttr::get(type, value);
+  return tcc::onnx::ConstantOp::create(b, loc, type, attr);
+}
+
+/// A Loop whose trip count and initial condition fold to constants is
+/// unrolled: the body is imported once per iteration, with the iteration
+/// number a constant, as long as the condition it computes folds too.
+/// Scan outputs become a Concat of the iterations' values.
+LogicalResult Importer::unrollLoop(const onnx::NodeProto &node,
+                                   StringRef name) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, name));
+  auto error = [&]() {
+    return emitError(loc) << "node '" << name << "' (Loop, opset " << opset
+                          << "): ";
+  };
+  const onnx::GraphProto *body = graphAttr(node, "body");
+  if (!body)
+    return error() << "has no body";
+  int numCarried = node.input_size() - 2;
+  if (numCarried < 0 || body->input_size() != numCarried + 2 ||
+      body->output_size() < numCarried + 1)
+    return error() << "takes " << node.input_size() << " inputs and its "
+                   << "body " << body->input_size() << " inputs and "
+                   << body->output_size() << " outputs, which do not match";
+  int numScans = body->output_size() - 1 - numCarried;
+  if (node.output_size() > numCarried + numScans)
+    return error() << "has " << node.output_size() << " outputs, its body "
+                   << numCarried + numScans;
+  // The trip count and the initial condition: absent, or constants.
+  auto constantInput = [&](int index) -> FailureOr<std::optional<int64_t>> {
+    if (node.input(index).empty())
+      return std::optional<int64_t>();
+    auto it = values.find(node.input(index));
+    if (it == values.end())
+      return error() << "reads '" << node.input(index)
+                     << "', which no earlier node or input defines";
+    ElementsAttr attr;
+    TypedAttr single;
+    if (!matchPattern(it->second, m_Constant(&attr)) ||
+        !(single = tcc::onnx::getSingleElement(attr)) ||
+        !isa<IntegerAttr>(single))
+      return error() << "the " << (index == 0 ? "trip count" : "condition")
+                     << " is not known at compile time; tcc unrolls a Loop "
+                     << "only when its trip count and condition fold to "
+                     << "constants (bind the inputs they depend on with "
+                     << "--bind)";
+    return std::optional<int64_t>(
+        cast<IntegerAttr>(single).getValue().getSExtValue());
+  };
+  FailureOr<std::optional<int64_t>> tripCount = constantInput(0);
+  if (failed(tripCount))
+    return failure();
+  FailureOr<std::optional<int64_t>> initialCond = constantInput(1);
+  if (failed(initialCond))
+    return failure();
+  if (*tripCount && **tripCount > kMaxUnroll)
+    return error() << "runs " << **tripCount << " iterations; tcc unrolls "
+                   << "loops of at most " << kMaxUnroll;
+  SmallVector<Value> carried;
+  for (int i = 0; i < numCarried; ++i) {
+    auto it = values.find(node.input(2 + i));
+    if (node.input(2 + i).empty() || it == values.end())
+      return error() << "loop-carried input " << 2 + i << " ('"
+                     << node.input(2 + i) << "') is not defined";
+    carried.push_back(it->second);
+  }
+  SmallVector<SmallVector<Value>> scans(numScans);
+  bool cond = !*initialCond || **initialCond != 0;
+  for (int64_t iter = 0; cond && (!*tripCount || iter < **tripCount);
+       ++iter) {
+    if (iter == kMaxUnroll)
+      return error() << "has no trip count and its condition stays true for "
+                     << kMaxUnroll << " iterations; tcc unrolls loops of "
+                     << "at most " << kMaxUnroll;
+    SmallVector<std::pair<std::string, Value>> bindings = {
+        {body->input(0).name(),
+         loopScalar(b, loc, body->input(0), b.getI64Type(), iter)},
+        {body->input(1).name(),
+         loopScalar(b, loc, body->input(1), b.getI1Type(), cond)}};
+    for (int i = 0; i < numCarried; ++i)
+      bindings.push_back({body->input(2 + i).name(), carried[i]});
+    FailureOr<SmallVector<Value>> outs = importSubgraph(
+        *body, (name + "/iteration" + Twine(iter)).str(), bindings);
+    if (failed(outs))
+      return failure();
+    ElementsAttr condAttr;
+    TypedAttr single;
+    if (!matchPattern((*outs)[0], m_Constant(&condAttr)) ||
+        !(single = tcc::onnx::getSingleElement(condAttr)) ||
+        !isa<IntegerAttr>(single))
+      return error() << "the condition the body computes is not known at "
+                     << "compile time; tcc unrolls a Loop only when it folds";
+    cond = cast<IntegerAttr>(single).getValue() != 0;
+    for (int i = 0; i < numCarried; ++i)
+      carried[i] = (*outs)[1 + i];
+    for (int k = 0; k < numScans; ++k)
+      scans[k].push_back((*outs)[1 + numCarried + k]);
+  }
+  for (int i = 0; i < node.output_size(); ++i) {
+    if (node.output(i).empty())
+      continue;
+    if (i < numCarried) {
+      values[node.output(i)] = carried[i];
+      continue;
+    }
+    SmallVector<Value> &iterations = scans[i - numCarried];
+    if (iterations.empty())
+      return error() << "runs no iteration, so scan output " << i
+                     << " is empty, which tcc does not support";
+    onnx::AttributeProto axis;
+    axis.set_name("axis");
+    axis.set_type(onnx::AttributeProto::INT);
+    axis.set_i(0);
+    Value zero = i64Vector(b, loc, {0});
+    SmallVector<Value> slices;
+    for (Value v : iterations) {
+      FailureOr<Value> slice = buildNode("Unsqueeze", {v, zero}, name);
+      if (failed(slice))
+        return failure();
+      slices.push_back(*slice);
+    }
+    FailureOr<Value> stacked = buildNode("Concat", slices, name, {axis});
+    if (failed(stacked))
+      return failure();
+    values[node.output(i)] = *stacked;
+  }
+  return success();
+}
+
+/// A call of a model-local function or of an expanded com.microsoft op:
+/// the body is imported in place, in a scope of its own (functions see
+/// only their formal inputs), attribute references resolved against the
+/// call's attributes.
+LogicalResult Importer::inlineFunction(const onnx::NodeProto &node,
+                                       const onnx::FunctionProto &fn,
+                                       StringRef name) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, name));
+  auto error = [&]() {
+    return emitError(loc) << "node '" << name << "' (" << node.op_type()
+                          << ", domain " << domainName(node) << "): ";
+  };
+  std::string key = node.domain() + ":" + node.op_type();
+  if (!activeFunctions.insert(key).second)
+    return error() << "calls function " << key
+                   << " from its own body; recursion is not supported";
+  llvm::scope_exit leave([&] { activeFunctions.erase(key); });
+  if (node.input_size() > fn.input_size() ||
+      node.output_size() > fn.output_size())
+    return error() << "has " << node.input_size() << " inputs and "
+                   << node.output_size() << " outputs; its function takes "
+                   << fn.input_size() << " and gives " << fn.output_size();
+  llvm::StringMap<Value> scope;
+  llvm::StringSet<> absent;
+  for (int i = 0; i < fn.input_size(); ++i) {
+    if (i >= node.input_size() || node.input(i).empty()) {
+      absent.insert(fn.input(i));
+      continue;
+    }
+    auto it = values.find(node.input(i));
+    if (it == values.end())
+      return error() << "reads '" << node.input(i)
+                     << "', which no earlier node or input defines";
+    scope[fn.input(i)] = it->second;
+  }
+  using Bindings = SmallVector<std::pair<std::string, Value>>;
+  FailureOr<Bindings> results = [&]() -> FailureOr<Bindings> {
+    int64_t outerOpset = opset;
+    for (const auto &imp : fn.opset_import())
+      if (isDefaultDomain(imp.domain()))
+        opset = imp.version();
+    std::swap(values, scope);
+    llvm::scope_exit restore([&] {
+      opset = outerOpset;
+      std::swap(values, scope);
+    });
+    for (int i = 0; i < fn.node_size(); ++i) {
+      onnx::NodeProto inner = fn.node(i);
+      for (std::string &input : *inner.mutable_input())
+        if (absent.contains(input))
+          input.clear();
+      google::protobuf::RepeatedPtrField<onnx::AttributeProto> attrs;
+      for (const onnx::AttributeProto &attr : inner.attribute()) {
+        if (attr.ref_attr_name().empty()) {
+          *attrs.Add() = attr;
+          continue;
+        }
+        const onnx::AttributeProto *actual = nullptr;
+        for (const onnx::AttributeProto &a : node.attribute())
+          if (a.name() == attr.ref_attr_name())
+            actual = &a;
+        // An unset reference leaves the attribute unset (ONNX 1.12's
+        // FunctionProto has no attribute defaults).
+        if (!actual)
+          continue;
+        onnx::AttributeProto *resolved = attrs.Add();
+        *resolved = *actual;
+        resolved->set_name(attr.name());
+      }
+      inner.mutable_attribute()->Swap(&attrs);
+      std::string innerName =
+          name.str() + "/" +
+          (inner.name().empty() ? inner.op_type() + "_" + std::to_string(i)
+                                : inner.name());
+      if (nodes)
+        (*nodes)[innerName] = {inner.op_type(), domainName(inner), opset};
+      if (failed(importNode(inner, innerName)))
+        return failure();
+    }
+    Bindings outputs;
+    for (int i = 0; i < node.output_size(); ++i) {
+      if (node.output(i).empty())
+        continue;
+      auto it = values.find(fn.output(i));
+      if (it == values.end())
+        return error() << "its function does not compute output " << i
+                       << " ('" << fn.output(i) << "')";
+      outputs.push_back({node.output(i), it->second});
+    }
+    return outputs;
+  }();
+  if (failed(results))
+    return failure();
+  for (auto &[output, value] : *results)
+    values[output] = value;
   return success();
 }
 
@@ -383,6 +810,27 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
   StringRef opType = node.op_type();
   if (isIf(node))
     return inlineIf(node, name);
+  if (isLoop(node))
+    return unrollLoop(node, name);
+  if (const onnx::FunctionProto *fn = localFunction(node))
+    return inlineFunction(node, *fn, name);
+  if (node.domain() == "com.microsoft") {
+    SmallVector<int64_t> ranks;
+    for (const std::string &input : node.input()) {
+      auto it = values.find(input);
+      auto type = it == values.end()
+                      ? RankedTensorType()
+                      : dyn_cast<RankedTensorType>(it->second.getType());
+      ranks.push_back(type ? type.getRank() : -1);
+    }
+    std::string why;
+    std::optional<onnx::FunctionProto> fn =
+        tcc::import::contribFunction(node, ranks, why);
+    if (!fn)
+      return emitError(loc) << "node '" << name << "' (" << opType
+                            << ", domain com.microsoft): " << why;
+    return inlineFunction(node, *fn, name);
+  }
 
   // Constant nodes: every value_* form becomes one ElementsAttr.
   if (opType == "Constant") {
@@ -553,6 +1001,8 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
   for (const auto &imp : model.opset_import())
     if (isDefaultDomain(imp.domain()))
       opset = imp.version();
+  for (const onnx::FunctionProto &fn : model.functions())
+    functions[fn.domain() + ":" + fn.name()] = &fn;
   if (opset == 0) {
     emitError(fileLoc) << "'" << path << "' imports no default-domain opset";
     return nullptr;
@@ -565,10 +1015,7 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
                             ? node.op_type() + "_" + std::to_string(i)
                             : node.name());
     if (nodes)
-      (*nodes)[nodeNames.back()] = {node.op_type(),
-                                    node.domain().empty() ? "ai.onnx"
-                                                          : node.domain(),
-                                    opset};
+      (*nodes)[nodeNames.back()] = {node.op_type(), domainName(node), opset};
   }
   if (failed(checkSupported(graph)))
     return nullptr;

@@ -503,15 +503,211 @@ BAD = [no_opset, old_opset, sequence_input, string_input, no_shape, external_dat
 
 
 def if_runtime():
-    # An If on a value only known at run time.
-    branch = lambda name, op: helper.make_graph(
-        [helper.make_node(op, ["x"], [name], name=op.lower() + "0")], name, [], [vi(name, [4])])
-    nodes = [helper.make_node("If", ["c"], ["y"], name="if0", then_branch=branch("t", "Relu"),
-                              else_branch=branch("e", "Neg"))]
-    return model("if_runtime", nodes, [vi("x", [4]), vi("c", [], TensorProto.BOOL)], [vi("y", [4])])
+    # Ifs on a value only known at run time (the sign of sum(x)): both branches run and a Where
+    # picks; the second If takes the other branch, so one run checks both.
+    def branch(name, nodes, out):
+        return helper.make_graph(nodes, name, [], [vi(out, [2, 4])])
+
+    then_branch = branch("then", [helper.make_node("Relu", ["x"], ["r"], name="relu0"),
+                                  helper.make_node("Add", ["r", "r"], ["t"], name="add0")], "t")
+    else_branch = branch("else", [helper.make_node("Neg", ["x"], ["e"], name="neg0")], "e")
+    nodes = [helper.make_node("ReduceSum", ["x"], ["s"], name="sum0", keepdims=0),
+             helper.make_node("Greater", ["s", "zero"], ["c"], name="gt0"),
+             helper.make_node("Not", ["c"], ["nc"], name="not0"),
+             helper.make_node("If", ["c"], ["y"], name="if0", then_branch=then_branch,
+                              else_branch=else_branch),
+             helper.make_node("If", ["nc"], ["z"], name="if1", then_branch=then_branch,
+                              else_branch=else_branch)]
+    return model("if_runtime", nodes, [vi("x", [2, 4])], [vi("y", [2, 4]), vi("z", [2, 4])],
+                 inits=[init("zero", np.array(0, np.float32))])
 
 
-BAD.append(if_runtime)
+def loop_unrolled():
+    # A Loop with a constant trip count (as exporters write a Python for-loop): tcc unrolls it.
+    # The body reads the iteration number, an outer value, carries y and scans y * i.
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"], name="cond0"),
+         helper.make_node("Cast", ["i"], ["fi"], name="cast0", to=F32),
+         helper.make_node("Mul", ["w", "fi"], ["wi"], name="mul0"),
+         helper.make_node("Add", ["y_in", "wi"], ["y_out"], name="add0"),
+         helper.make_node("Mul", ["y_out", "fi"], ["scan"], name="mul1")],
+        "body", [vi("i", [], TensorProto.INT64), vi("cond_in", [], TensorProto.BOOL),
+                 vi("y_in", [3])],
+        [vi("cond_out", [], TensorProto.BOOL), vi("y_out", [3]), vi("scan", [3])])
+    nodes = [helper.make_node("Loop", ["n", "", "x"], ["y", "scans"], name="loop0", body=body)]
+    inits = [init("n", np.array(4, np.int64)),
+             init("w", rng(30).standard_normal(3).astype(np.float32))]
+    return model("loop_unrolled", nodes, [vi("x", [3])], [vi("y", [3]), vi("scans", [4, 3])],
+                 inits)
+
+
+def local_function():
+    # Model-local functions, as the dynamo exporter writes modules: attribute references, a
+    # function calling another, an optional input left out.
+    ms = "tcc.test"
+    leaky = helper.make_node("LeakyRelu", ["T"], ["Y"])
+    leaky.attribute.append(helper.make_attribute_ref("alpha", onnx.AttributeProto.FLOAT))
+    bias_leaky = helper.make_function(
+        ms, "BiasLeaky", ["X", "B"], ["Y"], [helper.make_node("Add", ["X", "B"], ["T"]), leaky],
+        [helper.make_opsetid("", 17)], attributes=["alpha"])
+    clip_or_id = helper.make_function(
+        ms, "ClipMax", ["X", "Hi"], ["Y"],
+        [helper.make_node("Clip", ["X", "", "Hi"], ["Y"])], [helper.make_opsetid("", 17)])
+    twice = helper.make_function(
+        ms, "Twice", ["X", "B"], ["Y"],
+        [helper.make_node("BiasLeaky", ["X", "B"], ["T"], domain=ms, alpha=0.5),
+         helper.make_node("BiasLeaky", ["T", "B"], ["Y"], domain=ms, alpha=0.25)],
+        [helper.make_opsetid("", 17), helper.make_opsetid(ms, 1)])
+    nodes = [helper.make_node("BiasLeaky", ["x", "b"], ["a"], name="call0", domain=ms, alpha=0.1),
+             helper.make_node("Twice", ["a", "b"], ["t"], name="call1", domain=ms),
+             helper.make_node("ClipMax", ["t"], ["y"], name="call2", domain=ms)]
+    m = model("local_function", nodes, [vi("x", [2, 4])], [vi("y", [2, 4])],
+              [init("b", rng(31).standard_normal(4).astype(np.float32))],
+              extra_opsets=[(ms, 1)])
+    m.functions.extend([bias_leaky, clip_or_id, twice])
+    return m
+
+
+def contrib_ops():
+    # onnxruntime's com.microsoft fused ops, as its transformer optimizer writes them.
+    r = rng(32)
+    ms = "com.microsoft"
+    h = 8
+    inits = [init(n, r.standard_normal(shape).astype(np.float32))
+             for n, shape in (("bias", [h]), ("gamma", [h]), ("beta", [h]), ("w", [6, h]))]
+    nodes = [helper.make_node("Gelu", ["x"], ["g"], name="gelu0", domain=ms),
+             helper.make_node("FastGelu", ["g", "bias"], ["fg"], name="fastgelu0", domain=ms),
+             helper.make_node("FastGelu", ["x"], ["fg2"], name="fastgelu1", domain=ms),
+             helper.make_node("BiasGelu", ["fg2", "bias"], ["bg"], name="biasgelu0", domain=ms),
+             helper.make_node("QuickGelu", ["bg"], ["qg"], name="quickgelu0", domain=ms,
+                              alpha=1.5),
+             helper.make_node("SkipLayerNormalization", ["fg", "qg", "gamma", "beta", "bias"],
+                              ["ln", "", "", "sum"], name="skipln0", domain=ms, epsilon=1e-5),
+             helper.make_node("SkipSimplifiedLayerNormalization", ["ln", "sum", "gamma"],
+                              ["rms"], name="skiprms0", domain=ms, epsilon=1e-5),
+             helper.make_node("FusedMatMul", ["rms", "w"], ["mm"], name="fusedmatmul0",
+                              domain=ms, transB=1, alpha=0.5)]
+    return model("contrib_ops", nodes, [vi("x", [2, 3, h])],
+                 [vi("mm", [2, 3, 6]), vi("sum", [2, 3, h])], inits, extra_opsets=[(ms, 1)])
+
+
+CHECKED += [if_runtime, loop_unrolled, local_function, contrib_ops]
+
+
+def if_unsafe():
+    # A run-time If whose branch gathers at a data-dependent index: not run speculatively.
+    then_branch = helper.make_graph(
+        [helper.make_node("Gather", ["x", "k"], ["t"], name="gather0", axis=0)], "then", [],
+        [vi("t", [])])
+    else_branch = helper.make_graph(
+        [helper.make_node("ReduceMax", ["x"], ["e"], name="max0", keepdims=0)], "else", [],
+        [vi("e", [])])
+    nodes = [helper.make_node("ArgMax", ["x"], ["k"], name="argmax0", keepdims=0),
+             helper.make_node("ReduceSum", ["x"], ["s"], name="sum0", keepdims=0),
+             helper.make_node("Greater", ["s", "zero"], ["c"], name="gt0"),
+             helper.make_node("If", ["c"], ["y"], name="if0", then_branch=then_branch,
+                              else_branch=else_branch)]
+    return model("if_unsafe", nodes, [vi("x", [4])], [vi("y", [])],
+                 [init("zero", np.array(0, np.float32))])
+
+
+def loop_runtime():
+    # A Loop whose trip count is an input.
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"], name="cond0"),
+         helper.make_node("Add", ["y_in", "y_in"], ["y_out"], name="add0")],
+        "body", [vi("i", [], TensorProto.INT64), vi("cond_in", [], TensorProto.BOOL),
+                 vi("y_in", [3])],
+        [vi("cond_out", [], TensorProto.BOOL), vi("y_out", [3])])
+    nodes = [helper.make_node("Loop", ["n", "", "x"], ["y"], name="loop0", body=body)]
+    return model("loop_runtime", nodes, [vi("n", [], TensorProto.INT64), vi("x", [3])],
+                 [vi("y", [3])])
+
+
+def contrib_mean():
+    # SkipSimplifiedLayerNormalization's mean output: RMS normalization has none.
+    nodes = [helper.make_node("SkipSimplifiedLayerNormalization", ["x", "x", "g"], ["y", "m"],
+                              name="skiprms0", domain="com.microsoft")]
+    return model("contrib_mean", nodes, [vi("x", [2, 4])], [vi("y", [2, 4]), vi("m", [2, 1])],
+                 [init("g", np.ones(4, np.float32))], extra_opsets=[("com.microsoft", 1)])
+
+
+def contrib_unknown():
+    nodes = [helper.make_node("EmbedLayerNormalization", ["x"], ["y"], name="embed0",
+                              domain="com.microsoft")]
+    return model("contrib_unknown", nodes, [vi("x", [2, 4])], [vi("y", [2, 4])],
+                 extra_opsets=[("com.microsoft", 1)])
+
+
+def function_recursive():
+    ms = "tcc.test"
+    forever = helper.make_function(ms, "Forever", ["X"], ["Y"],
+                                   [helper.make_node("Forever", ["X"], ["Y"], domain=ms)],
+                                   [helper.make_opsetid("", 17), helper.make_opsetid(ms, 1)])
+    nodes = [helper.make_node("Forever", ["x"], ["y"], name="call0", domain=ms)]
+    m = model("function_recursive", nodes, [vi("x", [4])], [vi("y", [4])],
+              extra_opsets=[(ms, 1)])
+    m.functions.append(forever)
+    return m
+
+
+def if_branch_shapes():
+    # A run-time If whose branches give different shapes.
+    then_branch = helper.make_graph([helper.make_node("Relu", ["x"], ["t"], name="relu0")],
+                                    "then", [], [vi("t", [4])])
+    else_branch = helper.make_graph(
+        [helper.make_node("Concat", ["x", "x"], ["e"], name="concat0", axis=0)], "else", [],
+        [vi("e", [8])])
+    nodes = [helper.make_node("If", ["c"], ["y"], name="if0", then_branch=then_branch,
+                              else_branch=else_branch)]
+    return model("if_branch_shapes", nodes, [vi("x", [4]), vi("c", [], TensorProto.BOOL)],
+                 [vi("y", None)])
+
+
+def loop_model(name, trip_count, cond_node, scan=False):
+    outputs = [vi("cond_out", [], TensorProto.BOOL), vi("y_out", [3])]
+    body_nodes = [cond_node, helper.make_node("Add", ["y_in", "y_in"], ["y_out"], name="add0")]
+    if scan:
+        body_nodes.append(helper.make_node("Identity", ["y_out"], ["s"], name="scan0"))
+        outputs.append(vi("s", [3]))
+    body = helper.make_graph(
+        body_nodes, "body", [vi("i", [], TensorProto.INT64), vi("cond_in", [], TensorProto.BOOL),
+                             vi("y_in", [3])], outputs)
+    node_outputs = ["y", "scans"] if scan else ["y"]
+    nodes = [helper.make_node("Loop", ["n", "", "x"], node_outputs, name="loop0", body=body)]
+    graph_outputs = [vi("y", [3])] + ([vi("scans", [trip_count, 3])] if scan else [])
+    return model(name, nodes, [vi("x", [3])], graph_outputs,
+                 [init("n", np.array(trip_count, np.int64))])
+
+
+def loop_long():
+    return loop_model("loop_long", 5000, helper.make_node("Identity", ["cond_in"], ["cond_out"]))
+
+
+def loop_cond_runtime():
+    # The body's condition depends on the data.
+    body_cond = helper.make_node("ReduceSum", ["y_in"], ["sum"], name="sum0", keepdims=0)
+    m = loop_model("loop_cond_runtime", 3, body_cond)
+    body = m.graph.node[0].attribute[0].g
+    body.node.insert(1, helper.make_node("Less", ["sum", "hundred"], ["cond_out"], name="lt0"))
+    body.initializer.append(init("hundred", np.array(100, np.float32)))
+    return m
+
+
+def loop_zero_scan():
+    return loop_model("loop_zero_scan", 0,
+                      helper.make_node("Identity", ["cond_in"], ["cond_out"]), scan=True)
+
+
+def fusedmatmul_batch():
+    nodes = [helper.make_node("FusedMatMul", ["a", "b"], ["y"], name="fmm0",
+                              domain="com.microsoft", transBatchA=1)]
+    return model("fusedmatmul_batch", nodes, [vi("a", [2, 3, 4]), vi("b", [3, 4, 5])],
+                 [vi("y", None)], extra_opsets=[("com.microsoft", 1)])
+
+
+BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
+        contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive]
 
 
 SYMBOLIC_DIM = 2  # value fed for a dim_param (e.g. "batch") when checking
