@@ -81,6 +81,7 @@ private:
   LogicalResult checkSupported(const onnx::GraphProto &graph);
   int countUnsupported(const NodeList &list);
   const onnx::FunctionProto *localFunction(const onnx::NodeProto &node) const;
+  bool isContribCall(const onnx::NodeProto &node) const;
   FailureOr<SmallVector<Value>>
   importSubgraph(const onnx::GraphProto &graph, StringRef name,
                  ArrayRef<std::pair<std::string, Value>> bindings);
@@ -147,6 +148,16 @@ static std::string domainName(const onnx::NodeProto &node) {
   return node.domain().empty() ? "ai.onnx" : node.domain();
 }
 
+/// A com.microsoft op, or one onnxruntime registers in the default domain
+/// without ONNX defining it (SimplifiedLayerNormalization).
+bool Importer::isContribCall(const onnx::NodeProto &node) const {
+  if (node.domain() == "com.microsoft")
+    return true;
+  return isDefaultDomain(node.domain()) &&
+         tcc::import::isContribOp(node.op_type()) &&
+         !RegisteredOperationName::lookup("onnx." + node.op_type(), &ctx);
+}
+
 static const onnx::GraphProto *graphAttr(const onnx::NodeProto &node,
                                          StringRef name) {
   for (const onnx::AttributeProto &attr : node.attribute())
@@ -182,7 +193,7 @@ int Importer::countUnsupported(const NodeList &list) {
       known = true;
       if (checkedFunctions.insert(node.domain() + ":" + node.op_type()).second)
         unsupported += countUnsupported(fn->node());
-    } else if (node.domain() == "com.microsoft") {
+    } else if (isContribCall(node)) {
       known = tcc::import::isContribOp(node.op_type());
     } else {
       known = isDefaultDomain(node.domain()) && node.op_type() != "NoValue" &&
@@ -814,7 +825,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
     return unrollLoop(node, name);
   if (const onnx::FunctionProto *fn = localFunction(node))
     return inlineFunction(node, *fn, name);
-  if (node.domain() == "com.microsoft") {
+  if (isContribCall(node)) {
     SmallVector<int64_t> ranks;
     for (const std::string &input : node.input()) {
       auto it = values.find(input);
@@ -828,7 +839,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
         tcc::import::contribFunction(node, ranks, why);
     if (!fn)
       return emitError(loc) << "node '" << name << "' (" << opType
-                            << ", domain com.microsoft): " << why;
+                            << ", domain " << domainName(node) << "): " << why;
     return inlineFunction(node, *fn, name);
   }
 
