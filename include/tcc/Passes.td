@@ -66,4 +66,17 @@ def PlanWorkspace : Pass<"tcc-plan-workspace", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def FlattenGlobals : Pass<"tcc-flatten-globals", "::mlir::ModuleOp"> {
+  let summary = "Makes constant memref globals one-dimensional";
+  let description = [{
+    A `memref.global` of shape `AxBxC` becomes one of shape `A*B*C`, its
+    data unchanged, and each `memref.get_global` of it a `get_global` of
+    the flat global followed by a `memref.expand_shape` to the old shape.
+    LLVM then holds each weight as one flat constant array instead of
+    nested aggregates of millions of small uniqued arrays, which took most
+    of the compile time of large models.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // TCC_PASSES_TD

@@ -72,6 +72,7 @@ void tcc::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tcc::createPlanWorkspace());
+  pm.addPass(tcc::createFlattenGlobals());
 }
 
 void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,

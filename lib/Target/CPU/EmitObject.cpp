@@ -3,7 +3,10 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -92,6 +95,36 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
   return llvmModule;
 }
 
+/// Gives large constant arrays (the weights) an i8 element type, same
+/// bytes: the asm printer writes a byte array in one piece but other
+/// element types one element at a time, which dominated the time to write
+/// the object of a large model. Pointers are opaque, so uses are unchanged.
+static void weightsAsBytes(llvm::Module &module) {
+  constexpr uint64_t kMinBytes = 4096;
+  llvm::Type *i8 = llvm::Type::getInt8Ty(module.getContext());
+  for (llvm::GlobalVariable &global :
+       llvm::make_early_inc_range(module.globals())) {
+    auto *data = llvm::dyn_cast_or_null<llvm::ConstantDataSequential>(
+        global.hasInitializer() ? global.getInitializer() : nullptr);
+    if (!data || !global.isConstant() || data->getElementType() == i8 ||
+        data->getRawDataValues().size() < kMinBytes)
+      continue;
+    StringRef bytes = data->getRawDataValues();
+    llvm::Constant *init =
+        llvm::ConstantDataArray::getRaw(bytes, bytes.size(), i8);
+    auto *flat = new llvm::GlobalVariable(
+        module, init->getType(), /*isConstant=*/true, global.getLinkage(),
+        init, "", &global, global.getThreadLocalMode(),
+        global.getAddressSpace());
+    flat->copyAttributesFrom(&global);
+    flat->setAlignment(global.getAlign().value_or(
+        module.getDataLayout().getPrefTypeAlign(data->getType())));
+    flat->takeName(&global);
+    global.replaceAllUsesWith(flat);
+    global.eraseFromParent();
+  }
+}
+
 LogicalResult tcc::emitModule(ModuleOp module, const TargetOptions &options,
                               OutputKind kind, llvm::raw_pwrite_stream &os) {
   std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, module);
@@ -106,6 +139,7 @@ LogicalResult tcc::emitModule(ModuleOp module, const TargetOptions &options,
     llvmModule->print(os, nullptr);
     return success();
   }
+  weightsAsBytes(*llvmModule);
   llvm::legacy::PassManager pm;
   auto fileType = kind == OutputKind::Object ? llvm::CodeGenFileType::ObjectFile
                                              : llvm::CodeGenFileType::AssemblyFile;
