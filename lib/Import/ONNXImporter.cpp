@@ -28,7 +28,9 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
@@ -99,6 +101,8 @@ private:
                                       const tcc::HostTensor &tensor);
   FailureOr<ElementsAttr> importTensor(const onnx::TensorProto &tensor,
                                        Location loc);
+  FailureOr<std::vector<char>> readExternalData(const onnx::TensorProto &t,
+                                                Location loc);
   FailureOr<Attribute> importAttribute(const onnx::AttributeProto &attr,
                                        Location loc);
   LogicalResult importNode(const onnx::NodeProto &node, StringRef name);
@@ -110,6 +114,8 @@ private:
   std::map<std::string, tcc::NodeInfo> *nodes;
   llvm::StringMap<Value> values;
   int64_t opset = 0;
+  /// The model file, whose folder external data is read from.
+  std::string modelPath;
   /// The model's local functions by "domain:name".
   llvm::StringMap<const onnx::FunctionProto *> functions;
   /// Local functions whose bodies countUnsupported has checked.
@@ -728,21 +734,87 @@ static std::vector<char> packField(const Field &field, size_t elemBytes) {
   return bytes;
 }
 
+/// The bytes of a tensor stored in a file beside the model (ONNX external
+/// data: keys location, offset, length). The location must name a file
+/// inside the model's folder: absolute paths, `..` and symbolic links that
+/// lead out of it are refused.
+FailureOr<std::vector<char>>
+Importer::readExternalData(const onnx::TensorProto &t, Location loc) {
+  std::string location;
+  uint64_t offset = 0;
+  std::optional<uint64_t> length;
+  for (const auto &entry : t.external_data()) {
+    if (entry.key() == "location") {
+      location = entry.value();
+      continue;
+    }
+    if (entry.key() != "offset" && entry.key() != "length")
+      continue; // checksum
+    uint64_t n;
+    if (StringRef(entry.value()).getAsInteger(10, n))
+      return emitError(loc) << "tensor '" << t.name() << "': external data "
+                            << entry.key() << " '" << entry.value()
+                            << "' is not a number";
+    if (entry.key() == "offset")
+      offset = n;
+    else
+      length = n;
+  }
+  auto error = [&]() {
+    return emitError(loc) << "tensor '" << t.name() << "': external data '"
+                          << location << "' ";
+  };
+  if (location.empty())
+    return emitError(loc) << "tensor '" << t.name()
+                          << "' uses external data without a location";
+  bool escapes = llvm::sys::path::is_absolute(location) ||
+                 llvm::is_contained(llvm::make_range(
+                                        llvm::sys::path::begin(location),
+                                        llvm::sys::path::end(location)),
+                                    "..");
+  SmallString<256> dir(modelPath);
+  llvm::sys::path::remove_filename(dir);
+  if (dir.empty())
+    dir = ".";
+  SmallString<256> path(dir);
+  llvm::sys::path::append(path, location);
+  SmallString<256> realDir, realPath;
+  if (!escapes && !llvm::sys::fs::real_path(dir, realDir) &&
+      !llvm::sys::fs::real_path(path, realPath))
+    escapes = !StringRef(realPath).starts_with((realDir + "/").str());
+  if (escapes)
+    return error() << "is outside the model's folder; tcc reads external "
+                   << "data only from files in or below it";
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file)
+    return error() << "cannot be read: " << file.getError().message();
+  uint64_t size = (*file)->getBufferSize();
+  uint64_t count = length.value_or(offset <= size ? size - offset : 0);
+  if (offset > size || count > size - offset)
+    return error() << "is " << size << " bytes; offset " << offset
+                   << " and length " << count << " run past its end";
+  const char *begin = (*file)->getBufferStart() + offset;
+  return std::vector<char>(begin, begin + count);
+}
+
 FailureOr<ElementsAttr> Importer::importTensor(const onnx::TensorProto &t,
                                                Location loc) {
   Type elem = toElementType(&ctx, t.data_type());
   if (!elem)
     return emitError(loc) << "tensor '" << t.name() << "' has unsupported "
                           << "element type " << dtypeName(t.data_type());
-  if (t.data_location() == onnx::TensorProto::EXTERNAL)
-    return emitError(loc) << "tensor '" << t.name() << "' uses external "
-                          << "data, which is not supported yet";
   SmallVector<int64_t> shape(t.dims().begin(), t.dims().end());
   auto type = RankedTensorType::get(shape, elem);
   int64_t n = type.getNumElements();
   int64_t elemBytes = tcc::dtypeSize(t.data_type());
   std::vector<char> bytes;
-  if (t.has_raw_data()) {
+  if (t.data_location() == onnx::TensorProto::EXTERNAL) {
+    FailureOr<std::vector<char>> external = readExternalData(t, loc);
+    if (failed(external))
+      return failure();
+    bytes = std::move(*external);
+  } else if (t.has_raw_data()) {
     bytes.assign(t.raw_data().begin(), t.raw_data().end());
   } else {
     switch (t.data_type()) {
@@ -992,6 +1064,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
 }
 
 OwningOpRef<ModuleOp> Importer::import(StringRef path) {
+  modelPath = path.str();
   Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);

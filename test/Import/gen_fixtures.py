@@ -415,6 +415,37 @@ def external_data():
     return model("external_data", nodes, [vi("x", [4])], [vi("y", [4])], [w])
 
 
+def external_model(name, location, offset=None, length=None):
+    w = TensorProto(name="w", data_type=F32, dims=[2, 4], data_location=TensorProto.EXTERNAL)
+    w.external_data.add(key="location", value=location)
+    if offset is not None:
+        w.external_data.add(key="offset", value=str(offset))
+    if length is not None:
+        w.external_data.add(key="length", value=str(length))
+    nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add0")]
+    return model(name, nodes, [vi("x", [2, 4])], [vi("y", [2, 4])], [w])
+
+
+# external_ok.bin: 16 bytes of padding, then w (2x4 float32), then 8 more bytes.
+EXTERNAL_W = np.arange(8, dtype=np.float32).reshape(2, 4) / 4 - 1
+
+
+def external_ok():
+    return external_model("external_ok", "external_ok.bin", offset=16, length=32)
+
+
+def external_escape():
+    return external_model("external_escape", "../Inputs/external_ok.bin", offset=16, length=32)
+
+
+def external_absolute():
+    return external_model("external_absolute", "/etc/passwd")
+
+
+def external_short():
+    return external_model("external_short", "external_ok.bin", offset=40, length=32)
+
+
 def bad_initializer():
     w = TensorProto(name="w", data_type=F32, dims=[4], float_data=[1.0, 2.0, 3.0])  # 3 of 4
     nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add0")]
@@ -709,6 +740,7 @@ def fusedmatmul_batch():
                  [vi("y", None)], extra_opsets=[("com.microsoft", 1)])
 
 
+BAD += [external_escape, external_absolute, external_short]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive]
 
@@ -795,6 +827,16 @@ def main():
     np.save(out("conv_input.npy"), x)
     np.save(out("conv_input_bad.npy"), rng(11).standard_normal((1, 3, 8, 7)).astype(np.float32))
     print(f"wrote {out('conv_input.npy')} (1x3x8x8), {out('conv_input_bad.npy')} (1x3x8x7)")
+
+    # A valid model whose weights live in a file beside it (written raw: onnx.save would
+    # rewrite the external data).
+    with open(out("external_ok.bin"), "wb") as f:
+        f.write(bytes(16) + EXTERNAL_W.tobytes() + bytes(8))
+    with open(out("external_ok.onnx"), "wb") as f:
+        f.write(external_ok().SerializeToString())
+    if not args.no_check:
+        check(out("external_ok.onnx"), external_ok())
+    print(f"wrote {out('external_ok.onnx')} and external_ok.bin")
 
     for fn in BAD:  # raw bytes: onnx.save would try to resolve external_data.onnx's w.bin
         path = out(fn.__name__ + ".onnx")
