@@ -60,7 +60,10 @@ def PlanWorkspace : Pass<"tcc-plan-workspace", "::mlir::ModuleOp"> {
     aligned to 64 bytes. Buffers whose live ranges (from the alloc to the
     last use of it or of a view of it, in the function's top-level order)
     do not overlap share memory. The workspace size is recorded in the
-    `tcc.workspace_size` attribute of @main. Dynamic allocs are rejected.
+    `tcc.workspace_size` attribute of @main; `tcc.workspace_buffers` and
+    `tcc.workspace_buffers_bytes` count the buffers and their total size,
+    `tcc.workspace_lower_bound` is the largest total of buffers live at one
+    point (no plan can be smaller). Dynamic allocs are rejected.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect"];

@@ -165,8 +165,26 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
                              copy.getTarget());
       copy.erase();
     });
-    func->setAttr("tcc.workspace_size",
-                  IntegerAttr::get(IntegerType::get(ctx, 64), total));
+    // For `tcc compile --stats`: what each buffer having its own memory
+    // would take, and the lower bound of any plan, the largest total of
+    // buffers live at one point.
+    int64_t sum = 0, lowerBound = 0;
+    for (const Buffer &buf : buffers)
+      sum += buf.size;
+    for (const Buffer &at : buffers) {
+      int64_t live = 0;
+      for (const Buffer &other : buffers)
+        if (other.begin <= at.begin && at.begin <= other.end)
+          live += other.size;
+      lowerBound = std::max(lowerBound, live);
+    }
+    auto i64 = IntegerType::get(ctx, 64);
+    func->setAttr("tcc.workspace_size", IntegerAttr::get(i64, total));
+    func->setAttr("tcc.workspace_buffers",
+                  IntegerAttr::get(i64, (int64_t)buffers.size()));
+    func->setAttr("tcc.workspace_buffers_bytes", IntegerAttr::get(i64, sum));
+    func->setAttr("tcc.workspace_lower_bound",
+                  IntegerAttr::get(i64, lowerBound));
   }
 };
 

@@ -4,7 +4,7 @@
 // %b is live meanwhile and gets its own. Copies become linalg.copy.
 // CHECK-LABEL: func @main
 // CHECK-SAME: (%[[IN:.*]]: memref<1024xf32>, %[[OUT:.*]]: memref<1024xf32>, %[[WS:.*]]: memref<8192xi8>)
-// CHECK-SAME: attributes {tcc.workspace_size = 8192 : i64}
+// CHECK-SAME: attributes {tcc.workspace_buffers = 3 : i64, tcc.workspace_buffers_bytes = 12288 : i64, tcc.workspace_lower_bound = 8192 : i64, tcc.workspace_size = 8192 : i64}
 // CHECK-NOT: memref.alloc
 // CHECK: %[[O1:.*]] = arith.constant 0 : index
 // CHECK: %[[A:.*]] = memref.view %[[WS]][%[[O1]]][] : memref<8192xi8> to memref<1024xf32>

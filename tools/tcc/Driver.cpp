@@ -24,6 +24,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
@@ -48,7 +49,7 @@ struct CompileOptions {
   std::string target = "cpu";
   int optLevel = 3;
   std::vector<std::string> dims, shapes, binds;
-  bool printIRAfterAll = false, timePasses = false;
+  bool printIRAfterAll = false, timePasses = false, stats = false;
 };
 
 struct RunOptions {
@@ -202,6 +203,8 @@ struct Compiled {
   OwningOpRef<ModuleOp> module;
   tcc::ModelSignature signature;
   int64_t workspaceSize = 0;
+  /// The workspace plan's statistics (tcc.workspace_* of @main).
+  std::map<std::string, int64_t> stats;
   std::string name;
 };
 
@@ -240,6 +243,11 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     auto ws = fn ? fn->getAttrOfType<IntegerAttr>("tcc.workspace_size")
                  : IntegerAttr();
     out.workspaceSize = ws ? ws.getInt() : 0;
+    for (const char *key : {"buffers", "buffers_bytes", "lower_bound"})
+      if (auto attr = fn ? fn->getAttrOfType<IntegerAttr>(
+                               std::string("tcc.workspace_") + key)
+                         : IntegerAttr())
+        out.stats[key] = attr.getInt();
   }
   return success();
 }
@@ -282,6 +290,24 @@ int runCompile(CompileOptions &o) {
       return 0;
     }
     return failed(writeAtomically(output, print)) ? kExitModelError : 0;
+  }
+
+  if (o.stats) {
+    auto mib = [](int64_t bytes) {
+      return llvm::formatv("{0:F2} MiB", bytes / 1048576.0).str();
+    };
+    int64_t bound = compiled.stats["lower_bound"];
+    llvm::outs() << "workspace: " << compiled.workspaceSize << " bytes ("
+                 << mib(compiled.workspaceSize) << ") planned for "
+                 << compiled.stats["buffers"] << " buffers of "
+                 << compiled.stats["buffers_bytes"] << " bytes ("
+                 << mib(compiled.stats["buffers_bytes"])
+                 << "); lower bound " << bound << " bytes (" << mib(bound)
+                 << "); planned / lower bound = "
+                 << llvm::formatv("{0:F3}", bound ? (double)compiled.workspaceSize /
+                                                        bound
+                                                  : 1.0)
+                 << "\n";
   }
 
   tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
@@ -476,6 +502,9 @@ int main(int argc, char **argv) {
                          "bufferized, llvm");
   compileCmd->add_flag("--print-ir-after-all", compile.printIRAfterAll,
                        "Print the IR after each pass");
+  compileCmd->add_flag("--stats", compile.stats,
+                       "Print the workspace plan: planned bytes, the sum of "
+                       "all buffers, the lower bound");
   compileCmd->add_flag("--time-passes", compile.timePasses,
                        "Report the time of each pass");
   compileCmd->add_option("-O", compile.optLevel, "Optimization level 0-3")
