@@ -130,6 +130,8 @@ struct IntegerArithFolder : DialectFoldInterface {
                      SmallVectorImpl<OpFoldResult> &results) const override {
     using Fn = int64_t (*)(ArrayRef<int64_t>);
     StringRef name = op->getName().stripDialect();
+    if (name == "Transpose")
+      return foldTranspose(op, operands, results);
     Fn fn = llvm::StringSwitch<Fn>(name)
                 .Case("Add", [](ArrayRef<int64_t> v) { return v[0] + v[1]; })
                 .Case("Sub", [](ArrayRef<int64_t> v) { return v[0] - v[1]; })
@@ -213,6 +215,30 @@ struct IntegerArithFolder : DialectFoldInterface {
   }
 
 private:
+  /// A Transpose of a small constant (a pads table of a shape sub-graph).
+  static LogicalResult foldTranspose(Operation *op, ArrayRef<Attribute> operands,
+                                     SmallVectorImpl<OpFoldResult> &results) {
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(operands[0]);
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    auto perm = op->getAttrOfType<DenseI64ArrayAttr>("perm");
+    if (!dense || !type || !type.hasStaticShape() || !perm ||
+        type.getNumElements() > kMaxFoldElements ||
+        perm.size() != type.getRank())
+      return failure();
+    SmallVector<Attribute> in = llvm::to_vector(dense.getValues<Attribute>());
+    SmallVector<int64_t> inStrides =
+        rowMajorStrides(dense.getType().getShape());
+    SmallVector<Attribute> out;
+    forEachIndex(type.getShape(), [&](ArrayRef<int64_t> index) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < index.size(); ++d)
+        offset += index[d] * inStrides[perm[d]];
+      out.push_back(in[offset]);
+    });
+    results.push_back(DenseElementsAttr::get(type, out));
+    return success();
+  }
+
   /// The values of a Cast's integer or float operand as integers (a float
   /// truncates toward zero, as ONNX's Cast does; NaN or out-of-range values
   /// do not fold).
@@ -239,7 +265,10 @@ private:
                  llvm::function_ref<void(ArrayRef<T>)> fn) {
     SmallVector<SmallVector<int64_t>> strides;
     for (Value value : op->getOperands()) {
-      auto s = rankedShape(value);
+      // A missing optional operand (Clip's bound) stands for a scalar.
+      auto s = isa<NoneType>(value.getType())
+                   ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
+                   : rankedShape(value);
       if (!s || s->size() > (size_t)type.getRank())
         return failure();
       SmallVector<int64_t> st = rowMajorStrides(*s);
@@ -287,10 +316,18 @@ private:
                       [](ArrayRef<double> v) { return v[0] > 0 ? v[0] : 0.0; })
                 .Case("Abs", [](ArrayRef<double> v) { return std::fabs(v[0]); })
                 .Default(nullptr);
+    // Clip's bounds are optional: a missing one does not bound.
+    bool clip = name == "Clip";
+    if (clip)
+      fn = [](ArrayRef<double> v) { return std::min(std::max(v[0], v[1]), v[2]); };
     if (!fn || type.getNumElements() > 16)
       return failure();
     SmallVector<SmallVector<double>> values;
-    for (Attribute attr : operands) {
+    for (auto [i, attr] : llvm::enumerate(operands)) {
+      if (clip && i > 0 && isa<NoneType>(op->getOperand(i).getType())) {
+        values.push_back({i == 1 ? -INFINITY : INFINITY});
+        continue;
+      }
       auto elements = dyn_cast_or_null<DenseElementsAttr>(attr);
       if (!elements || elements.getNumElements() > 16)
         return failure();

@@ -193,21 +193,25 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
     return {};
   int64_t axis = normAxis(getAxis(), type.getRank());
   int64_t outer = mulDims(type.getShape().take_front(axis));
-  SmallVector<SmallVector<int64_t>> values;
+  // Small constants of any element type (float pads and scales are
+  // computed from shapes too), element by element.
+  if (type.getNumElements() > kMaxFoldElements)
+    return {};
+  SmallVector<SmallVector<Attribute>> values;
   SmallVector<int64_t> chunks;
   for (auto [v, attr] : llvm::zip_equal(getInputs(), adaptor.getInputs())) {
-    auto ints = getIntValues(attr);
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
     auto s = rankedShape(v);
-    if (!ints || !s)
+    if (!dense || !s || dense.getElementType() != type.getElementType())
       return {};
-    values.push_back(std::move(*ints));
+    values.push_back(llvm::to_vector(dense.getValues<Attribute>()));
     chunks.push_back(mulDims(s->drop_front(axis)));
   }
-  SmallVector<int64_t> result;
+  SmallVector<Attribute> result;
   for (int64_t o = 0; o < outer; ++o)
-    for (auto [ints, chunk] : llvm::zip_equal(values, chunks))
-      result.append(ints.begin() + o * chunk, ints.begin() + (o + 1) * chunk);
-  return foldedInts(*this, result);
+    for (auto [elems, chunk] : llvm::zip_equal(values, chunks))
+      result.append(elems.begin() + o * chunk, elems.begin() + (o + 1) * chunk);
+  return DenseElementsAttr::get(type, result);
 }
 
 //===----------------------------------------------------------------------===//
