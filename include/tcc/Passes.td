@@ -69,6 +69,25 @@ def PlanWorkspace : Pass<"tcc-plan-workspace", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def OutlineKernels : Pass<"tcc-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Moves each compute op of the bufferized @main into a function";
+  let description = [{
+    Each top-level op of @main that computes (a linalg op, or an op with
+    regions such as scf.for) becomes a call of a private function of its
+    own, `@<model>_k<N>_<op>_<loop ranges>` (for example
+    `@net_k12_matmul_32x768x768`), marked `tcc.kernel`. The views,
+    globals and constants it reads are recreated inside; the buffers they
+    start from are passed. LLVM then optimizes many small functions instead
+    of one with thousands of loop nests (whose analyses grow
+    quadratically), and profiles name the kernel that runs.
+  }];
+  let options = [
+    Option<"modelName", "model-name", "std::string", "\"model\"",
+           "Symbol prefix of the kernels">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def FlattenGlobals : Pass<"tcc-flatten-globals", "::mlir::ModuleOp"> {
   let summary = "Makes constant memref globals one-dimensional";
   let description = [{

@@ -77,6 +77,9 @@ void tcc::buildBufferizePipeline(OpPassManager &pm) {
 
 void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
                                    const std::string &modelName) {
+  tcc::OutlineKernelsOptions outline;
+  outline.modelName = modelName;
+  pm.addPass(tcc::createOutlineKernels(outline));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createConvertLinalgToLoopsPass());
   fpm.addPass(createLowerAffinePass());

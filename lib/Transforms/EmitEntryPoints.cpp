@@ -44,6 +44,15 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
         return signalPassFailure();
       }
 
+    // Kernels (tcc-outline-kernels) stay functions of their own: inlined,
+    // @main would again be one function of thousands of loop nests.
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
+      if (!fn->hasAttr("tcc.kernel"))
+        continue;
+      fn.setLinkage(LLVM::Linkage::Internal);
+      fn.setNoInline(true);
+    }
+
     MLIRContext *ctx = &getContext();
     std::string prefix = modelName;
     main.setSymName(prefix + "_main");

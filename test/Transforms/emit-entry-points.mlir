@@ -1,5 +1,7 @@
 // RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-emit-entry-points=model-name=net | FileCheck %s
 
+// Kernels become internal and are never inlined back into @main.
+// CHECK-LABEL: llvm.func internal @net_k0_generic_4(%{{.*}}: !llvm.ptr) attributes {no_inline, tcc.kernel}
 // CHECK-LABEL: llvm.func internal @net_main(
 // CHECK-LABEL: llvm.func @net_workspace_size() -> i64
 // CHECK: llvm.mlir.constant(256 : i64)
@@ -15,7 +17,11 @@
 // CHECK: llvm.load
 // CHECK: llvm.load
 // CHECK: llvm.call @net_run
+llvm.func @net_k0_generic_4(%buf: !llvm.ptr) attributes {tcc.kernel} {
+  llvm.return
+}
 llvm.func @main(%in: !llvm.ptr, %out: !llvm.ptr, %ws: !llvm.ptr) attributes {tcc.num_inputs = 1 : i64, tcc.workspace_size = 256 : i64} {
+  llvm.call @net_k0_generic_4(%out) : (!llvm.ptr) -> ()
   llvm.return
 }
 

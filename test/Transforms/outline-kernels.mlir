@@ -1,0 +1,52 @@
+// RUN: tcc-opt %s --tcc-outline-kernels=model-name=net | FileCheck %s
+
+// Each linalg op becomes a call of a kernel named after it and its loop
+// ranges. Views of a buffer (a strided subview, an expand_shape) and
+// constants are recreated inside the kernel; the buffers they start from
+// (arguments, workspace views) are passed.
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[X:.*]]: memref<2x3x4xf32>, %[[Z:.*]]: memref<2x3x6xf32>, %[[Y:.*]]: memref<2x30xf32>, %[[WS:.*]]: memref<384xi8>)
+// CHECK: %[[T:.*]] = memref.view %[[WS]]
+// CHECK: call @net_k0_transpose_2x2x6(%[[X]], %[[T]]) : (memref<2x3x4xf32>, memref<2x2x6xf32>) -> ()
+// CHECK: %[[C:.*]] = memref.view %[[WS]]
+// CHECK: call @net_k1_copy_2x2x6(%[[T]], %[[C]])
+// CHECK: call @net_k2_copy_2x3x6(%[[Z]], %[[C]])
+// CHECK: call @net_k3_generic_2x30(%[[C]], %[[Y]])
+// CHECK-NOT: linalg.
+
+// CHECK: func.func private @net_k0_transpose_2x2x6(%[[A:.*]]: memref<2x3x4xf32>, %[[B:.*]]: memref<2x2x6xf32>) attributes {tcc.kernel}
+// CHECK-NEXT: %[[F:.*]] = memref.collapse_shape %[[A]]
+// CHECK-NEXT: %[[E:.*]] = memref.expand_shape %[[F]]
+// CHECK-NEXT: linalg.transpose ins(%[[E]] : memref<2x6x2xf32>) outs(%[[B]] : memref<2x2x6xf32>)
+// CHECK-NEXT: return
+
+// CHECK: func.func private @net_k1_copy_2x2x6(%[[S:.*]]: memref<2x2x6xf32>, %[[D:.*]]: memref<2x5x6xf32>)
+// CHECK-NEXT: %[[SV:.*]] = memref.subview %[[D]][0, 0, 0] [2, 2, 6] [1, 1, 1]
+// CHECK-NEXT: linalg.copy ins(%[[S]] : memref<2x2x6xf32>) outs(%[[SV]] :
+
+// A captured constant is recreated too.
+// CHECK: func.func private @net_k3_generic_2x30(
+// CHECK: memref.collapse_shape
+// CHECK-NEXT: arith.constant 2.000000e+00 : f32
+// CHECK-NEXT: linalg.generic
+func.func @main(%arg0: memref<2x3x4xf32>, %arg1: memref<2x3x6xf32>, %arg2: memref<2x30xf32>, %arg3: memref<384xi8>) {
+  %collapse_shape = memref.collapse_shape %arg0 [[0, 1, 2]] : memref<2x3x4xf32> into memref<24xf32>
+  %expand_shape = memref.expand_shape %collapse_shape [[0, 1, 2]] output_shape [2, 6, 2] : memref<24xf32> into memref<2x6x2xf32>
+  %c256 = arith.constant 256 : index
+  %view = memref.view %arg3[%c256][] : memref<384xi8> to memref<2x2x6xf32>
+  linalg.transpose ins(%expand_shape : memref<2x6x2xf32>) outs(%view : memref<2x2x6xf32>) permutation = [0, 2, 1]
+  %c0 = arith.constant 0 : index
+  %view_0 = memref.view %arg3[%c0][] : memref<384xi8> to memref<2x5x6xf32>
+  %subview = memref.subview %view_0[0, 0, 0] [2, 2, 6] [1, 1, 1] : memref<2x5x6xf32> to memref<2x2x6xf32, strided<[30, 6, 1]>>
+  linalg.copy ins(%view : memref<2x2x6xf32>) outs(%subview : memref<2x2x6xf32, strided<[30, 6, 1]>>)
+  %subview_1 = memref.subview %view_0[0, 2, 0] [2, 3, 6] [1, 1, 1] : memref<2x5x6xf32> to memref<2x3x6xf32, strided<[30, 6, 1], offset: 12>>
+  linalg.copy ins(%arg1 : memref<2x3x6xf32>) outs(%subview_1 : memref<2x3x6xf32, strided<[30, 6, 1], offset: 12>>)
+  %collapse_shape_2 = memref.collapse_shape %view_0 [[0], [1, 2]] : memref<2x5x6xf32> into memref<2x30xf32>
+  %two = arith.constant 2.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%collapse_shape_2 : memref<2x30xf32>) outs(%arg2 : memref<2x30xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %two : f32
+    linalg.yield %m : f32
+  }
+  return
+}
