@@ -1,0 +1,180 @@
+/* abi_check.c - the generated C ABI under sanitizers: two models linked
+ * into one program, both run from two threads at once (each call with its
+ * own workspace), and wrong calls rejected without touching memory.
+ *
+ * Build with the headers of two models compiled with --name a and --name b:
+ *   cc -I DIR -I include abi_check.c a.o b.o libtccrt.a -lpthread -lm
+ *       -fsanitize=thread        (or -fsanitize=address,undefined)
+ * Exits 0 when every check passes; prints what failed otherwise. */
+#include "a.h"
+#include "b.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_BUFFERS 16
+#define RUNS_PER_THREAD 25
+
+typedef tcc_status (*packed_fn)(const void *const *, void *const *, void *);
+
+/* One model: its entry point, signature and buffers. */
+typedef struct model {
+  const tcc_model_info *info;
+  packed_fn run_packed;
+  void *inputs[MAX_BUFFERS];
+  void *expected[MAX_BUFFERS]; /* outputs of a single-threaded run */
+} model;
+
+static int failures;
+
+static void check(int ok, const char *what) {
+  if (!ok) {
+    fprintf(stderr, "abi_check: FAIL: %s\n", what);
+    ++failures;
+  }
+}
+
+/* Deterministic, dtype-agnostic input bytes (small values for floats). */
+static void fill(void *data, const tcc_tensor_info *t, unsigned seed) {
+  if (t->dtype == TCC_DTYPE_F32) {
+    float *f = data;
+    for (size_t i = 0; i < t->num_elements; ++i)
+      f[i] = (float)((i * 7 + seed * 13) % 17) / 8.0f - 1.0f;
+  } else {
+    memset(data, (int)seed & 1, t->size_bytes);
+  }
+}
+
+static void **alloc_outputs(const model *m) {
+  void **outs = calloc(MAX_BUFFERS, sizeof(void *));
+  for (int i = 0; i < m->info->num_outputs; ++i)
+    outs[i] = calloc(1, m->info->outputs[i].size_bytes + 1);
+  return outs;
+}
+
+static void free_outputs(const model *m, void **outs) {
+  for (int i = 0; i < m->info->num_outputs; ++i)
+    free(outs[i]);
+  free(outs);
+}
+
+static void setup(model *m, const tcc_model_info *info, packed_fn run) {
+  m->info = info;
+  m->run_packed = run;
+  for (int i = 0; i < info->num_inputs; ++i) {
+    m->inputs[i] = malloc(info->inputs[i].size_bytes + 1);
+    fill(m->inputs[i], &info->inputs[i], (unsigned)i + 1);
+  }
+  void **outs = alloc_outputs(m);
+  void *ws = tcc_workspace_alloc(info->workspace_size);
+  check(m->run_packed((const void *const *)m->inputs, outs, ws) == TCC_OK,
+        "single-threaded run");
+  tcc_workspace_free(ws);
+  for (int i = 0; i < info->num_outputs; ++i)
+    m->expected[i] = outs[i];
+  free(outs);
+}
+
+static int same_outputs(const model *m, void **outs) {
+  for (int i = 0; i < m->info->num_outputs; ++i)
+    if (memcmp(outs[i], m->expected[i], m->info->outputs[i].size_bytes))
+      return 0;
+  return 1;
+}
+
+/* Runs both models RUNS_PER_THREAD times with this thread's workspaces. */
+static void *worker(void *arg) {
+  model *models = arg;
+  intptr_t mismatches = 0;
+  for (int k = 0; k < 2; ++k) {
+    model *m = &models[k];
+    void **outs = alloc_outputs(m);
+    void *ws = tcc_workspace_alloc(m->info->workspace_size);
+    for (int r = 0; r < RUNS_PER_THREAD; ++r) {
+      if (m->run_packed((const void *const *)m->inputs, outs, ws) != TCC_OK ||
+          !same_outputs(m, outs))
+        ++mismatches;
+    }
+    tcc_workspace_free(ws);
+    free_outputs(m, outs);
+  }
+  return (void *)mismatches;
+}
+
+/* Wrong calls return TCC_ERROR_INVALID_ARGUMENT and write nothing. */
+static void wrong_calls(const model *m) {
+  const tcc_model_info *info = m->info;
+  void **outs = alloc_outputs(m);
+  unsigned char *raw = tcc_workspace_alloc(info->workspace_size + 64);
+  for (int i = 0; i < info->num_outputs; ++i)
+    memset(outs[i], 0xAB, info->outputs[i].size_bytes);
+  const void *inputs[MAX_BUFFERS];
+  memcpy(inputs, m->inputs, sizeof(inputs));
+
+  check(m->run_packed(NULL, outs, raw) == TCC_ERROR_INVALID_ARGUMENT,
+        "null input array is rejected");
+  check(m->run_packed(inputs, NULL, raw) == TCC_ERROR_INVALID_ARGUMENT,
+        "null output array is rejected");
+  inputs[0] = NULL;
+  check(m->run_packed(inputs, outs, raw) == TCC_ERROR_INVALID_ARGUMENT,
+        "null input buffer is rejected");
+  inputs[0] = m->inputs[0];
+  void *out0 = outs[0];
+  outs[0] = NULL;
+  check(m->run_packed(inputs, outs, raw) == TCC_ERROR_INVALID_ARGUMENT,
+        "null output buffer is rejected");
+  outs[0] = out0;
+  if (info->workspace_size > 0) {
+    check(m->run_packed(inputs, outs, NULL) == TCC_ERROR_INVALID_ARGUMENT,
+          "null workspace is rejected");
+    check(m->run_packed(inputs, outs, raw + 1) == TCC_ERROR_INVALID_ARGUMENT,
+          "misaligned workspace is rejected");
+  }
+  for (int i = 0; i < info->num_outputs; ++i)
+    for (size_t j = 0; j < info->outputs[i].size_bytes; ++j)
+      if (((unsigned char *)outs[i])[j] != 0xAB) {
+        check(0, "a rejected call left the outputs untouched");
+        i = info->num_outputs;
+        break;
+      }
+  check(m->run_packed(inputs, outs, raw) == TCC_OK, "the right call works");
+  check(same_outputs(m, outs), "the right call gives the expected outputs");
+  tcc_workspace_free(raw);
+  free_outputs(m, outs);
+}
+
+int main(void) {
+  model models[2];
+  setup(&models[0], a_info(), a_run_packed);
+  setup(&models[1], b_info(), b_run_packed);
+  check(a_workspace_size() == a_info()->workspace_size, "a_workspace_size");
+  check(b_workspace_size() == b_info()->workspace_size, "b_workspace_size");
+  for (int s = 0; s <= 3; ++s)
+    check(tcc_status_string((tcc_status)s) != NULL, "tcc_status_string");
+
+  pthread_t threads[2];
+  for (int t = 0; t < 2; ++t)
+    pthread_create(&threads[t], NULL, worker, models);
+  for (int t = 0; t < 2; ++t) {
+    void *mismatches;
+    pthread_join(threads[t], &mismatches);
+    check(mismatches == NULL,
+          "concurrent runs (two threads, two models) match the single-threaded run");
+  }
+  wrong_calls(&models[0]);
+  wrong_calls(&models[1]);
+  for (int k = 0; k < 2; ++k) {
+    for (int i = 0; i < models[k].info->num_inputs; ++i)
+      free(models[k].inputs[i]);
+    for (int i = 0; i < models[k].info->num_outputs; ++i)
+      free(models[k].expected[i]);
+  }
+  if (failures)
+    return 1;
+  printf("abi_check: OK (models %s and %s, 2 threads x %d runs each)\n",
+         a_info()->name, b_info()->name, RUNS_PER_THREAD);
+  return 0;
+}
