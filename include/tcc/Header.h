@@ -15,6 +15,8 @@ struct TensorSignature {
   std::string name;          ///< ONNX value name
   int dtype = 0;             ///< ONNX TensorProto.DataType (= tcc_dtype)
   std::vector<int64_t> dims; ///< static dims
+  /// The ONNX dim_param of each dim ("" for a fixed dim); empty when none.
+  std::vector<std::string> dimNames;
   int64_t numElements() const;
 };
 

@@ -13,6 +13,14 @@
  *       The same call with the buffers passed as arrays, in model order.
  *   const tcc_model_info *NAME_info(void);   (static inline, in the header)
  *       Names, dtypes and shapes of the inputs and outputs.
+ *   tcc_status NAME_run_tensors(const tcc_tensor *inputs, int32_t num_inputs,
+ *                               tcc_tensor *outputs, int32_t num_outputs,
+ *                               void *workspace, size_t workspace_bytes,
+ *                               tcc_error *error);   (static inline)
+ *       The checked call: tensor descriptors (dtype, rank, dims, data)
+ *       compared with the model's signature before anything runs; a
+ *       mismatch returns TCC_ERROR_INVALID_ARGUMENT and, when `error` is
+ *       not null, a message naming the tensor and dim.
  *
  * The workspace must be at least NAME_workspace_size() bytes and aligned to
  * TCC_WORKSPACE_ALIGNMENT bytes; tcc_workspace_alloc() returns such memory.
@@ -64,7 +72,28 @@ typedef struct tcc_tensor_info {
   const int64_t *dims; /* rank entries, row-major */
   size_t num_elements;
   size_t size_bytes;
+  /* The ONNX model's name of each dim ("batch", "sequence"; "" for a fixed
+   * dim), or null when no dim has one. A named dim was pinned at compile
+   * time (--dim NAME=V) to the value in `dims`. */
+  const char *const *dim_names;
 } tcc_tensor_info;
+
+/* A tensor passed to the checked entry point NAME_run_tensors. */
+typedef struct tcc_tensor {
+  tcc_dtype dtype;
+  int32_t rank;
+  const int64_t *dims; /* rank entries */
+  void *data;          /* contiguous, row-major */
+} tcc_tensor;
+
+/* Why a checked call failed (filled by NAME_run_tensors when not null). */
+typedef struct tcc_error {
+  char message[256];
+} tcc_error;
+
+/* The packed entry point of a model (NAME_run_packed). */
+typedef tcc_status (*tcc_run_packed_fn)(const void *const *inputs,
+                                        void *const *outputs, void *workspace);
 
 /* A compiled model's signature. */
 typedef struct tcc_model_info {
@@ -91,6 +120,18 @@ void *tcc_workspace_alloc(size_t size);
 
 /* Frees memory from tcc_workspace_alloc (null is allowed). */
 void tcc_workspace_free(void *workspace);
+
+/* Checks `inputs` and `outputs` (count, dtype, rank, every dim, non-null
+ * data) and the workspace (non-null when needed, aligned, at least
+ * info->workspace_size bytes) against `info`, then calls `run`. On a
+ * mismatch nothing runs: returns TCC_ERROR_INVALID_ARGUMENT and, when
+ * `error` is not null, writes a message naming the tensor and dim. What
+ * NAME_run_tensors calls. */
+tcc_status tcc_run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
+                           const tcc_tensor *inputs, int32_t num_inputs,
+                           tcc_tensor *outputs, int32_t num_outputs,
+                           void *workspace, size_t workspace_bytes,
+                           tcc_error *error);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1198,6 +1198,14 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
     func.setResultAttr(i, tcc::kNameAttr, b.getStringAttr(output.name()));
     int dtype = output.type().tensor_type().elem_type();
     func.setResultAttr(i, tcc::kDtypeAttr, b.getI64IntegerAttr(dtype));
+    SmallVector<Attribute> dimNames;
+    bool symbolic = false;
+    for (const auto &dim : output.type().tensor_type().shape().dim()) {
+      dimNames.push_back(b.getStringAttr(dim.dim_param()));
+      symbolic |= !dim.dim_param().empty();
+    }
+    if (symbolic)
+      func.setResultAttr(i, tcc::kDimNamesAttr, b.getArrayAttr(dimNames));
   }
   func->setAttr("tcc.num_inputs", b.getI64IntegerAttr(inputs.size()));
   module->getOperation()->setAttr("onnx.opset", b.getI64IntegerAttr(opset));

@@ -5,7 +5,11 @@
  * Build with the headers of two models compiled with --name a and --name b:
  *   cc -I DIR -I include abi_check.c a.o b.o libtccrt.a -lpthread -lm
  *       -fsanitize=thread        (or -fsanitize=address,undefined)
- * Exits 0 when every check passes; prints what failed otherwise. */
+ * Model b must have one float32 input of shape [2, 3, 4] whose dim 0 is the
+ * symbolic dim 'batch' pinned to 2, and one output of the same shape.
+ * The checked entry point's messages are printed ("checked: ...") for the
+ * test to compare. Exits 0 when every check passes; prints what failed
+ * otherwise. */
 #include "a.h"
 #include "b.h"
 
@@ -146,6 +150,58 @@ static void wrong_calls(const model *m) {
   free_outputs(m, outs);
 }
 
+/* The checked call (b_run_tensors) on wrong tensors: each is refused with a
+ * message, printed; the right one runs. */
+static void checked_calls(const model *m) {
+  int64_t dims[3] = {2, 3, 4};
+  tcc_tensor in = {TCC_DTYPE_F32, 3, dims, m->inputs[0]};
+  void **outs = alloc_outputs(m);
+  tcc_tensor out = {TCC_DTYPE_F32, 3, dims, outs[0]};
+  size_t ws_size = b_workspace_size();
+  void *ws = tcc_workspace_alloc(ws_size);
+  tcc_error error;
+
+  check(b_run_tensors(&in, 1, &out, 1, ws, ws_size, &error) == TCC_OK,
+        "the checked call works");
+  check(same_outputs(m, outs), "the checked call gives the expected outputs");
+
+  int64_t batch3[3] = {3, 3, 4}, rank2[2] = {6, 4}, wide[3] = {2, 3, 5};
+  tcc_tensor bad_batch = {TCC_DTYPE_F32, 3, batch3, m->inputs[0]};
+  tcc_tensor bad_rank = {TCC_DTYPE_F32, 2, rank2, m->inputs[0]};
+  tcc_tensor bad_dtype = {TCC_DTYPE_I64, 3, dims, m->inputs[0]};
+  tcc_tensor null_data = {TCC_DTYPE_F32, 3, dims, NULL};
+  tcc_tensor bad_out = {TCC_DTYPE_F32, 3, wide, outs[0]};
+  tcc_tensor two[2] = {in, in};
+  struct {
+    const tcc_tensor *inputs;
+    int32_t num_inputs;
+    tcc_tensor *outputs;
+    void *ws;
+    size_t ws_bytes;
+  } cases[] = {
+      {&bad_batch, 1, &out, ws, ws_size}, {&bad_rank, 1, &out, ws, ws_size},
+      {&bad_dtype, 1, &out, ws, ws_size}, {&null_data, 1, &out, ws, ws_size},
+      {&in, 1, &bad_out, ws, ws_size},    {two, 2, &out, ws, ws_size},
+      {NULL, 1, &out, ws, ws_size},       {&in, 1, &out, NULL, ws_size},
+      {&in, 1, &out, ws, ws_size - 1},
+  };
+  for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); ++k) {
+    memset(outs[0], 0xAB, m->info->outputs[0].size_bytes);
+    tcc_status st = b_run_tensors(cases[k].inputs, cases[k].num_inputs,
+                                  cases[k].outputs, 1, cases[k].ws,
+                                  cases[k].ws_bytes, &error);
+    check(st == TCC_ERROR_INVALID_ARGUMENT, "a wrong checked call is refused");
+    check(((unsigned char *)outs[0])[0] == 0xAB,
+          "a refused checked call writes nothing");
+    printf("checked: %s\n", error.message);
+  }
+  check(b_run_tensors(&bad_batch, 1, &out, 1, ws, ws_size, NULL) ==
+            TCC_ERROR_INVALID_ARGUMENT,
+        "a null error pointer is allowed");
+  tcc_workspace_free(ws);
+  free_outputs(m, outs);
+}
+
 int main(void) {
   model models[2];
   setup(&models[0], a_info(), a_run_packed);
@@ -166,6 +222,7 @@ int main(void) {
   }
   wrong_calls(&models[0]);
   wrong_calls(&models[1]);
+  checked_calls(&models[1]);
   for (int k = 0; k < 2; ++k) {
     for (int i = 0; i < models[k].info->num_inputs; ++i)
       free(models[k].inputs[i]);
