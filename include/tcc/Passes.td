@@ -88,6 +88,25 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def InterchangeReductions
+    : Pass<"tcc-interchange-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Moves reductions out of the innermost loop of contractions";
+  let description = [{
+    A contraction lowered as written, `C[m,n] += A[m,k] * B[k,n]` with `k`
+    innermost, walks B with a stride of N and keeps a loop-carried sum in
+    the inner loop, which LLVM cannot vectorize without reassociating it.
+    For a linalg op with reduction loops whose output's last index is a
+    parallel loop `p` that also indexes the last dim of an input, this pass
+    makes `p` the innermost loop, the reductions just outside it:
+    `(m, n, k)` becomes `(m, k, n)`; a convolution's
+    `(n, f, oh, ow, c, kh, kw)` becomes `(n, f, oh, c, kh, kw, ow)`. The
+    inner loop is then unit-stride and vectorizable, and each output
+    element still sums its products in the same order, so results are
+    unchanged. Named ops (convolutions) are generalized first.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def FlattenGlobals : Pass<"tcc-flatten-globals", "::mlir::ModuleOp"> {
   let summary = "Makes constant memref globals one-dimensional";
   let description = [{

@@ -81,6 +81,7 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
   outline.modelName = modelName;
   pm.addPass(tcc::createOutlineKernels(outline));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(tcc::createInterchangeReductions());
   fpm.addPass(createConvertLinalgToLoopsPass());
   fpm.addPass(createLowerAffinePass());
   fpm.addPass(createSCFToControlFlowPass());
