@@ -88,6 +88,22 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def FuseElementwise : Pass<"tcc-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuses elementwise linalg producers into consumers, never recomputing";
+  let description = [{
+    linalg's elementwise fusion (with its reshape and constant folding),
+    restricted to producers whose every element the consumer reads once:
+    the consumer's indexing map of the fused operand must be a permutation
+    of its loops. Upstream's default also fuses into consumers that read
+    the producer's result many times, a matmul reading its input once per
+    output column, and recomputes the producer each time (a GELU's erf
+    before a matmul, evaluated N times per element).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def InterchangeReductions
     : Pass<"tcc-interchange-reductions", "::mlir::func::FuncOp"> {
   let summary = "Moves reductions out of the innermost loop of contractions";

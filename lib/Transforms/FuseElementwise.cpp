@@ -1,0 +1,62 @@
+//===- FuseElementwise.cpp - tcc-fuse-elementwise -------------------------===//
+//
+// linalg elementwise fusion without recomputation.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace tcc {
+#define GEN_PASS_DEF_FUSEELEMENTWISE
+#include "tcc/Passes.h.inc"
+} // namespace tcc
+
+namespace {
+
+/// A producer with one use, whose elements its consumer reads once each.
+bool fusesWithoutRecomputing(OpOperand *fused) {
+  Operation *producer = fused->get().getDefiningOp();
+  if (!producer || !producer->hasOneUse())
+    return false;
+  auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+  return consumer && consumer.getMatchingIndexingMap(fused).isPermutation();
+}
+
+bool hasOneUseProducer(OpOperand *fused) {
+  Operation *producer = fused->get().getDefiningOp();
+  return producer && producer->hasOneUse();
+}
+
+struct FuseElementwise : tcc::impl::FuseElementwiseBase<FuseElementwise> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(patterns,
+                                                 fusesWithoutRecomputing);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
+                                                      hasOneUseProducer);
+    tensor::populateBubbleUpExpandShapePatterns(patterns);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    ctx->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(
+        patterns);
+    linalg::populateConstantFoldLinalgOperations(patterns, hasOneUseProducer);
+    GreedyRewriteConfig config;
+    config.setUseTopDownTraversal(true);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
