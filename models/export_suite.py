@@ -85,6 +85,26 @@ def text(vocab, token_types=0, mask=True):
     return ins
 
 
+def randomize_zero_weights(model):
+    """Random-initialises weights that the architecture's init leaves all zero, so that no part
+    of the model is dead and no output is constant: classifier heads (torchvision's ViT, timm's
+    MLP-Mixer and ResMLP zero them) get N(0, 0.02); norm scales zeroed by zero_init_last
+    (timm's residual blocks) get 1. Biases and other vectors stay as they are."""
+    import torch
+
+    norms = (torch.nn.modules.batchnorm._BatchNorm, torch.nn.GroupNorm, torch.nn.LayerNorm)
+    with torch.no_grad():
+        for module in model.modules():
+            w = getattr(module, "weight", None)
+            if not isinstance(w, torch.nn.Parameter) or w.numel() <= 1 or w.any():
+                continue
+            if isinstance(module, norms):
+                w.fill_(1.0)
+            elif w.dim() >= 2:
+                w.normal_(0.0, 0.02)
+    return model
+
+
 # --------------------------------------------------------------------------------------------
 # torchvision
 
@@ -98,6 +118,7 @@ def torchvision_model(name, input_size=224, **kwargs):
             model = ctor(weights=None, **kwargs)
         except TypeError:  # torchvision < 0.13
             model = ctor(pretrained=False, **kwargs)
+        model = randomize_zero_weights(model)
         return calibrate_batchnorm(model, input_shape=(3, input_size, input_size))
     return build
 
@@ -120,7 +141,7 @@ def timm_model(name):
 
         model = timm.create_model(name, pretrained=False, exportable=True)
         size = model.pretrained_cfg.get("input_size", (3, 224, 224))
-        return calibrate_batchnorm(model, input_shape=tuple(size))
+        return calibrate_batchnorm(randomize_zero_weights(model), input_shape=tuple(size))
     return build
 
 

@@ -87,11 +87,13 @@ def signal_name(rc):
         return f"signal {-rc}"
 
 
-def step_reason(what, e):
+def step_reason(what, e, path=None):
     """A one-line reason for a failed step (StepError)."""
     if e.timed_out:
         return f"{what} timeout: {str(e).split(':')[0]}"
     line = error_line(e.output, str(e))
+    if path:
+        line = line.replace(path + ": ", "").replace(path, os.path.basename(path))
     if e.returncode is not None and e.returncode < 0:
         return f"{what} crashed ({signal_name(e.returncode)}): {line}"
     return f"{what} failed: {line}"
@@ -138,7 +140,7 @@ def check_model(args, spec, flavour, path, row):
             row["compile_cpu_s"] = round(after.ru_utime + after.ru_stime
                                          - usage.ru_utime - usage.ru_stime, 2)
     except StepError as e:
-        row.update(stage="compile", reason=step_reason("compile", e))
+        row.update(stage="compile", reason=step_reason("compile", e, path))
         if e.timed_out:
             row["compile_s"] = args.compile_timeout
             row["reason"] = f"compile timeout (> {args.compile_timeout} s)"
@@ -184,8 +186,12 @@ def check_model(args, spec, flavour, path, row):
         row.update(stage="compare", reason="numerical mismatch: " + "; ".join(fails))
     else:
         row.update(stage="ok", status="pass")
-    if bad_refs:
-        row["note"] = f"onnxruntime's reference has NaN/Inf in {', '.join(bad_refs)}"
+    notes = [f"onnxruntime's reference has NaN/Inf in {', '.join(bad_refs)}"] if bad_refs else []
+    constant = [o for o, r in refs.items() if r.size > 1 and np.all(r == r.flat[0])]
+    if constant:
+        notes.append(f"reference output {', '.join(constant)} is constant: the comparison is weak")
+    if notes:
+        row["note"] = "; ".join(notes)
 
 
 def run_one(args, spec, flavour, path):
@@ -218,6 +224,7 @@ def fmt_err(x):
 def cause(reason):
     """Groups failure reasons: names, numbers and quoted strings dropped."""
     r = re.sub(r"^numerical mismatch: .*", "numerical mismatch", reason)
+    r = re.sub(r"\S+\.onnx\b", "MODEL.onnx", r)
     r = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'…'", r)
     r = re.sub(r"\b(node|output|value|input)\s+\S+", r"\1 …", r)
     r = re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "N", r)
@@ -331,6 +338,8 @@ def main():
                    help="exported models: CACHE_DIR/<flavour>/<name>.onnx")
     p.add_argument("--out-dir", default=os.path.join(ROOT, "build", "model-suite"),
                    help="report.md, report.json and work/<flavour>/<name>/ (logs, objects)")
+    p.add_argument("--report-only", action="store_true",
+                   help="rewrite OUT_DIR/report.md from report.json, run nothing")
     p.add_argument("--update", action="store_true",
                    help="merge into OUT_DIR/report.json: keep its rows for models not run now")
     p.add_argument("--compile-timeout", type=int, default=600, help="seconds (default 600)")
@@ -349,6 +358,12 @@ def main():
         setattr(args, opt, os.path.abspath(val))
     if not os.path.exists(args.tcc):
         p.error(f"--tcc {args.tcc}: no such file (build tcc, or pass --tcc)")
+
+    if args.report_only:
+        with open(os.path.join(args.out_dir, "report.json")) as f:
+            data = json.load(f)
+        print("\n".join(write_reports(args, data["results"], data["config"])))
+        return 0 if all(r["status"] == "pass" for r in data["results"]) else 1
 
     specs = export_suite.select(args.filter, args.subset)
     if not specs:
@@ -377,8 +392,21 @@ def main():
                 print(f"  FAIL {flavour}/{spec.name}: export failed: {e} "
                       f"({time.monotonic() - start:.0f} s)", flush=True)
 
+    order = {(s.name, f): i for i, (f, s) in enumerate(
+        (f, s) for f in export_suite.FLAVOURS for s in export_suite.SUITE)}
+    if args.update and os.path.exists(os.path.join(args.out_dir, "report.json")):
+        with open(os.path.join(args.out_dir, "report.json")) as f:
+            old = {(r["model"], r["flavour"]): r for r in json.load(f)["results"]}
+    else:
+        old = {}
+
+    def ordered():
+        merged = {**old, **rows}
+        return [merged[k] for k in sorted(merged, key=lambda k: order.get(k, len(order)))]
+
     def report(row):
         rows[(row["model"], row["flavour"])] = row
+        write_reports(args, ordered(), config)  # after every model: an interrupted run keeps its rows
         extra = (f"compile {row['compile_s']} s" if row.get("compile_s") is not None else "")
         if row["status"] == "pass":
             extra += f", max abs err {fmt_err(row.get('max_abs'))}"
@@ -396,17 +424,12 @@ def main():
             for fut in concurrent.futures.as_completed(futures):
                 report(fut.result())
 
-    order = {(s.name, f): i for i, (f, s) in enumerate(
-        (f, s) for f in export_suite.FLAVOURS for s in export_suite.SUITE)}
-    if args.update and os.path.exists(os.path.join(args.out_dir, "report.json")):
-        with open(os.path.join(args.out_dir, "report.json")) as f:
-            for r in json.load(f)["results"]:
-                rows.setdefault((r["model"], r["flavour"]), r)
-    ordered = [rows[k] for k in sorted(rows, key=lambda k: order.get(k, len(order)))]
-    summary = write_reports(args, ordered, config)
-    print(f"model_suite: wrote {rel(os.path.join(args.out_dir, 'report.md'))} and report.json")
+    final = ordered()
+    summary = write_reports(args, final, config)
+    print(f"model_suite: wrote {rel(os.path.join(args.out_dir, 'report.md'))} and report.json"
+          + (f" ({len(final) - len(rows)} rows kept from the previous report)" if args.update else ""))
     print("\n".join(summary))
-    return 0 if all(r["status"] == "pass" for r in ordered) else 1
+    return 0 if all(r["status"] == "pass" for r in final) else 1
 
 
 if __name__ == "__main__":
