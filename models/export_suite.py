@@ -552,7 +552,7 @@ def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
             try:
                 torch.onnx.export(model, tuple(example), tmp, **kwargs)
             except Exception as e:
-                raise ExportError(f"{type(e).__name__}: {_first_line(e)}")
+                raise ExportError(_describe(e))
         if os.path.getsize(tmp) == 0:
             raise ExportError("the exporter wrote an empty file")
         umask = os.umask(0)
@@ -570,8 +570,21 @@ def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
     return out_path
 
 
+def _describe(e):
+    """`Type: first line` of an exception, and of its innermost cause (the exporters wrap the
+    real error, e.g. ConversionError around a torch._dynamo or decomposition error)."""
+    text = f"{type(e).__name__}: {_first_line(e)}"
+    inner, seen = e, set()
+    while (inner.__cause__ or inner.__context__) is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        inner = inner.__cause__ or inner.__context__
+    if inner is not e:
+        text += f" (caused by {type(inner).__name__}: {_first_line(inner)})"
+    return text
+
+
 def _first_line(e):
-    for line in str(e).splitlines():
+    for line in re.sub(r"\x1b\[[0-9;]*m", "", str(e)).splitlines():
         line = line.strip()
         if line and not set(line) <= set("=-#*"):
             return line[:300]

@@ -196,7 +196,7 @@ def check_model(args, spec, flavour, path, row):
 
 def run_one(args, spec, flavour, path):
     row = dict(model=spec.name, source=spec.source, family=spec.family, flavour=flavour,
-               status="fail", stage="", reason="")
+               status="fail", stage="", reason="", tcc_build=args.tcc_build)
     work = os.path.join(args.out_dir, "work", flavour, spec.name)
     os.makedirs(work, exist_ok=True)
     start = time.monotonic()
@@ -262,6 +262,9 @@ def summarize(rows):
         for (stage, c), rs in sorted(by_cause.items(), key=lambda kv: -len(kv[1])):
             lines.append(f"  [{stage}] {c} ({len(rs)}): "
                          + ", ".join(f"{r['flavour']}/{r['model']}" for r in rs))
+    builds = sorted({r["tcc_build"] for r in rows if r.get("tcc_build")})
+    if len(builds) > 1:
+        lines.append(f"Note: the rows come from {len(builds)} tcc builds: {', '.join(builds)}")
     lines.append(f"{passed} passed, {len(rows) - passed} failed")
     return lines
 
@@ -278,7 +281,7 @@ def write_reports(args, rows, config):
     os.replace(tmp, os.path.join(args.out_dir, "report.json"))
 
     md = ["# tcc model suite", "",
-          f"tcc `{config['tcc']}`; rtol {config['rtol']}, atol {config['atol']}; "
+          f"tcc `{config['tcc']}` build {config.get('tcc_build')}; rtol {config['rtol']}, atol {config['atol']}; "
           f"batch {config['batch']}, seq {export_suite.RUN_DIMS['seq']}; seed {config['seed']}.",
           "Versions: " + ", ".join(f"{k} {v}" for k, v in config["versions"].items()) + ".", "",
           "Compile: wall seconds (CPU seconds of tcc when run with --jobs 1).", "",
@@ -305,6 +308,20 @@ def write_reports(args, rows, config):
     with open(os.path.join(args.out_dir, "report.md"), "w") as f:
         f.write("\n".join(md))
     return summary
+
+
+def tcc_identity(path):
+    """sha256 prefix and modification time of the tcc binary: rows merged with --update may come
+    from different builds."""
+    import datetime
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    mtime = datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc)
+    return f"{h.hexdigest()[:12]} ({mtime:%Y-%m-%d %H:%M} UTC)"
 
 
 def versions():
@@ -358,6 +375,7 @@ def main():
         setattr(args, opt, os.path.abspath(val))
     if not os.path.exists(args.tcc):
         p.error(f"--tcc {args.tcc}: no such file (build tcc, or pass --tcc)")
+    args.tcc_build = tcc_identity(args.tcc)
 
     if args.report_only:
         with open(os.path.join(args.out_dir, "report.json")) as f:
@@ -369,7 +387,8 @@ def main():
     if not specs:
         p.error("no model matches")
     flavours = export_suite.FLAVOURS if args.flavour == "all" else (args.flavour,)
-    config = dict(tcc=rel(args.tcc), rtlib=rel(args.rtlib), rtol=args.rtol, atol=args.atol,
+    config = dict(tcc=rel(args.tcc), tcc_build=tcc_identity(args.tcc), rtlib=rel(args.rtlib),
+                  rtol=args.rtol, atol=args.atol,
                   seed=args.seed, batch=args.batch, compile_timeout=args.compile_timeout,
                   versions=versions())
     print(f"model_suite: {len(specs)} models x {len(flavours)} flavours; tcc {args.tcc}; "
