@@ -196,7 +196,7 @@ def check_model(args, spec, flavour, path, row):
 
 def run_one(args, spec, flavour, path):
     row = dict(model=spec.name, source=spec.source, family=spec.family, flavour=flavour,
-               status="fail", stage="", reason="", tcc_build=args.tcc_build)
+               status="fail", stage="", reason="", tcc_build=tcc_identity(args.tcc))
     work = os.path.join(args.out_dir, "work", flavour, spec.name)
     os.makedirs(work, exist_ok=True)
     start = time.monotonic()
@@ -375,7 +375,6 @@ def main():
         setattr(args, opt, os.path.abspath(val))
     if not os.path.exists(args.tcc):
         p.error(f"--tcc {args.tcc}: no such file (build tcc, or pass --tcc)")
-    args.tcc_build = tcc_identity(args.tcc)
 
     if args.report_only:
         with open(os.path.join(args.out_dir, "report.json")) as f:
