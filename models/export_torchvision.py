@@ -24,13 +24,16 @@ def build_model(name):
     return calibrate_batchnorm(model)
 
 
-def calibrate_batchnorm(model, batches=4, batch_size=8):
-    """Sets BatchNorm running statistics from seeded random inputs, then returns the model in
-    eval mode. torchvision's default init alone makes mobilenet_v2's outputs ~1e-9 (activations
-    vanish through the depthwise convolutions), which would make any tolerance check vacuous."""
+def calibrate_batchnorm(model, batches=4, batch_size=8, input_shape=(3, 224, 224)):
+    """Sets BatchNorm running statistics from seeded random inputs of shape
+    [batch_size, *input_shape], then returns the model in eval mode. torchvision's default init
+    alone makes mobilenet_v2's outputs ~1e-9 (activations vanish through the depthwise
+    convolutions), which would make any tolerance check vacuous."""
     import torch
 
     bns = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    if not bns:
+        return model.eval()
     for bn in bns:
         bn.reset_running_stats()
         bn.momentum = None  # cumulative average over the calibration batches
@@ -38,7 +41,7 @@ def calibrate_batchnorm(model, batches=4, batch_size=8):
     model.train()
     with torch.no_grad():
         for _ in range(batches):
-            model(torch.randn(batch_size, 3, 224, 224, generator=gen))
+            model(torch.randn(batch_size, *input_shape, generator=gen))
     return model.eval()
 
 

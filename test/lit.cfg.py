@@ -38,6 +38,6 @@ def python_has(module):
                           stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL).returncode == 0
 
-for module in ["onnx", "onnxruntime", "torch", "torchvision"]:
+for module in ["onnx", "onnxruntime", "torch", "torchvision", "timm", "transformers"]:
     if python_has(module):
         config.available_features.add("py-" + module)

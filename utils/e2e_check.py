@@ -7,6 +7,7 @@ import re
 import shlex
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -20,18 +21,59 @@ NP_DTYPES = {  # ONNX TensorProto.DataType -> numpy
 }
 
 
+_log = threading.local()
+
+
+def echo(msg):
+    """Prints a progress line to this thread's log (see log_to), by default stdout."""
+    print(msg, file=getattr(_log, "file", None) or sys.stdout, flush=True)
+
+
+class log_to:
+    """`with log_to(f):` sends this thread's echo() lines (run()'s commands and timings) to f."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def __enter__(self):
+        self.saved, _log.file = getattr(_log, "file", None), self.f
+        return self.f
+
+    def __exit__(self, *exc):
+        _log.file = self.saved
+
+
 class StepError(Exception):
-    pass
+    """A step failed; `output` holds what it printed when it was captured, `returncode` its exit
+    status (negative: killed by that signal; None: it timed out)."""
+
+    def __init__(self, message, output="", returncode=None, timed_out=False):
+        super().__init__(message)
+        self.output, self.returncode, self.timed_out = output, returncode, timed_out
 
 
-def run(cmd, **kwargs):
-    """Runs `cmd`, echoing it first so a failure can be reproduced by hand."""
-    print("+ " + shlex.join(cmd), flush=True)
+def run(cmd, timeout=None, capture=False, **kwargs):
+    """Runs `cmd`, echoing it first so a failure can be reproduced by hand; returns its wall time
+    in seconds. capture=True collects stdout and stderr (together) instead of passing them through;
+    they are printed when the command fails and kept in the StepError."""
+    echo("+ " + shlex.join(cmd))
+    if capture:
+        kwargs.update(stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
     start = time.monotonic()
-    proc = subprocess.run(cmd, **kwargs)
+    try:
+        proc = subprocess.run(cmd, timeout=timeout, **kwargs)
+    except subprocess.TimeoutExpired as e:
+        out = e.output or ""
+        out = out.decode(errors="replace") if isinstance(out, bytes) else out
+        raise StepError(f"timed out after {timeout} s: {shlex.join(cmd)}", out, None, True)
+    elapsed = time.monotonic() - start
     if proc.returncode != 0:
-        raise StepError(f"command failed with exit status {proc.returncode}: {shlex.join(cmd)}")
-    print(f"  ({time.monotonic() - start:.2f} s)", flush=True)
+        if capture and proc.stdout:
+            echo(proc.stdout.rstrip("\n"))
+        raise StepError(f"command failed with exit status {proc.returncode}: {shlex.join(cmd)}",
+                        proc.stdout if capture else "", proc.returncode)
+    echo(f"  ({elapsed:.2f} s)")
+    return elapsed
 
 
 def model_name(path):
@@ -39,8 +81,9 @@ def model_name(path):
     return name if name and not name[0].isdigit() else "_" + name
 
 
-def graph_inputs(model):
-    """(name, numpy dtype, shape) of the real inputs (not initializers listed as inputs)."""
+def graph_inputs(model, dims=None):
+    """(name, numpy dtype, shape) of the real inputs (not initializers listed as inputs); a
+    symbolic dim takes its value from `dims` (name -> int), else 1."""
     inits = {i.name for i in model.graph.initializer}
     result = []
     for v in model.graph.input:
@@ -53,6 +96,8 @@ def graph_inputs(model):
         for d in t.shape.dim:
             if d.HasField("dim_value") and d.dim_value > 0:
                 shape.append(d.dim_value)
+            elif dims and d.dim_param in dims:
+                shape.append(dims[d.dim_param])
             else:
                 print(f"note: input {v.name!r} has a symbolic dim {d.dim_param or '?'}; using 1")
                 shape.append(1)
@@ -60,10 +105,10 @@ def graph_inputs(model):
     return result
 
 
-def make_inputs(model, seed):
+def make_inputs(model, seed, dims=None):
     rng = np.random.default_rng(seed)
     feeds = {}
-    for name, dtype, shape in graph_inputs(model):
+    for name, dtype, shape in graph_inputs(model, dims):
         if np.issubdtype(dtype, np.floating):
             a = rng.standard_normal(shape).astype(dtype)
         elif dtype == np.bool_:
@@ -85,10 +130,22 @@ def reference(onnx_path, feeds):
 def run_harness(args, onnx_path, name, feeds, refs, work):
     obj = os.path.join(work, name + ".o")
     run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name])
+    exe = link_harness(args, name, obj, work)
+    return run_harness_exe(exe, feeds, refs, work)
+
+
+def link_harness(args, name, obj, work):
+    """Links test/e2e/harness.c (args.harness) with the compiled model `obj` (header NAME.h beside
+    it, symbol prefix `name`); returns the executable's path."""
     exe = os.path.join(work, "harness")
-    run([args.cc, "-O1", "-I", args.include, "-I", work, f'-DTCC_MODEL_HEADER="{name}.h"',
-         f"-DTCC_MODEL_PREFIX={name}", args.harness, obj, args.rtlib, "-lm", "-lpthread",
-         "-o", exe])
+    run([args.cc, "-O1", "-I", args.include, "-I", os.path.dirname(obj),
+         f'-DTCC_MODEL_HEADER="{name}.h"', f"-DTCC_MODEL_PREFIX={name}", args.harness, obj,
+         args.rtlib, "-lm", "-lpthread", "-o", exe])
+    return exe
+
+
+def run_harness_exe(exe, feeds, refs, work, timeout=None, capture=False):
+    """Runs the harness on `feeds` (in order) and returns its outputs shaped like `refs`."""
     io_dir = os.path.join(work, "io")
     os.makedirs(io_dir, exist_ok=True)
     for i, a in enumerate(feeds.values()):
@@ -97,7 +154,7 @@ def run_harness(args, onnx_path, name, feeds, refs, work):
         path = os.path.join(io_dir, f"output_{i}.bin")
         if os.path.exists(path):
             os.unlink(path)
-    run([exe, io_dir])
+    run([exe, io_dir], timeout=timeout, capture=capture)
     got = {}
     for i, (oname, ref) in enumerate(refs.items()):
         path = os.path.join(io_dir, f"output_{i}.bin")
@@ -125,35 +182,57 @@ def run_tcc_run(args, onnx_path, feeds, refs, work):
     return {oname: np.load(os.path.join(out_dir, oname + ".npy")) for oname in refs}
 
 
+def output_stats(a, b, rtol, atol, topk=(1, 5)):
+    """Compares result `a` with reference `b` (pass: |a-b| <= atol + rtol*|b| everywhere); returns
+    a dict: passed, max_abs, max_rel (where b != 0), max_ref, bad (elements out of tolerance),
+    first_bad (index, got, expected), nans, and for [batch, classes] outputs topk agreement
+    (top-k: the sets of the k largest agree) as {k: rows agreeing}; `error` for a shape/dtype
+    mismatch."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return dict(passed=False, error=f"got {a.dtype}{list(a.shape)}, expected "
+                                        f"{b.dtype}{list(b.shape)}")
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    diff = np.abs(a64 - b64)
+    close = np.isclose(a64, b64, rtol=rtol, atol=atol)
+    nz = b64 != 0  # relative error only where the reference is non-zero
+    rel = diff[nz] / np.abs(b64[nz])
+    st = dict(passed=bool(close.all()),
+              max_abs=float(np.max(diff)) if diff.size else 0.0,  # NaN when a result is NaN
+              max_rel=float(np.max(rel)) if rel.size else 0.0,
+              max_ref=float(np.abs(b64).max()) if b.size else 0.0,
+              nans=int(np.isnan(a64).sum()))
+    if b.ndim == 2 and b.shape[1] > 1:
+        st["topk"] = {}
+        for k in topk:
+            if k <= b.shape[1]:
+                ta = np.argsort(-a64, 1, kind="stable")[:, :k]
+                tb = np.argsort(-b64, 1, kind="stable")[:, :k]
+                st["topk"][k] = int(sum(set(x) == set(y) for x, y in zip(ta, tb)))
+    if not st["passed"]:
+        bad = np.argwhere(~close)
+        idx = tuple(int(i) for i in bad[0])
+        st.update(bad=len(bad), first_bad=(list(idx), float(a64[idx]), float(b64[idx])))
+    return st
+
+
 def compare(got, refs, rtol, atol):
     ok = True
     for oname, b in refs.items():
-        a = got[oname]
-        if a.shape != b.shape or a.dtype != b.dtype:
-            print(f"output {oname!r}: FAIL: got {a.dtype}{list(a.shape)}, "
-                  f"expected {b.dtype}{list(b.shape)}")
+        st = output_stats(got[oname], b, rtol, atol)
+        if "error" in st:
+            print(f"output {oname!r}: FAIL: {st['error']}")
             ok = False
             continue
-        a64, b64 = a.astype(np.float64), b.astype(np.float64)
-        diff = np.abs(a64 - b64)
-        close = np.isclose(a64, b64, rtol=rtol, atol=atol)
-        nz = b64 != 0  # relative error only where the reference is non-zero
-        rel = diff[nz] / np.abs(b64[nz])
-        max_abs = float(np.max(diff)) if diff.size else 0.0  # NaN when a result is NaN
-        max_rel = float(np.max(rel)) if rel.size else 0.0
-        passed = bool(close.all())
-        line = (f"output {oname!r}: shape {list(b.shape)} {b.dtype}: max abs err {max_abs:.3g}, "
-                f"max rel err {max_rel:.3g}, max |ref| {float(np.abs(b64).max()) if b.size else 0:.3g}")
-        if b.ndim == 2 and b.shape[1] > 1:
-            agree = int((a64.argmax(1) == b64.argmax(1)).sum())
-            line += f", top-1 agreement {agree}/{b.shape[0]}"
-        print(line + (": PASS" if passed else ": FAIL"))
-        if not passed:
-            bad = np.argwhere(~close)
-            idx = tuple(int(i) for i in bad[0])
-            print(f"  {len(bad)}/{b.size} elements out of tolerance (atol {atol}, rtol {rtol}); "
-                  f"first at {list(idx)}: got {a64[idx]:.9g}, expected {b64[idx]:.9g}; "
-                  f"NaNs in result: {int(np.isnan(a64).sum())}")
+        line = (f"output {oname!r}: shape {list(b.shape)} {b.dtype}: max abs err {st['max_abs']:.3g}, "
+                f"max rel err {st['max_rel']:.3g}, max |ref| {st['max_ref']:.3g}")
+        if "topk" in st:
+            line += f", top-1 agreement {st['topk'][1]}/{b.shape[0]}"
+        print(line + (": PASS" if st["passed"] else ": FAIL"))
+        if not st["passed"]:
+            idx, got_v, ref_v = st["first_bad"]
+            print(f"  {st['bad']}/{b.size} elements out of tolerance (atol {atol}, rtol {rtol}); "
+                  f"first at {idx}: got {got_v:.9g}, expected {ref_v:.9g}; "
+                  f"NaNs in result: {st['nans']}")
             ok = False
     return ok
 

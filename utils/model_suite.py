@@ -1,0 +1,454 @@
+#!/usr/bin/env python3
+"""model_suite.py - the model suite: exports real PyTorch architectures (models/export_suite.py,
+cached), compiles each with tcc (symbolic dims pinned with --dim), runs it through the C harness on
+seeded inputs, and compares with onnxruntime (CPU EP, graph optimizations off).
+
+Pass: every output within |got - ref| <= atol + rtol*|ref| elementwise (default rtol 1e-3,
+atol 1e-4). Writes OUT_DIR/report.md and OUT_DIR/report.json (default build/model-suite), one
+row per model and flavour: family, op count, compile time, pass/fail, max error, failure reason;
+the last line printed is "N passed, N failed".
+
+    .venv/bin/python utils/model_suite.py                       # everything, both flavours
+    .venv/bin/python utils/model_suite.py --subset ci --flavour ts17
+    .venv/bin/python utils/model_suite.py --filter '^resnet' --flavour ts17 --update
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import resource
+import shlex
+import sys
+import time
+
+import numpy as np
+import onnx
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "models"))
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+import e2e_check  # noqa: E402
+import export_suite  # noqa: E402
+from e2e_check import StepError, log_to, run  # noqa: E402
+
+
+def rel(path):
+    """`path` relative to the repository root when inside it (for readable repro commands)."""
+    path = os.path.abspath(path)
+    r = os.path.relpath(path, ROOT)
+    return path if r.startswith("..") else r
+
+
+def error_line(output, fallback):
+    """The first line of a failing command's output that states the error."""
+    lines = [l.strip() for l in (output or "").splitlines() if l.strip()]
+    for pat in (r"\berror\b", r"Assertion|LLVM ERROR|UNREACHABLE|Segmentation|Aborted|terminate",
+                r"."):
+        for l in lines:
+            if re.search(pat, l, re.I if pat == r"\berror\b" else 0):
+                return l[:400]
+    return fallback
+
+
+def count_nodes(graph):
+    n = 0
+    for node in graph.node:
+        n += 1
+        for a in node.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                n += count_nodes(a.g)
+            elif a.type == onnx.AttributeProto.GRAPHS:
+                n += sum(count_nodes(g) for g in a.graphs)
+    return n
+
+
+def pinned_dims(model, spec, run_dims):
+    """{dim_param: value} for the model's symbolic input dims, from the spec's concrete run shape
+    at the same position (the exporters name dims differently)."""
+    dims = {}
+    by_name = {i.name: i for i in spec.inputs}
+    for v in model.graph.input:
+        if v.name not in by_name:
+            continue
+        concrete = by_name[v.name].concrete(run_dims)
+        for pos, d in enumerate(v.type.tensor_type.shape.dim):
+            if d.dim_param and pos < len(concrete):
+                dims.setdefault(d.dim_param, concrete[pos])
+    return dims
+
+
+def signal_name(rc):
+    import signal
+
+    try:
+        return signal.Signals(-rc).name
+    except ValueError:
+        return f"signal {-rc}"
+
+
+def step_reason(what, e, path=None):
+    """A one-line reason for a failed step (StepError)."""
+    if e.timed_out:
+        return f"{what} timeout: {str(e).split(':')[0]}"
+    line = error_line(e.output, str(e))
+    if path:
+        line = line.replace(path + ": ", "").replace(path, os.path.basename(path))
+    if e.returncode is not None and e.returncode < 0:
+        return f"{what} crashed ({signal_name(e.returncode)}): {line}"
+    return f"{what} failed: {line}"
+
+
+def check_model(args, spec, flavour, path, row):
+    """Fills `row` for one exported model: reference, compile, link, run, compare."""
+    work = os.path.join(args.out_dir, "work", flavour, spec.name)
+    os.makedirs(work, exist_ok=True)
+    model = onnx.load(path, load_external_data=False)
+    row["opset"] = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
+    row["ops"] = count_nodes(model.graph)
+    row["op_types"] = sorted({n.op_type for n in model.graph.node})
+    run_dims = dict(export_suite.RUN_DIMS, batch=args.batch)
+    dims = pinned_dims(model, spec, run_dims)
+    feeds = export_suite.make_feeds(spec, args.seed, run_dims)
+    name = e2e_check.model_name(path)
+    obj = os.path.join(work, name + ".o")
+    compile_cmd = [args.tcc, "compile", path, "-o", obj, "--name", name]
+    for d, v in sorted(dims.items()):
+        compile_cmd += ["--dim", f"{d}={v}"]
+    row["dims"] = dims
+    row["compile_cmd"] = shlex.join([rel(c) if os.path.isabs(c) else c for c in compile_cmd])
+    row["repro"] = shlex.join(
+        [rel(sys.executable), rel(__file__), "--flavour", flavour, "--filter", f"^{spec.name}$",
+         "--tcc", rel(args.tcc), "--rtlib", rel(args.rtlib), "--include", rel(args.include)])
+
+    start = time.monotonic()
+    try:
+        refs = e2e_check.reference(path, feeds)
+    except Exception as e:  # onnxruntime rejects the model: the exporter's fault, not tcc's
+        row.update(stage="reference", reason=f"onnxruntime failed: {type(e).__name__}: "
+                                             f"{export_suite._first_line(e)}")
+        return
+    row["ort_s"] = round(time.monotonic() - start, 3)
+    bad_refs = [o for o, r in refs.items() if np.issubdtype(r.dtype, np.floating)
+                and not np.isfinite(r).all()]
+
+    try:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        row["compile_s"] = round(run(compile_cmd, timeout=args.compile_timeout, capture=True), 2)
+        if args.jobs == 1:  # CPU time of tcc alone (the children's rusage is per process)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            row["compile_cpu_s"] = round(after.ru_utime + after.ru_stime
+                                         - usage.ru_utime - usage.ru_stime, 2)
+    except StepError as e:
+        row.update(stage="compile", reason=step_reason("compile", e, path))
+        if e.timed_out:
+            row["compile_s"] = args.compile_timeout
+            row["reason"] = f"compile timeout (> {args.compile_timeout} s)"
+        return
+    try:
+        exe = e2e_check.link_harness(args, name, obj, work)
+    except StepError as e:
+        row.update(stage="link", reason=step_reason("link", e))
+        return
+    try:
+        start = time.monotonic()
+        got = e2e_check.run_harness_exe(exe, feeds, refs, work, timeout=args.run_timeout,
+                                        capture=True)
+        row["run_s"] = round(time.monotonic() - start, 3)
+    except StepError as e:
+        row.update(stage="run", reason=step_reason("run", e))
+        if e.timed_out:
+            row["reason"] = f"run timeout (> {args.run_timeout} s)"
+        return
+
+    outs, fails = {}, []
+    for oname, ref in refs.items():
+        st = e2e_check.output_stats(got[oname], ref, args.rtol, args.atol)
+        outs[oname] = st
+        if not st["passed"]:
+            if "error" in st:
+                fails.append(f"output {oname}: {st['error']}")
+            else:
+                fails.append(f"output {oname}: max abs err {st['max_abs']:.3g}, max rel err "
+                             f"{st['max_rel']:.3g} (max |ref| {st['max_ref']:.3g}), {st['bad']}/"
+                             f"{ref.size} elements out of tolerance"
+                             + (f", {st['nans']} NaNs" if st["nans"] else ""))
+    row["outputs"] = outs
+    numeric = [st for st in outs.values() if "max_abs" in st]
+    if numeric:
+        row["max_abs"] = max(st["max_abs"] for st in numeric)
+        row["max_rel"] = max(st["max_rel"] for st in numeric)
+    first = outs[next(iter(refs))]
+    if spec.classifier and "topk" in first:
+        row["top1"], row["top5"] = first["topk"].get(1), first["topk"].get(5)
+        row["rows"] = int(refs[next(iter(refs))].shape[0])
+    if fails:
+        row.update(stage="compare", reason="numerical mismatch: " + "; ".join(fails))
+    else:
+        row.update(stage="ok", status="pass")
+    notes = [f"onnxruntime's reference has NaN/Inf in {', '.join(bad_refs)}"] if bad_refs else []
+    constant = [o for o, r in refs.items() if r.size > 1 and np.all(r == r.flat[0])]
+    if constant:
+        notes.append(f"reference output {', '.join(constant)} is constant: the comparison is weak")
+    if notes:
+        row["note"] = "; ".join(notes)
+
+
+def run_one(args, spec, flavour, path):
+    row = dict(model=spec.name, source=spec.source, family=spec.family, flavour=flavour,
+               status="fail", stage="", reason="", tcc_build=tcc_identity(args.tcc))
+    work = os.path.join(args.out_dir, "work", flavour, spec.name)
+    os.makedirs(work, exist_ok=True)
+    start = time.monotonic()
+    with open(os.path.join(work, "log.txt"), "w") as log, log_to(log):
+        try:
+            check_model(args, spec, flavour, path, row)
+        except Exception as e:  # a bug of this script or an unreadable model: still a row
+            row.update(stage="harness", reason=f"harness error: {type(e).__name__}: {e}")
+        e2e_check.echo(json.dumps(row, indent=1, default=str))
+    row["total_s"] = round(time.monotonic() - start, 1)
+    return row
+
+
+def compile_time(r):
+    if r.get("compile_s") is None:
+        return ""
+    cpu = f" ({r['compile_cpu_s']})" if r.get("compile_cpu_s") is not None else ""
+    return f"{r['compile_s']}{cpu}"
+
+
+def fmt_err(x):
+    return "" if x is None else f"{x:.2g}"
+
+
+def cause(reason):
+    """Groups failure reasons: names, numbers and quoted strings dropped."""
+    r = re.sub(r"^numerical mismatch: .*", "numerical mismatch", reason)
+    r = re.sub(r"\S+\.onnx\b", "MODEL.onnx", r)
+    r = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'…'", r)
+    r = re.sub(r"\b(node|output|value|input)\s+\S+", r"\1 …", r)
+    r = re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "N", r)
+    return r
+
+
+def summarize(rows):
+    lines = []
+    passed = sum(r["status"] == "pass" for r in rows)
+    groups = {}
+    for r in rows:
+        for key in (f"flavour {r['flavour']}", f"source {r['source']}",
+                    f"family {r['family']}"):
+            g = groups.setdefault(key, [0, 0])
+            g[0] += r["status"] == "pass"
+            g[1] += 1
+    lines.append("Pass rate by group:")
+    for key in sorted(groups):
+        p, n = groups[key]
+        lines.append(f"  {key:24} {p:3}/{n:<3} {100.0 * p / n:5.1f}%")
+    timed = sorted((r for r in rows if r.get("compile_s") is not None),
+                   key=lambda r: -r["compile_s"])
+    lines.append("Slowest compiles:")
+    for r in timed[:8]:
+        cpu = (f" ({r['compile_cpu_s']:.1f} s CPU)" if r.get("compile_cpu_s") is not None
+               else "")
+        lines.append(f"  {r['compile_s']:7.1f} s{cpu}  {r['flavour']}/{r['model']} "
+                     f"({r.get('ops')} ops)")
+    fails = [r for r in rows if r["status"] != "pass"]
+    if fails:
+        by_cause = {}
+        for r in fails:
+            by_cause.setdefault((r["stage"], cause(r["reason"])), []).append(r)
+        lines.append("Failures by cause:")
+        for (stage, c), rs in sorted(by_cause.items(), key=lambda kv: -len(kv[1])):
+            lines.append(f"  [{stage}] {c} ({len(rs)}): "
+                         + ", ".join(f"{r['flavour']}/{r['model']}" for r in rs))
+    builds = sorted({r["tcc_build"] for r in rows if r.get("tcc_build")})
+    if len(builds) > 1:
+        lines.append(f"Note: the rows come from {len(builds)} tcc builds: {', '.join(builds)}")
+    lines.append(f"{passed} passed, {len(rows) - passed} failed")
+    return lines
+
+
+def write_reports(args, rows, config):
+    os.makedirs(args.out_dir, exist_ok=True)
+    summary = summarize(rows)
+    data = dict(config=config, results=rows,
+                passed=sum(r["status"] == "pass" for r in rows),
+                failed=sum(r["status"] != "pass" for r in rows))
+    tmp = os.path.join(args.out_dir, ".report.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=1, default=str)
+    os.replace(tmp, os.path.join(args.out_dir, "report.json"))
+
+    md = ["# tcc model suite", "",
+          f"tcc `{config['tcc']}` build {config.get('tcc_build')}; rtol {config['rtol']}, atol {config['atol']}; "
+          f"batch {config['batch']}, seq {export_suite.RUN_DIMS['seq']}; seed {config['seed']}.",
+          "Versions: " + ", ".join(f"{k} {v}" for k, v in config["versions"].items()) + ".", "",
+          "Compile: wall seconds (CPU seconds of tcc when run with --jobs 1).", "",
+          "| model | source | family | flavour | opset | ops | compile (s) | run (s) | result "
+          "| max abs err | max rel err | top-1/top-5 | reason |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        topk = f"{r['top1']}/{r['top5']} of {r['rows']}" if r.get("top1") is not None else ""
+        reason = (r.get("reason") or r.get("note") or "").replace("|", "\\|")
+        md.append(f"| {r['model']} | {r['source']} | {r['family']} | {r['flavour']} "
+                  f"| {r.get('opset') or ''} | {r.get('ops') or ''} "
+                  f"| {compile_time(r)} "
+                  f"| {r['run_s'] if r.get('run_s') is not None else ''} "
+                  f"| {'PASS' if r['status'] == 'pass' else 'FAIL (' + r['stage'] + ')'} "
+                  f"| {fmt_err(r.get('max_abs'))} | {fmt_err(r.get('max_rel'))} | {topk} "
+                  f"| {reason} |")
+    md += ["", "```"] + summary + ["```", ""]
+    fails = [r for r in rows if r["status"] != "pass" and r.get("repro")]
+    if fails:
+        md += ["## Reproduce", ""]
+        for r in fails:
+            md.append(f"- {r['flavour']}/{r['model']}: `{r['compile_cmd'] if r['stage'] == 'compile' else r['repro']}`")
+        md.append("")
+    with open(os.path.join(args.out_dir, "report.md"), "w") as f:
+        f.write("\n".join(md))
+    return summary
+
+
+def tcc_identity(path):
+    """sha256 prefix and modification time of the tcc binary: rows merged with --update may come
+    from different builds."""
+    import datetime
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    mtime = datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc)
+    return f"{h.hexdigest()[:12]} ({mtime:%Y-%m-%d %H:%M} UTC)"
+
+
+def versions():
+    v = {}
+    for mod in ("torch", "torchvision", "timm", "transformers", "onnxscript", "onnx",
+                "onnxruntime", "numpy"):
+        try:
+            v[mod] = __import__(mod).__version__
+        except Exception:
+            v[mod] = None
+    return v
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 2)[2])
+    p.add_argument("--filter", help="only models whose name matches REGEX (re.search)")
+    p.add_argument("--flavour", default="all", choices=export_suite.FLAVOURS + ("all",),
+                   help="exporter flavour: ts17 (TorchScript, opset 17), new (dynamo, newest "
+                        "opset) or all (default)")
+    p.add_argument("--subset", choices=sorted(export_suite.SUBSETS),
+                   help="a named subset (ci: a few small models, a few minutes)")
+    p.add_argument("--jobs", type=int, default=1, help="models checked at once (default 1)")
+    p.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
+    p.add_argument("--rtlib", default=os.path.join(ROOT, "build", "lib", "libtccrt.a"))
+    p.add_argument("--include", default=os.path.join(ROOT, "include"))
+    p.add_argument("--harness", default=os.path.join(ROOT, "test", "e2e", "harness.c"))
+    p.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    p.add_argument("--cache-dir", default=export_suite.DEFAULT_CACHE,
+                   help="exported models: CACHE_DIR/<flavour>/<name>.onnx")
+    p.add_argument("--out-dir", default=os.path.join(ROOT, "build", "model-suite"),
+                   help="report.md, report.json and work/<flavour>/<name>/ (logs, objects)")
+    p.add_argument("--report-only", action="store_true",
+                   help="rewrite OUT_DIR/report.md from report.json, run nothing")
+    p.add_argument("--update", action="store_true",
+                   help="merge into OUT_DIR/report.json: keep its rows for models not run now")
+    p.add_argument("--compile-timeout", type=int, default=600, help="seconds (default 600)")
+    p.add_argument("--run-timeout", type=int, default=600, help="seconds (default 600)")
+    p.add_argument("--rtol", type=float, default=1e-3)
+    p.add_argument("--atol", type=float, default=1e-4)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--batch", type=int, default=export_suite.RUN_DIMS["batch"],
+                   help="the batch dim the models are compiled and run with (default 1)")
+    args = p.parse_args()
+    for opt in ("tcc", "rtlib", "include", "harness", "cache_dir", "out_dir"):
+        val = getattr(args, opt)
+        if opt == "tcc" and os.sep not in val:  # a name on PATH, as lit's `tcc`
+            import shutil
+            val = shutil.which(val) or val
+        setattr(args, opt, os.path.abspath(val))
+    if not os.path.exists(args.tcc):
+        p.error(f"--tcc {args.tcc}: no such file (build tcc, or pass --tcc)")
+
+    if args.report_only:
+        with open(os.path.join(args.out_dir, "report.json")) as f:
+            data = json.load(f)
+        print("\n".join(write_reports(args, data["results"], data["config"])))
+        return 0 if all(r["status"] == "pass" for r in data["results"]) else 1
+
+    specs = export_suite.select(args.filter, args.subset)
+    if not specs:
+        p.error("no model matches")
+    flavours = export_suite.FLAVOURS if args.flavour == "all" else (args.flavour,)
+    config = dict(tcc=rel(args.tcc), tcc_build=tcc_identity(args.tcc), rtlib=rel(args.rtlib),
+                  rtol=args.rtol, atol=args.atol,
+                  seed=args.seed, batch=args.batch, compile_timeout=args.compile_timeout,
+                  versions=versions())
+    print(f"model_suite: {len(specs)} models x {len(flavours)} flavours; tcc {args.tcc}; "
+          f"work in {rel(args.out_dir)}", flush=True)
+
+    # Export first (in this process: torch is imported once), then check with --jobs workers.
+    rows, todo = {}, []
+    for flavour in flavours:
+        for spec in specs:
+            start = time.monotonic()
+            try:
+                path = export_suite.export(spec, flavour, args.cache_dir)
+                todo.append((spec, flavour, path))
+            except export_suite.ExportError as e:
+                rows[(spec.name, flavour)] = dict(
+                    model=spec.name, source=spec.source, family=spec.family, flavour=flavour,
+                    status="fail", stage="export", reason=f"export failed: {e}",
+                    repro=shlex.join([rel(sys.executable), "models/export_suite.py", "--flavour",
+                                      flavour, "--filter", f"^{spec.name}$"]))
+                print(f"  FAIL {flavour}/{spec.name}: export failed: {e} "
+                      f"({time.monotonic() - start:.0f} s)", flush=True)
+
+    order = {(s.name, f): i for i, (f, s) in enumerate(
+        (f, s) for f in export_suite.FLAVOURS for s in export_suite.SUITE)}
+    if args.update and os.path.exists(os.path.join(args.out_dir, "report.json")):
+        with open(os.path.join(args.out_dir, "report.json")) as f:
+            old = {(r["model"], r["flavour"]): r for r in json.load(f)["results"]}
+    else:
+        old = {}
+
+    def ordered():
+        merged = {**old, **rows}
+        return [merged[k] for k in sorted(merged, key=lambda k: order.get(k, len(order)))]
+
+    def report(row):
+        rows[(row["model"], row["flavour"])] = row
+        write_reports(args, ordered(), config)  # after every model: an interrupted run keeps its rows
+        extra = (f"compile {row['compile_s']} s" if row.get("compile_s") is not None else "")
+        if row["status"] == "pass":
+            extra += f", max abs err {fmt_err(row.get('max_abs'))}"
+        else:
+            extra += (", " if extra else "") + row["reason"]
+        print(f"  {'PASS' if row['status'] == 'pass' else 'FAIL'} {row['flavour']}/{row['model']}"
+              f" ({row.get('ops', '?')} ops): {extra}", flush=True)
+
+    if args.jobs <= 1:
+        for spec, flavour, path in todo:
+            report(run_one(args, spec, flavour, path))
+    else:
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            futures = [pool.submit(run_one, args, *t) for t in todo]
+            for fut in concurrent.futures.as_completed(futures):
+                report(fut.result())
+
+    final = ordered()
+    summary = write_reports(args, final, config)
+    print(f"model_suite: wrote {rel(os.path.join(args.out_dir, 'report.md'))} and report.json"
+          + (f" ({len(final) - len(rows)} rows kept from the previous report)" if args.update else ""))
+    print("\n".join(summary))
+    return 0 if all(r["status"] == "pass" for r in final) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
