@@ -29,7 +29,7 @@ import warnings
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from export_torchvision import calibrate_batchnorm  # noqa: E402
+from export_torchvision import calibrate_batchnorm, publish  # noqa: E402
 
 FLAVOURS = ("ts17", "new")
 DEFAULT_CACHE = os.path.join(ROOT, "build", "models", "suite")
@@ -555,10 +555,7 @@ def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
                 raise ExportError(_describe(e))
         if os.path.getsize(tmp) == 0:
             raise ExportError("the exporter wrote an empty file")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600
-        os.replace(tmp, out_path)
+        publish(tmp, out_path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -10,6 +10,15 @@ import warnings
 MODELS = ("resnet18", "mobilenet_v2")
 
 
+def publish(tmp, out_path):
+    """Moves the finished temporary file `tmp` to `out_path` with the permissions of a file
+    created normally (mkstemp makes it 0600), atomically."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    os.replace(tmp, out_path)
+
+
 def build_model(name):
     """The torchvision architecture `name`, random weights from torch.manual_seed(0), eval mode."""
     import torch
@@ -68,10 +77,7 @@ def export(name, out_path, verbose=True):
         with warnings.catch_warnings(), torch.no_grad():
             warnings.simplefilter("ignore")
             torch.onnx.export(model, (example,), tmp, **kwargs)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600
-        os.replace(tmp, out_path)
+        publish(tmp, out_path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
