@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""bench.py - benchmark harness (issue 6): tcc's compiled object vs onnxruntime vs PyTorch eager.
+
+Never part of CI pass/fail. For each model of the suite (models/export_suite.py; the exported ONNX
+is cached in build/models/suite/ts17) it compiles with tcc (symbolic dims pinned with --dim, as
+utils/model_suite.py does), links utils/bench_main.c, and times tcc, onnxruntime (CPU EP,
+ORT_ENABLE_ALL, sequential, intra_op_num_threads=N, inter_op_num_threads=1) and PyTorch eager
+(torch.set_num_threads(N), torch.no_grad) on the same inputs, interleaved one run each per round.
+It measures the machine's single-core fp32 peak with utils/peak_flops.c (-O3 -march=native) in the
+same run and reports GFLOP/s (2 * MACs of Conv/MatMul/Gemm) as a fraction of it.
+
+    .venv/bin/python utils/bench.py --models squeezenet1_1 resnet50 --threads 1 --iterations 20
+
+Writes build/bench/report.md, report.json and speedup.png (if matplotlib imports).
+tcc has no thread pool yet: --threads sets onnxruntime's and PyTorch's threads only.
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+import numpy as np
+import onnx
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "models"))
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+import export_suite  # noqa: E402
+from model_suite import pinned_dims  # noqa: E402
+
+DEFAULT_MODELS = ["squeezenet1_1", "resnet50", "mobilenet_v2", "hf_bert_base"]
+
+
+def sh(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError(f"{shlex.join(cmd)} failed ({r.returncode}):\n{r.stdout}{r.stderr}")
+    return r.stdout
+
+
+def default_path(*parts):
+    """A path under the worktree's build/, else the main checkout's (worktrees share its build)."""
+    p = os.path.join(ROOT, *parts)
+    if os.path.exists(p):
+        return p
+    common = sh(["git", "-C", ROOT, "rev-parse", "--path-format=absolute", "--git-common-dir"])
+    return os.path.join(os.path.dirname(common.strip()), *parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# FLOPs: 2 * MACs of Conv, ConvTranspose, MatMul and Gemm from shape inference at the pinned dims.
+
+def count_flops(model, dims):
+    model = onnx.ModelProto.FromString(model.SerializeToString())
+    for v in model.graph.input:
+        for d in v.type.tensor_type.shape.dim:
+            if d.dim_param in dims:
+                d.dim_value = dims[d.dim_param]
+    model = onnx.shape_inference.infer_shapes(model)
+    shapes = {}
+    for v in list(model.graph.input) + list(model.graph.value_info) + list(model.graph.output):
+        s = v.type.tensor_type.shape
+        if all(d.HasField("dim_value") for d in s.dim):
+            shapes[v.name] = [d.dim_value for d in s.dim]
+    for t in model.graph.initializer:
+        shapes[t.name] = list(t.dims)
+    macs, unknown = 0, 0
+    for n in model.graph.node:
+        if n.op_type not in ("Conv", "ConvTranspose", "MatMul", "Gemm"):
+            continue
+        ins = [shapes.get(i) for i in n.input[:2]]
+        out = shapes.get(n.output[0])
+        if None in ins or out is None:
+            unknown += 1
+            continue
+        if n.op_type == "Conv":  # out elements * (Cin/group * kernel)
+            macs += int(np.prod(out)) * int(np.prod(ins[1][1:]))
+        elif n.op_type == "ConvTranspose":  # input elements * (Cout/group * kernel)
+            macs += int(np.prod(ins[0])) * int(np.prod(ins[1][1:]))
+        elif n.op_type == "MatMul":
+            macs += int(np.prod(out)) * ins[0][-1]
+        else:
+            trans_a = next((a.i for a in n.attribute if a.name == "transA"), 0)
+            macs += int(np.prod(out)) * ins[0][0 if trans_a else 1]
+    return 2 * macs, unknown
+
+
+# ---------------------------------------------------------------------------------------------
+# Engines
+
+class TccEngine:
+    """bench_main.c in serve mode: stays warm between rounds; each round is one timed run."""
+
+    def __init__(self, exe, io_dir, warmup):
+        self.io_dir = io_dir
+        self.proc = subprocess.Popen([exe, io_dir, str(warmup), "0"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+
+    def run(self):
+        self.proc.stdin.write("1\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"bench_main exited ({self.proc.wait()})")
+        return float(line)
+
+    def close(self):
+        self.proc.stdin.close()
+        if self.proc.wait() != 0:
+            raise RuntimeError(f"bench_main exited {self.proc.returncode}")
+
+
+class OrtEngine:
+    def __init__(self, path, feeds, threads):
+        import onnxruntime as ort
+
+        so = ort.SessionOptions()
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        so.intra_op_num_threads = threads
+        so.inter_op_num_threads = 1
+        self.sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+        self.feeds = feeds
+        self.out = None
+
+    def run(self):
+        t0 = time.perf_counter_ns()
+        self.out = self.sess.run(None, self.feeds)
+        return (time.perf_counter_ns() - t0) * 1e-6
+
+
+class TorchEngine:
+    def __init__(self, spec, feeds, threads):
+        import torch
+
+        self.torch = torch
+        torch.set_num_threads(threads)
+        torch.manual_seed(0)
+        self.model = spec.build().eval()
+        self.args = [torch.from_numpy(a) for a in feeds.values()]
+
+    def run(self):
+        with self.torch.no_grad():
+            t0 = time.perf_counter_ns()
+            self.model(*self.args)
+            return (time.perf_counter_ns() - t0) * 1e-6
+
+
+# ---------------------------------------------------------------------------------------------
+
+def stats(ms):
+    ms = np.asarray(ms)
+    return {"median_ms": float(np.median(ms)), "p90_ms": float(np.percentile(ms, 90)),
+            "min_ms": float(ms.min()), "runs": len(ms)}
+
+
+def bench_model(args, name, peak):
+    spec = export_suite.by_name(name)
+    path = os.path.join(args.cache, name + ".onnx")
+    if not os.path.exists(path):
+        path = export_suite.export(spec, "ts17", cache_dir=os.path.dirname(args.cache))
+    work = os.path.join(args.out_dir, "work", name)
+    os.makedirs(work, exist_ok=True)
+    model = onnx.load(path, load_external_data=False)
+    run_dims = dict(export_suite.RUN_DIMS, batch=args.batch, seq=args.seq)
+    dims = pinned_dims(model, spec, run_dims)
+    feeds = export_suite.make_feeds(spec, args.seed, run_dims)
+    row = {"model": name, "dims": dims, "threads": args.threads}
+
+    cname = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    obj = os.path.join(work, cname + ".o")
+    cmd = [args.tcc, "compile", path, "-o", obj, "--name", cname]
+    for d, v in sorted(dims.items()):
+        cmd += ["--dim", f"{d}={v}"]
+    t0 = time.monotonic()
+    sh(cmd)
+    row["compile_s"] = round(time.monotonic() - t0, 2)
+    exe = os.path.join(work, "bench_" + cname)
+    sh([args.cc, "-O2", "-I", args.include, "-I", work, f'-DTCC_MODEL_HEADER="{cname}.h"',
+        f"-DTCC_MODEL_PREFIX={cname}", os.path.join(ROOT, "utils", "bench_main.c"), obj,
+        args.rtlib, "-lm", "-lpthread", "-o", exe])
+    io_dir = os.path.join(work, "io")
+    os.makedirs(io_dir, exist_ok=True)
+    for i, a in enumerate(feeds.values()):
+        a.tofile(os.path.join(io_dir, f"input_{i}.bin"))
+
+    flops, unknown = count_flops(model, dims)
+    row["gflop"] = flops * 1e-9
+    if unknown:
+        row["flops_note"] = f"{unknown} Conv/MatMul/Gemm nodes without inferred shapes not counted"
+
+    engines = {"tcc": TccEngine(exe, io_dir, args.warmup),
+               "ort": OrtEngine(path, feeds, args.threads)}
+    if not args.no_torch:
+        try:
+            engines["torch"] = TorchEngine(spec, feeds, args.threads)
+        except Exception as e:  # noqa: BLE001 - report, keep benchmarking the others
+            row["torch_error"] = f"{type(e).__name__}: {e}"[:300]
+    for eng_name, eng in engines.items():
+        if eng_name != "tcc":
+            for _ in range(args.warmup):
+                eng.run()
+    times = {k: [] for k in engines}
+    for _ in range(args.iterations):  # interleaved: one run of each engine per round
+        for k, eng in engines.items():
+            times[k].append(eng.run())
+    engines["tcc"].close()
+
+    # Sanity: tcc's outputs (written at exit) against onnxruntime's.
+    ort_out = engines["ort"].out
+    errs = []
+    for i, ref in enumerate(ort_out):
+        got = np.fromfile(os.path.join(io_dir, f"output_{i}.bin"), dtype=ref.dtype)
+        if got.size == ref.size and np.issubdtype(ref.dtype, np.floating):
+            errs.append(float(np.abs(got.reshape(ref.shape) - ref).max()))
+    row["max_abs_err_vs_ort"] = max(errs) if errs else None
+
+    for k, t in times.items():
+        row[k] = stats(t)
+        row[k]["latencies_ms"] = [round(x, 4) for x in t]
+        row[k]["gflops"] = row["gflop"] / (row[k]["median_ms"] * 1e-3)
+        row[k]["peak_fraction"] = row[k]["gflops"] / peak
+    for k in ("ort", "torch"):
+        if k in times:
+            row[f"tcc_over_{k}"] = row["tcc"]["median_ms"] / row[k]["median_ms"]
+    return row
+
+
+def fmt(x, spec="{:.2f}"):
+    return "—" if x is None else spec.format(x)
+
+
+def write_reports(args, peak, rows):
+    report = {"peak_gflops": peak, "threads": args.threads, "iterations": args.iterations,
+              "warmup": args.warmup, "machine": platform.processor() or platform.machine(),
+              "models": rows}
+    with open(os.path.join(args.out_dir, "report.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    lines = [f"Peak (1 thread, FMA loop, -O3 -march=native): {peak:.1f} GFLOP/s. "
+             f"Threads: {args.threads} (onnxruntime, torch; tcc is single-threaded). "
+             f"{args.iterations} interleaved runs after {args.warmup} warm-up.", "",
+             "| model | GFLOP | tcc median / p90 ms | ort median / p90 ms | torch median / p90 ms "
+             "| tcc/ort | tcc/torch | tcc GFLOP/s (% peak) | ort GFLOP/s (% peak) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        if "error" in r:
+            lines.append(f"| {r['model']} | error: {r['error'][:120]} |||||||| ")
+            continue
+
+        def lat(k):
+            return f"{r[k]['median_ms']:.2f} / {r[k]['p90_ms']:.2f}" if k in r else "—"
+
+        def gf(k):
+            return (f"{r[k]['gflops']:.1f} ({100 * r[k]['peak_fraction']:.1f}%)" if k in r
+                    else "—")
+
+        lines.append(f"| {r['model']} | {r['gflop']:.2f} | {lat('tcc')} | {lat('ort')} | "
+                     f"{lat('torch')} | {fmt(r.get('tcc_over_ort'))} | "
+                     f"{fmt(r.get('tcc_over_torch'))} | {gf('tcc')} | {gf('ort')} |")
+    ok = [r for r in rows if "tcc_over_ort" in r]
+    if ok:
+        g = np.exp(np.mean([np.log(r["tcc_over_ort"]) for r in ok]))
+        line = f"\nGeometric mean tcc/ort: {g:.2f}"
+        tt = [r for r in ok if "tcc_over_torch" in r]
+        if tt:
+            line += f"; tcc/torch: {np.exp(np.mean([np.log(r['tcc_over_torch']) for r in tt])):.2f}"
+        lines.append(line + " (below 1: tcc faster).")
+    notes = [f"{r['model']}: {k}: {r[k]}" for r in rows
+             for k in ("torch_error", "flops_note") if k in r]
+    notes += [f"{r['model']}: tcc vs ort max |diff| {r['max_abs_err_vs_ort']:.2g}" for r in rows
+              if r.get("max_abs_err_vs_ort") is not None]
+    if notes:
+        lines += ["", "Notes:"] + [f"- {n}" for n in notes]
+    md = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out_dir, "report.md"), "w") as f:
+        f.write(md)
+    return md
+
+
+def plot(args, rows):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib not importable: no chart (pip install matplotlib)"
+    ok = [r for r in rows if "tcc_over_ort" in r]
+    x = np.arange(len(ok))
+    fig, ax = plt.subplots(figsize=(max(4, 1.6 * len(ok) + 2), 4))
+    ax.bar(x - 0.2, [1 / r["tcc_over_ort"] for r in ok], 0.4, label="vs onnxruntime")
+    ax.bar(x + 0.2, [1 / r["tcc_over_torch"] if "tcc_over_torch" in r else 0 for r in ok], 0.4,
+           label="vs PyTorch eager")
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.set_xticks(x, [r["model"] for r in ok], rotation=20)
+    ax.set_ylabel("tcc speedup (median latency ratio)")
+    ax.set_title(f"tcc speedup, {args.threads} thread(s); above 1: tcc faster")
+    ax.legend()
+    fig.tight_layout()
+    out = os.path.join(args.out_dir, "speedup.png")
+    fig.savefig(out, dpi=120)
+    return f"chart: {out}"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--models", nargs="+", default=DEFAULT_MODELS)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--iterations", type=int, default=20)
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--batch", type=int, default=1)
+    p.add_argument("--seq", type=int, default=128, help="sequence length of text models")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-torch", action="store_true", help="skip PyTorch eager")
+    p.add_argument("--out-dir", default=os.path.join(ROOT, "build", "bench"))
+    p.add_argument("--cache", default=None, help="folder of exported .onnx (default: "
+                   "build/models/suite/ts17)")
+    p.add_argument("--tcc", default=None)
+    p.add_argument("--rtlib", default=None)
+    p.add_argument("--include", default=os.path.join(ROOT, "include"))
+    p.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    args = p.parse_args()
+    args.cache = args.cache or default_path("build", "models", "suite", "ts17")
+    args.tcc = args.tcc or default_path("build", "bin", "tcc")
+    args.rtlib = args.rtlib or default_path("build", "lib", "libtccrt.a")
+    os.makedirs(args.out_dir, exist_ok=True)
+
+    peak_exe = os.path.join(args.out_dir, "peak_flops")
+    sh([args.cc, "-O3", "-march=native", os.path.join(ROOT, "utils", "peak_flops.c"), "-o",
+        peak_exe])
+    peak = float(sh([peak_exe]).split()[1])
+    print(f"peak: {peak:.1f} GFLOP/s (1 thread)", flush=True)
+
+    rows = []
+    for name in args.models:
+        print(f"{name} ...", flush=True)
+        try:
+            rows.append(bench_model(args, name, peak))
+        except Exception as e:  # noqa: BLE001 - one failing model does not stop the rest
+            rows.append({"model": name, "error": f"{type(e).__name__}: {e}"[:2000]})
+            print(f"  error: {rows[-1]['error'][:500]}", flush=True)
+        write_reports(args, peak, rows)
+    print(write_reports(args, peak, rows))
+    print(plot(args, rows))
+
+
+if __name__ == "__main__":
+    main()
