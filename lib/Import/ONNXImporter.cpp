@@ -297,6 +297,17 @@ FailureOr<Value> Importer::buildNode(StringRef opType, ArrayRef<Value> operands,
   return values.lookup(result);
 }
 
+/// The value of a one-element integer or bool constant, or nullopt.
+static std::optional<int64_t> constantInteger(Value value) {
+  ElementsAttr attr;
+  TypedAttr single;
+  if (!matchPattern(value, m_Constant(&attr)) ||
+      !(single = tcc::onnx::getSingleElement(attr)) ||
+      !isa<IntegerAttr>(single))
+    return std::nullopt;
+  return cast<IntegerAttr>(single).getValue().getSExtValue();
+}
+
 /// An If whose condition is a constant (after folding: shape tests such as
 /// Equal(Size(x), 4) are) becomes the nodes of the branch it takes.
 LogicalResult Importer::inlineIf(const onnx::NodeProto &node, StringRef name) {
@@ -314,13 +325,10 @@ LogicalResult Importer::inlineIf(const onnx::NodeProto &node, StringRef name) {
                             << " has " << graph->output_size()
                             << " outputs, the node " << node.output_size();
   }
-  ElementsAttr cond;
-  TypedAttr single;
-  if (!matchPattern(it->second, m_Constant(&cond)) ||
-      !(single = tcc::onnx::getSingleElement(cond)) ||
-      !isa<IntegerAttr>(single))
+  std::optional<int64_t> cond = constantInteger(it->second);
+  if (!cond)
     return selectIf(node, name, it->second);
-  bool taken = cast<IntegerAttr>(single).getValue() != 0;
+  bool taken = *cond != 0;
   FailureOr<SmallVector<Value>> results = importSubgraph(
       *graphAttr(node, taken ? "then_branch" : "else_branch"), name, {});
   if (failed(results))
@@ -471,18 +479,14 @@ LogicalResult Importer::unrollLoop(const onnx::NodeProto &node,
     if (it == values.end())
       return error() << "reads '" << node.input(index)
                      << "', which no earlier node or input defines";
-    ElementsAttr attr;
-    TypedAttr single;
-    if (!matchPattern(it->second, m_Constant(&attr)) ||
-        !(single = tcc::onnx::getSingleElement(attr)) ||
-        !isa<IntegerAttr>(single))
+    std::optional<int64_t> value = constantInteger(it->second);
+    if (!value)
       return error() << "the " << (index == 0 ? "trip count" : "condition")
                      << " is not known at compile time; tcc unrolls a Loop "
                      << "only when its trip count and condition fold to "
                      << "constants (bind the inputs they depend on with "
                      << "--bind)";
-    return std::optional<int64_t>(
-        cast<IntegerAttr>(single).getValue().getSExtValue());
+    return value;
   };
   FailureOr<std::optional<int64_t>> tripCount = constantInput(0);
   if (failed(tripCount))
@@ -520,14 +524,11 @@ LogicalResult Importer::unrollLoop(const onnx::NodeProto &node,
         *body, (name + "/iteration" + Twine(iter)).str(), bindings);
     if (failed(outs))
       return failure();
-    ElementsAttr condAttr;
-    TypedAttr single;
-    if (!matchPattern((*outs)[0], m_Constant(&condAttr)) ||
-        !(single = tcc::onnx::getSingleElement(condAttr)) ||
-        !isa<IntegerAttr>(single))
+    std::optional<int64_t> next = constantInteger((*outs)[0]);
+    if (!next)
       return error() << "the condition the body computes is not known at "
                      << "compile time; tcc unrolls a Loop only when it folds";
-    cond = cast<IntegerAttr>(single).getValue() != 0;
+    cond = *next != 0;
     for (int i = 0; i < numCarried; ++i)
       carried[i] = (*outs)[1 + i];
     for (int k = 0; k < numScans; ++k)

@@ -60,14 +60,14 @@ SmallVector<unsigned> innermostParallelOrder(linalg::LinalgOp op) {
 struct InterchangeReductions
     : tcc::impl::InterchangeReductionsBase<InterchangeReductions> {
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> ops;
+    SmallVector<std::pair<linalg::LinalgOp, SmallVector<unsigned>>> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!innermostParallelOrder(op).empty())
-        ops.push_back(op);
+      if (SmallVector<unsigned> order = innermostParallelOrder(op);
+          !order.empty())
+        ops.push_back({op, std::move(order)});
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : ops) {
-      SmallVector<unsigned> order = innermostParallelOrder(op);
+    for (auto &[op, order] : ops) {
       rewriter.setInsertionPoint(op);
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       if (!generic) {
