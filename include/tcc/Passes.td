@@ -123,6 +123,52 @@ def InterchangeReductions
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def VectorizeContractions
+    : Pass<"tcc-vectorize-contractions", "::mlir::ModuleOp"> {
+  let summary = "Register-tiles multiply-accumulate linalg ops into vector code";
+  let description = [{
+    For a linalg op on static f32 buffers whose body is `out + a * b`
+    (matmuls, convolutions, batched and broadcast forms) this pass emits
+    the loops itself. One output loop `v` runs along the vector lanes:
+    the one whose tiles waste the fewest lanes, a loop other than the
+    output's last paying a gather and a scatter per accumulator (a
+    convolution with a 7x7 output runs along its output channels, one
+    with a 56x56 output along its rows). Another output loop `u` (the
+    longest one the vector operand does not depend on: a matmul's rows,
+    a convolution's output columns) is unrolled into rows, and a tile of
+    rows x (1 or 2 vectors) stays in registers for the whole reduction.
+    Each reduction step loads each operand that runs along `v` once per
+    vector (unit-stride, or strided and shuffled for a strided
+    convolution) and broadcasts the scalars of the other, then issues one
+    `vector.fma` per accumulator. Column tiles are the outer loop, so the
+    panel of the vector operand a column reads is reused from cache by
+    every row tile. Edge tiles are masked; nothing reads or writes out of
+    bounds.
+
+    Constant operands that run along `v` (weights) are repacked at
+    compile time into panels `[ceil(N / width), other dims..., width]`,
+    zero-padded, so a tile reads its panel as one contiguous stream: no
+    strided rows, no TLB misses, no masks. The original global is erased
+    when nothing else reads it.
+
+    Each output element still sums its products in the loop order of the
+    op, one fused multiply-add at a time, so the result does not depend
+    on the tiling. Ops that do not fit (other bodies, dynamic shapes, an
+    operand walked along `v` outside its last dim that is not constant, an
+    output that is also an input) are left as they are.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", "512",
+           "Bits of one vector register">,
+    Option<"registers", "registers", "int64_t", "32",
+           "Vector registers of the target">,
+  ];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def FlattenGlobals : Pass<"tcc-flatten-globals", "::mlir::ModuleOp"> {
   let summary = "Makes constant memref globals one-dimensional";
   let description = [{

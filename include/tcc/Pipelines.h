@@ -20,6 +20,9 @@ struct PipelineOptions {
   std::string modelName = "model";
   bool printIRAfterAll = false;
   bool timePasses = false;
+  /// The target's vector registers: width in bits and count.
+  int64_t vectorBits = 512;
+  int64_t vectorRegisters = 32;
 };
 
 /// onnx (imported, shape-inferred) -> linalg on tensors, fused.
@@ -28,7 +31,7 @@ void buildONNXToLinalgPipeline(mlir::OpPassManager &pm);
 void buildBufferizePipeline(mlir::OpPassManager &pm);
 /// bufferized -> LLVM dialect with the C ABI entry points.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
-                              const std::string &modelName);
+                              const PipelineOptions &options);
 
 /// Runs the pipeline on `module` from the onnx dialect up to and including
 /// `stopAfter`. Errors are reported through the context's diagnostics.

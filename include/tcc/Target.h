@@ -24,6 +24,13 @@ enum class OutputKind { Object, Assembly, LLVMIR };
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetOptions &options, mlir::ModuleOp module);
 
+/// The vector registers code for `tm` should tile for.
+struct VectorRegisters {
+  int64_t bits;
+  int64_t count;
+};
+VectorRegisters vectorRegisters(const llvm::TargetMachine &tm);
+
 /// Translates an LLVM-dialect module to LLVM IR and optimizes it for `tm`.
 std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
                                                    llvm::LLVMContext &context,

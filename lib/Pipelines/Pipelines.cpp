@@ -76,10 +76,14 @@ void tcc::buildBufferizePipeline(OpPassManager &pm) {
 }
 
 void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
-                                   const std::string &modelName) {
+                                   const PipelineOptions &options) {
   tcc::OutlineKernelsOptions outline;
-  outline.modelName = modelName;
+  outline.modelName = options.modelName;
   pm.addPass(tcc::createOutlineKernels(outline));
+  tcc::VectorizeContractionsOptions vectorize;
+  vectorize.vectorBits = options.vectorBits;
+  vectorize.registers = options.vectorRegisters;
+  pm.addPass(tcc::createVectorizeContractions(vectorize));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::createInterchangeReductions());
   fpm.addPass(createConvertLinalgToLoopsPass());
@@ -87,6 +91,7 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
   fpm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   // What LLVM has no intrinsic for (erf, tanh, asin, ...) calls libm.
@@ -98,7 +103,7 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   tcc::EmitEntryPointsOptions entry;
-  entry.modelName = modelName;
+  entry.modelName = options.modelName;
   pm.addPass(tcc::createEmitEntryPoints(entry));
   pm.addPass(createCanonicalizerPass());
 }
@@ -124,7 +129,7 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
   if (stopAfter >= Stage::Bufferized)
     buildBufferizePipeline(pm);
   if (stopAfter >= Stage::LLVM)
-    buildLowerToLLVMPipeline(pm, options.modelName);
+    buildLowerToLLVMPipeline(pm, options);
   return pm.run(module);
 }
 
@@ -134,7 +139,7 @@ void tcc::registerAllDialects(DialectRegistry &registry) {
                   cf::ControlFlowDialect, func::FuncDialect,
                   linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect>();
+                  tensor::TensorDialect, vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
@@ -162,5 +167,5 @@ void tcc::registerAllPasses() {
       [](OpPassManager &pm) { buildBufferizePipeline(pm); });
   PassPipelineRegistration<>(
       "tcc-lower-to-llvm", "tcc's lowering to the LLVM dialect (name: model)",
-      [](OpPassManager &pm) { buildLowerToLLVMPipeline(pm, "model"); });
+      [](OpPassManager &pm) { buildLowerToLLVMPipeline(pm, PipelineOptions()); });
 }

@@ -628,6 +628,30 @@ def contrib_ops():
 CHECKED += [if_runtime, loop_unrolled, local_function, contrib_ops]
 
 
+def contractions():
+    """Convolutions and matmuls whose shapes take each path of
+    tcc-vectorize-contractions: a strided conv read along ow (masked, shuffled),
+    a conv along its output channels (packed filter, gathered and scattered
+    output, masked tail), matmuls against packed weights and against another
+    input, both with masked tails."""
+    r = rng(40)
+    nodes = [helper.make_node("Conv", ["x", "w1"], ["c1"], name="conv_s2", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1], strides=[2, 2]),
+             helper.make_node("Relu", ["c1"], ["r1"], name="relu"),
+             helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], name="conv_f40", kernel_shape=[3, 3]),
+             helper.make_node("MatMul", ["y", "w3"], ["m1"], name="matmul_packed"),
+             helper.make_node("MatMul", ["y", "z"], ["m2"], name="matmul_inputs")]
+    inits = [init("w1", r.standard_normal((6, 3, 3, 3), dtype=np.float32)),
+             init("w2", r.standard_normal((40, 6, 3, 3), dtype=np.float32)),
+             init("b2", r.standard_normal(40, dtype=np.float32)),
+             init("w3", r.standard_normal((19, 37), dtype=np.float32))]
+    return model("contractions", nodes, [vi("x", [1, 3, 11, 11]), vi("y", [6, 19]), vi("z", [19, 23])],
+                 [vi("c2", [1, 40, 4, 4]), vi("m1", [6, 37]), vi("m2", [6, 23])], inits)
+
+
+CHECKED += [contractions]
+
+
 def if_unsafe():
     # A run-time If whose branch gathers at a data-dependent index: not run speculatively.
     then_branch = helper.make_graph(

@@ -236,6 +236,16 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   pipeline.modelName = out.name;
   pipeline.printIRAfterAll = o.printIRAfterAll;
   pipeline.timePasses = o.timePasses;
+  if (stopAfter == tcc::Stage::LLVM) {
+    tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
+    std::unique_ptr<llvm::TargetMachine> tm =
+        tcc::createTargetMachine(target, *out.module);
+    if (!tm)
+      return failure();
+    tcc::VectorRegisters regs = tcc::vectorRegisters(*tm);
+    pipeline.vectorBits = regs.bits;
+    pipeline.vectorRegisters = regs.count;
+  }
   if (failed(tcc::runPipeline(*out.module, pipeline, stopAfter)))
     return failure();
   if (stopAfter == tcc::Stage::LLVM) {

@@ -75,6 +75,19 @@ tcc::createTargetMachine(const TargetOptions &options, ModuleOp module) {
   return tm;
 }
 
+tcc::VectorRegisters tcc::vectorRegisters(const llvm::TargetMachine &tm) {
+  const llvm::MCSubtargetInfo *sti = tm.getMCSubtargetInfo();
+  if (tm.getTargetTriple().isX86()) {
+    if (sti->checkFeatures("+avx512f"))
+      return {512, 32};
+    if (sti->checkFeatures("+avx"))
+      return {256, 16};
+    return {128, 16};
+  }
+  // AArch64 (NEON) and other targets: 128-bit registers, 32 of them.
+  return {128, 32};
+}
+
 std::unique_ptr<llvm::Module>
 tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
                           llvm::TargetMachine &tm, unsigned optLevel) {
@@ -86,6 +99,12 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
   }
   llvmModule->setDataLayout(tm.createDataLayout());
   llvmModule->setTargetTriple(tm.getTargetTriple());
+  // Keep the kernels' explicit wide vectors in full-width registers (x86
+  // CPUs tuned to prefer 256-bit vectors would split them otherwise).
+  std::string width = std::to_string(vectorRegisters(tm).bits);
+  for (llvm::Function &fn : *llvmModule)
+    if (!fn.isDeclaration())
+      fn.addFnAttr("min-legal-vector-width", width);
   auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &tm);
   if (llvm::Error err = transformer(llvmModule.get())) {
     module.emitError() << "LLVM optimization failed: "

@@ -1,0 +1,689 @@
+//===- VectorizeContractions.cpp - tcc-vectorize-contractions -------------===//
+//
+// Register-tiles multiply-accumulate linalg ops on buffers (matmuls,
+// convolutions, their batched and broadcast forms) into explicit vector
+// code: a tile of the output lives in vector registers for the whole
+// reduction, each step loading one row of the operand that runs along the
+// vector and broadcasting scalars of the other.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
+
+using namespace mlir;
+
+namespace tcc {
+#define GEN_PASS_DEF_VECTORIZECONTRACTIONS
+#include "tcc/Passes.h.inc"
+} // namespace tcc
+
+namespace {
+
+/// How one op is tiled. Loops are the op's; `vDim` (an output loop) runs
+/// along the vector lanes, `uDim` (if any) is unrolled into `rows` rows of
+/// accumulators.
+struct TilePlan {
+  SmallVector<int64_t> sizes;
+  unsigned vDim;
+  std::optional<unsigned> uDim;
+  int64_t lanes;   ///< elements per vector register
+  int64_t vectors; ///< vectors per row of the tile
+  int64_t rows;
+  /// 0 when vDim is the output's last index; otherwise the output's
+  /// element stride along vDim (its tiles are gathered and scattered).
+  int64_t outStride = 0;
+  /// For each input: the step of its last index per step of vDim, or 0
+  /// when it does not depend on vDim (a scalar is broadcast).
+  SmallVector<int64_t> vStride;
+  /// For each input: the position of its index that is vDim when it is
+  /// constant and read from packed panels, or -1.
+  SmallVector<int> packPos;
+  /// For each packed input: its data as panels [ceil(N / width), the
+  /// other dims in order..., width] of width `vectors * lanes` along
+  /// vDim (zero-padded), which the kernel reads as one contiguous stream.
+  SmallVector<Value> packed;
+};
+
+/// Whether the body is `out + a * b` (in either order) on f32.
+bool isMultiplyAccumulate(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (body->getNumArguments() != 3 || body->getOperations().size() != 3)
+    return false;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value out = body->getArgument(2);
+  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
+  if ((add.getLhs() == out) == (add.getRhs() == out))
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+/// The constant step of `expr` per unit step of dim `d`, if it is affine
+/// in `d` with a constant coefficient.
+std::optional<int64_t> coefficient(AffineExpr expr, unsigned d,
+                                   unsigned numDims) {
+  MLIRContext *ctx = expr.getContext();
+  SmallVector<AffineExpr> shifted;
+  for (unsigned i = 0; i < numDims; ++i)
+    shifted.push_back(getAffineDimExpr(i, ctx) + (i == d ? 1 : 0));
+  AffineExpr diff = simplifyAffineExpr(
+      expr.replaceDims(shifted) - expr, numDims, /*numSymbols=*/0);
+  if (auto c = dyn_cast<AffineConstantExpr>(diff))
+    return c.getValue();
+  return std::nullopt;
+}
+
+Value strippedBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+             memref::CastOp, memref::ReinterpretCastOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// Fills the vDim-dependent fields of `plan` for vDim = `v`; false when
+/// some operand cannot be read along `v`.
+bool planVectorDim(linalg::LinalgOp op, TilePlan &plan, unsigned v,
+                   function_ref<bool(Value)> isConstant) {
+  plan.vDim = v;
+  plan.vStride.clear();
+  plan.packPos.clear();
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto outType = cast<MemRefType>(init->get().getType());
+  ArrayRef<AffineExpr> outResults =
+      op.getMatchingIndexingMap(init).getResults();
+  plan.outStride = 0;
+  if (!outResults.back().isFunctionOfDim(v)) {
+    // Gathered and scattered through a flat view of the output.
+    if (!outType.getLayout().isIdentity())
+      return false;
+    plan.outStride = 1;
+    for (int64_t i = outType.getRank() - 1; i >= 0; --i) {
+      if (outResults[i].isFunctionOfDim(v))
+        break;
+      plan.outStride *= outType.getShape()[i];
+    }
+  }
+  unsigned numLoops = plan.sizes.size();
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    ArrayRef<AffineExpr> results = op.getMatchingIndexingMap(in).getResults();
+    int uses = llvm::count_if(
+        results, [&](AffineExpr e) { return e.isFunctionOfDim(v); });
+    auto plain = llvm::find_if(results, [&](AffineExpr e) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      return dim && dim.getPosition() == v;
+    });
+    int pos = plain - results.begin();
+    bool packable = uses == 1 && plain != results.end() &&
+                    cast<MemRefType>(in->get().getType())
+                        .getLayout()
+                        .isIdentity() &&
+                    isConstant(in->get());
+    plan.packPos.push_back(packable ? pos : -1);
+    if (uses == 0) {
+      plan.vStride.push_back(0);
+      continue;
+    }
+    if (packable) {
+      plan.vStride.push_back(1);
+      continue;
+    }
+    if (uses != 1 || !results.back().isFunctionOfDim(v))
+      return false;
+    std::optional<int64_t> step = coefficient(results.back(), v, numLoops);
+    if (!step || *step <= 0 || *step > 4)
+      return false;
+    plan.vStride.push_back(*step);
+  }
+  return llvm::any_of(plan.vStride, [](int64_t s) { return s != 0; });
+}
+
+/// The plan for `op`, or nullopt when it is not a multiply-accumulate on
+/// static f32 buffers this pass can vectorize.
+std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
+                                  int64_t accumulators,
+                                  function_ref<bool(Value)> isConstant) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !isMultiplyAccumulate(op))
+    return std::nullopt;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !type.getElementType().isF32() || !type.hasStaticShape() ||
+        type.getRank() == 0 || !type.isLastDimUnitStride())
+      return std::nullopt;
+  }
+  OpOperand *init = op.getDpsInitOperand(0);
+  Value outBuffer = strippedBuffer(init->get());
+  for (OpOperand *in : op.getDpsInputOperands())
+    if (strippedBuffer(in->get()) == outBuffer)
+      return std::nullopt;
+  AffineMap outMap = op.getMatchingIndexingMap(init);
+  if (!outMap.isProjectedPermutation() || outMap.getNumResults() == 0)
+    return std::nullopt;
+
+  TilePlan plan;
+  plan.sizes = op.getStaticLoopRanges();
+  if (llvm::any_of(plan.sizes, ShapedType::isDynamic))
+    return std::nullopt;
+  plan.lanes = lanes;
+  int64_t reduction = 1;
+  for (auto [size, iterator] :
+       llvm::zip(plan.sizes, op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      reduction *= size;
+
+  // The vector dim: the output loop whose tiles waste the fewest lanes,
+  // a strided output costing a gather and a scatter per accumulator
+  // (about 64 reduction steps). Ties go to the output's last loop.
+  std::optional<TilePlan> best;
+  double bestScore = 0;
+  for (AffineExpr e : llvm::reverse(outMap.getResults())) {
+    unsigned v = cast<AffineDimExpr>(e).getPosition();
+    int64_t size = plan.sizes[v];
+    if (size < 4 || !planVectorDim(op, plan, v, isConstant))
+      continue;
+    int64_t vectors = std::min<int64_t>(2, llvm::divideCeil(size, lanes));
+    int64_t width = vectors * lanes;
+    double used = (double)size / (llvm::divideCeil(size, width) * width);
+    double score =
+        used * reduction / (reduction + (plan.outStride ? 64.0 : 2.0));
+    if (score > bestScore) {
+      bestScore = score;
+      plan.vectors = vectors;
+      best = plan;
+    }
+  }
+  if (!best)
+    return std::nullopt;
+
+  // Unroll another output loop, preferring one no vector operand depends
+  // on (each vector load then feeds every row), then the longer (up to a
+  // full tile), then the output's last loop (neighbouring scalars).
+  int64_t maxRows = accumulators / best->vectors;
+  int64_t bestUnroll = 0;
+  for (AffineExpr e : outMap.getResults()) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    if (d == best->vDim || best->sizes[d] < 2)
+      continue;
+    bool reused = true;
+    for (auto [in, step] :
+         llvm::zip(op.getDpsInputOperands(), best->vStride))
+      if (step && op.getMatchingIndexingMap(in).isFunctionOfDim(d))
+        reused = false;
+    int64_t score = ((int64_t)reused << 40) |
+                    (std::min(best->sizes[d], maxRows) << 1) |
+                    (e == outMap.getResults().back());
+    if (score > bestUnroll) {
+      bestUnroll = score;
+      best->uDim = d;
+    }
+  }
+  best->rows =
+      best->uDim ? std::min(maxRows, best->sizes[*best->uDim]) : 1;
+  return best;
+}
+
+/// Emits the loop nest of one op.
+class TileEmitter {
+public:
+  TileEmitter(RewriterBase &b, linalg::LinalgOp op, const TilePlan &plan)
+      : b(b), op(op), plan(plan), loc(op.getLoc()),
+        vecType(VectorType::get({plan.lanes}, b.getF32Type())) {
+    for (unsigned d = 0; d < plan.sizes.size(); ++d) {
+      bool parallel = op.getIteratorTypesArray()[d] ==
+                      utils::IteratorType::parallel;
+      if (d == plan.vDim || d == plan.uDim)
+        continue;
+      (parallel ? outer : reductions).push_back(d);
+    }
+    dims.resize(plan.sizes.size());
+  }
+
+  void emit() {
+    if (plan.outStride) {
+      Value out = op.getDpsInitOperand(0)->get();
+      auto type = cast<MemRefType>(out.getType());
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        all[0].push_back(d);
+      flatOut = memref::CollapseShapeOp::create(b, loc, out, all);
+      SmallVector<int32_t> offsets;
+      for (int64_t l = 0; l < plan.lanes; ++l)
+        offsets.push_back(l * plan.outStride);
+      laneOffsets = arith::ConstantOp::create(
+          b, loc, b.getI32VectorAttr(offsets));
+    }
+    emitOuter(0);
+  }
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// Loops over the parallel dims that are neither unrolled nor vectorized.
+  void emitOuter(unsigned i) {
+    if (i == outer.size())
+      return emitTiles(Level::Columns, 0);
+    unsigned d = outer[i];
+    auto loop = scf::ForOp::create(b, loc, index(0), index(plan.sizes[d]),
+                                   index(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    dims[d] = loop.getInductionVar();
+    emitOuter(i + 1);
+  }
+
+  enum class Level { Columns, Rows };
+
+  /// Tiles along vDim (outer: a panel of the vector operand is read by
+  /// every row tile, from cache), then along uDim; each a loop of full
+  /// tiles and one remainder tile.
+  void emitTiles(Level level, int64_t width) {
+    bool rows = level == Level::Rows;
+    if (rows && !plan.uDim)
+      return emitTile(1, width);
+    unsigned d = rows ? *plan.uDim : plan.vDim;
+    int64_t tile = rows ? plan.rows : plan.vectors * plan.lanes;
+    int64_t size = plan.sizes[d], full = size - size % tile;
+    auto next = [&](int64_t extent) {
+      if (rows)
+        emitTile(extent, width);
+      else
+        emitTiles(Level::Rows, extent);
+    };
+    if (full > 0) {
+      auto loop =
+          scf::ForOp::create(b, loc, index(0), index(full), index(tile));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      dims[d] = loop.getInductionVar();
+      next(tile);
+    }
+    if (full < size) {
+      dims[d] = index(full);
+      next(size - full);
+    }
+  }
+
+  /// The indices of `operand` for the current loop values, with uDim at
+  /// row `row` and vDim at vector `vec`.
+  SmallVector<Value> indices(OpOperand *operand, int64_t row, int64_t vec) {
+    SmallVector<Value> operands;
+    for (unsigned d = 0; d < dims.size(); ++d) {
+      Value v = dims[d];
+      int64_t offset = d == plan.uDim ? row
+                       : d == plan.vDim ? vec * plan.lanes
+                                        : 0;
+      if (offset)
+        v = arith::AddIOp::create(b, loc, v, index(offset));
+      operands.push_back(v);
+    }
+    SmallVector<Value> result;
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    for (AffineExpr e : map.getResults()) {
+      AffineMap one = AffineMap::get(map.getNumDims(), 0, e);
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        result.push_back(operands[dim.getPosition()]);
+      else
+        result.push_back(affine::AffineApplyOp::create(b, loc, one, operands));
+    }
+    return result;
+  }
+
+  /// The offset of `idx` in the flat (identity-layout) `buffer`.
+  Value linearIndex(Value buffer, ArrayRef<Value> idx) {
+    ArrayRef<int64_t> shape = cast<MemRefType>(buffer.getType()).getShape();
+    Value linear = idx[0];
+    for (size_t i = 1; i < idx.size(); ++i)
+      linear = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, linear, index(shape[i])),
+          idx[i]);
+    return linear;
+  }
+
+  /// A mask of the first `n` of `width` lanes.
+  Value mask(int64_t n, int64_t width) {
+    auto type = VectorType::get({width}, b.getI1Type());
+    return vector::ConstantMaskOp::create(b, loc, type, ArrayRef<int64_t>{n});
+  }
+
+  /// Loads `lanes` values of `operand` stepping by `step` from `idx`;
+  /// `valid` of them are read, the rest are zero.
+  Value loadVector(Value buffer, ValueRange idx, int64_t step, int64_t valid) {
+    int64_t span = step * plan.lanes;
+    auto spanType = VectorType::get({span}, b.getF32Type());
+    Value loaded;
+    if (step == 1 && valid == plan.lanes) {
+      loaded = vector::LoadOp::create(b, loc, spanType, buffer, idx);
+    } else {
+      Value zero = arith::ConstantOp::create(
+          b, loc, spanType, DenseElementsAttr::get(spanType, 0.0f));
+      loaded = vector::MaskedLoadOp::create(
+          b, loc, spanType, buffer, idx, mask(step * (valid - 1) + 1, span),
+          zero);
+    }
+    if (step == 1)
+      return loaded;
+    SmallVector<int64_t> picks;
+    for (int64_t l = 0; l < plan.lanes; ++l)
+      picks.push_back(l * step);
+    return vector::ShuffleOp::create(b, loc, loaded, loaded, picks);
+  }
+
+  /// One tile of `rows` x `width` output elements (width <= vectors *
+  /// lanes; a narrower tile is masked).
+  void emitTile(int64_t rows, int64_t width) {
+    int64_t vectors = llvm::divideCeil(width, plan.lanes);
+    auto validLanes = [&](int64_t vec) {
+      return std::min(plan.lanes, width - vec * plan.lanes);
+    };
+    OpOperand *init = op.getDpsInitOperand(0);
+    Value out = init->get();
+    SmallVector<Value> accs;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t v = 0; v < vectors; ++v) {
+        SmallVector<Value> idx = indices(init, r, v);
+        if (plan.outStride) {
+          Value zero = arith::ConstantOp::create(
+              b, loc, vecType, DenseElementsAttr::get(vecType, 0.0f));
+          accs.push_back(vector::GatherOp::create(
+              b, loc, vecType, flatOut, linearIndex(out, idx), laneOffsets,
+              mask(validLanes(v), plan.lanes), zero));
+        } else {
+          accs.push_back(loadVector(out, idx, 1, validLanes(v)));
+        }
+      }
+
+    SmallVector<scf::ForOp> loops;
+    for (unsigned d : reductions) {
+      auto loop = scf::ForOp::create(b, loc, index(0), index(plan.sizes[d]),
+                                     index(1), accs);
+      if (!loops.empty())
+        scf::YieldOp::create(b, loc, loop.getResults());
+      b.setInsertionPointToStart(loop.getBody());
+      dims[d] = loop.getInductionVar();
+      accs = llvm::to_vector_of<Value>(loop.getRegionIterArgs());
+      loops.push_back(loop);
+    }
+
+    // Each operand's value for (row, vector): loaded once per distinct
+    // index it depends on.
+    SmallVector<OpOperand *> inputs = op.getDpsInputOperands();
+    SmallVector<DenseMap<std::pair<int64_t, int64_t>, Value>> cache(2);
+    auto operandValue = [&](unsigned k, int64_t r, int64_t v) {
+      OpOperand *in = inputs[k];
+      AffineMap map = op.getMatchingIndexingMap(in);
+      int64_t step = plan.vStride[k];
+      std::pair<int64_t, int64_t> key{
+          plan.uDim && map.isFunctionOfDim(*plan.uDim) ? r : 0,
+          step ? v : 0};
+      Value &value = cache[k][key];
+      if (value)
+        return value;
+      SmallVector<Value> idx = indices(in, key.first, key.second);
+      if (Value panels = plan.packed[k]) {
+        // Tiles along vDim start at multiples of the panel width.
+        int64_t width = plan.vectors * plan.lanes;
+        Value panel = arith::DivUIOp::create(b, loc, dims[plan.vDim],
+                                             index(width));
+        idx.erase(idx.begin() + plan.packPos[k]);
+        idx.insert(idx.begin(), panel);
+        idx.push_back(index(key.second * plan.lanes));
+        value = vector::LoadOp::create(b, loc, vecType, panels, idx);
+      } else if (step) {
+        value = loadVector(in->get(), idx, step, validLanes(v));
+      } else {
+        Value scalar = memref::LoadOp::create(b, loc, in->get(), idx);
+        value = vector::BroadcastOp::create(b, loc, vecType, scalar);
+      }
+      return value;
+    };
+    SmallVector<Value> next;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t v = 0; v < vectors; ++v)
+        next.push_back(vector::FMAOp::create(
+            b, loc, operandValue(0, r, v), operandValue(1, r, v),
+            accs[r * vectors + v]));
+
+    if (!loops.empty()) {
+      scf::YieldOp::create(b, loc, next);
+      b.setInsertionPointAfter(loops.front());
+      next = llvm::to_vector_of<Value>(loops.front().getResults());
+    }
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t v = 0; v < vectors; ++v) {
+        SmallVector<Value> idx = indices(init, r, v);
+        Value acc = next[r * vectors + v];
+        if (plan.outStride)
+          vector::ScatterOp::create(b, loc, Type(), flatOut,
+                                    linearIndex(out, idx), laneOffsets,
+                                    mask(validLanes(v), plan.lanes), acc);
+        else if (validLanes(v) == plan.lanes)
+          vector::StoreOp::create(b, loc, acc, out, idx);
+        else
+          vector::MaskedStoreOp::create(b, loc, out, idx,
+                                        mask(validLanes(v), plan.lanes), acc);
+      }
+  }
+
+  RewriterBase &b;
+  linalg::LinalgOp op;
+  const TilePlan &plan;
+  Location loc;
+  VectorType vecType;
+  SmallVector<unsigned> outer, reductions;
+  SmallVector<Value> dims;
+  /// With a strided output: its flat view, and the lanes' offsets in it.
+  Value flatOut, laneOffsets;
+};
+
+/// The constant global `value` is (through a reshape), or null.
+memref::GlobalOp constantGlobal(Value value, SymbolTable &symbols) {
+  if (auto expand = value.getDefiningOp<memref::ExpandShapeOp>())
+    value = expand.getSrc();
+  auto get = value.getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return {};
+  auto global = symbols.lookup<memref::GlobalOp>(get.getName());
+  if (!global || !global.getConstant() || !global.getInitialValue() ||
+      !global.getType().getLayout().isIdentity())
+    return {};
+  return global;
+}
+
+/// The f32 elements of a constant global's value: raw data, or a splat.
+struct FloatData {
+  const float *data = nullptr;
+  std::optional<float> splat;
+  float operator[](int64_t i) const { return splat ? *splat : data[i]; }
+};
+
+std::optional<FloatData> floatData(Attribute value, int64_t numElements) {
+  FloatData result;
+  ArrayRef<char> bytes;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    bytes = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (!dense.getElementType().isF32())
+      return std::nullopt;
+    if (dense.isSplat()) {
+      result.splat = dense.getSplatValue<float>();
+      return result;
+    }
+    bytes = dense.getRawData();
+  } else {
+    return std::nullopt;
+  }
+  if ((int64_t)bytes.size() != numElements * 4)
+    return std::nullopt;
+  result.data = reinterpret_cast<const float *>(bytes.data());
+  return result;
+}
+
+/// Packs the constant operands of the planned ops: each distinct
+/// (global, panel width) once, as a new flat global.
+class PanelPacker {
+public:
+  explicit PanelPacker(ModuleOp module) : module(module), symbols(module) {}
+
+  /// Whether `value` is a constant global this packer can repack.
+  bool isPackable(Value value) {
+    memref::GlobalOp global = constantGlobal(value, symbols);
+    if (!global)
+      return false;
+    auto type = cast<MemRefType>(value.getType());
+    return floatData(*global.getInitialValue(), type.getNumElements())
+        .has_value();
+  }
+
+  /// Fills `plan.packed` with a view of the panels of each input the plan
+  /// reads packed.
+  void pack(linalg::LinalgOp op, TilePlan &plan) {
+    int64_t width = plan.vectors * plan.lanes;
+    for (auto [k, in] : llvm::enumerate(op.getDpsInputOperands())) {
+      plan.packed.push_back(nullptr);
+      if (plan.packPos[k] < 0)
+        continue;
+      auto type = cast<MemRefType>(in->get().getType());
+      int pos = plan.packPos[k];
+      memref::GlobalOp global = constantGlobal(in->get(), symbols);
+      memref::GlobalOp panels = packedGlobal(global, type, pos, width);
+      SmallVector<int64_t> shape{
+          (int64_t)llvm::divideCeil(type.getShape()[pos], width)};
+      for (auto [i, d] : llvm::enumerate(type.getShape()))
+        if ((int)i != pos)
+          shape.push_back(d);
+      shape.push_back(width);
+      OpBuilder b(op);
+      auto flat = memref::GetGlobalOp::create(b, op.getLoc(), panels.getType(),
+                                              panels.getSymName());
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
+        all[0].push_back(d);
+      plan.packed.back() = memref::ExpandShapeOp::create(
+          b, op.getLoc(), MemRefType::get(shape, b.getF32Type()), flat, all);
+      replaced.insert(global);
+    }
+  }
+
+  /// Erases the globals packing replaced that nothing reads any more.
+  void eraseUnused() {
+    for (memref::GlobalOp global : replaced)
+      if (SymbolTable::symbolKnownUseEmpty(global, module))
+        global.erase();
+  }
+
+private:
+  /// The panels of `global` read as `type`, split along dim `pos` into
+  /// panels of `width`: panels[t][outer][inner][w] =
+  /// data[outer][t * width + w][inner], zero past the end of dim `pos`.
+  memref::GlobalOp packedGlobal(memref::GlobalOp global, MemRefType type,
+                                int pos, int64_t width) {
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    os << global.getSymName() << "_" << pos << "_" << width << "_" << type;
+    memref::GlobalOp &result = cache[key];
+    if (result)
+      return result;
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t n = shape[pos], outer = 1, inner = 1;
+    for (int i = 0; i < pos; ++i)
+      outer *= shape[i];
+    for (int64_t i = pos + 1; i < type.getRank(); ++i)
+      inner *= shape[i];
+    int64_t count = llvm::divideCeil(n, width);
+    FloatData data =
+        *floatData(*global.getInitialValue(), type.getNumElements());
+    std::vector<float> out(count * outer * inner * width, 0.0f);
+    float *dst = out.data();
+    for (int64_t t = 0; t < count; ++t)
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i, dst += width)
+          for (int64_t w = 0; w < width && t * width + w < n; ++w)
+            dst[w] = data[(o * n + t * width + w) * inner + i];
+    OpBuilder b(global);
+    auto flatType = MemRefType::get({(int64_t)out.size()}, b.getF32Type());
+    std::string name = (global.getSymName() + "_panels").str();
+    auto value = DenseResourceElementsAttr::get(
+        RankedTensorType::get(flatType.getShape(), b.getF32Type()), name,
+        HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(out)));
+    result = memref::GlobalOp::create(b, global.getLoc(), name,
+                                      b.getStringAttr("private"), flatType,
+                                      value, /*constant=*/true,
+                                      b.getI64IntegerAttr(64));
+    symbols.insert(result);
+    return result;
+  }
+
+  ModuleOp module;
+  SymbolTable symbols;
+  std::map<std::string, memref::GlobalOp> cache;
+  llvm::SetVector<memref::GlobalOp> replaced;
+};
+
+struct VectorizeContractions
+    : tcc::impl::VectorizeContractionsBase<VectorizeContractions> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (vectorBits < 128 || vectorBits % 32 || registers < 8) {
+      getOperation().emitError("vectorize-contractions: bad vector-bits or "
+                               "registers option");
+      return signalPassFailure();
+    }
+    int64_t lanes = vectorBits / 32;
+    // Leave room for the loaded row and the broadcast scalars.
+    int64_t accumulators = registers / 2;
+    PanelPacker packer(getOperation());
+    auto isPackable = [&](Value v) { return packer.isPackable(v); };
+    std::vector<std::pair<linalg::LinalgOp, TilePlan>> work;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (std::optional<TilePlan> plan =
+              planTiles(op, lanes, accumulators, isPackable))
+        work.push_back({op, std::move(*plan)});
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto &[op, plan] : work) {
+      packer.pack(op, plan);
+      rewriter.setInsertionPoint(op);
+      TileEmitter(rewriter, op, plan).emit();
+      rewriter.eraseOp(op);
+    }
+    // The views of weights now read packed, then the weights themselves.
+    getOperation().walk([](memref::ExpandShapeOp op) {
+      if (op->use_empty())
+        op.erase();
+    });
+    getOperation().walk([](memref::GetGlobalOp op) {
+      if (op->use_empty())
+        op.erase();
+    });
+    packer.eraseUnused();
+  }
+};
+
+} // namespace

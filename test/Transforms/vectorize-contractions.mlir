@@ -1,0 +1,128 @@
+// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=128 registers=8" --split-input-file | FileCheck %s
+
+// A matmul against another input: n (the output's last loop) runs along
+// 4-lane vectors, two per row; m is unrolled by 2 rows (8 registers, half
+// for accumulators). Column tiles are the outer loop, rows the inner one;
+// the accumulators live in registers across the k loop. The last column
+// tile (38 = 4 * 8 + 6) is masked: one full vector and one of 2 lanes.
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[A:.*]]: memref<10x7xf32>, %[[B:.*]]: memref<7x38xf32>, %[[C:.*]]: memref<10x38xf32>)
+// CHECK: scf.for %[[N:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %c8
+// CHECK: scf.for %[[M:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %c2
+// CHECK: %[[C0:[a-z0-9_]+]] = vector.load %[[C]][%[[M]], %[[N]]] : memref<10x38xf32>, vector<4xf32>
+// CHECK: scf.for %[[K:[a-z0-9_]+]] = {{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %[[C0]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK: %[[ROW:[a-z0-9_]+]] = vector.load %[[B]][%[[K]], %[[N]]] : memref<7x38xf32>, vector<4xf32>
+// CHECK: %[[S:[a-z0-9_]+]] = memref.load %[[A]][%[[M]], %[[K]]]
+// CHECK: %[[SPLAT:[a-z0-9_]+]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK: vector.fma %[[SPLAT]], %[[ROW]], %[[ACC]] : vector<4xf32>
+// CHECK: scf.yield
+// CHECK: vector.store %{{.*}}, %[[C]][%[[M]], %[[N]]]
+// CHECK: vector.constant_mask [2] : vector<4xi1>
+// CHECK: vector.maskedload %[[B]]
+// CHECK: vector.maskedstore %[[C]]
+// CHECK-NOT: linalg.matmul
+func.func @matmul(%a: memref<10x7xf32>, %b: memref<7x38xf32>, %c: memref<10x38xf32>) {
+  linalg.matmul ins(%a, %b : memref<10x7xf32>, memref<7x38xf32>) outs(%c : memref<10x38xf32>)
+  return
+}
+
+// -----
+
+// Constant weights are repacked at compile time into panels of 8 columns
+// ([ceil(10 / 8), 6, 8], zero-padded), which each tile reads as one
+// contiguous stream, without masks; the original global goes away.
+// CHECK-NOT: memref.global "private" constant @w :
+// CHECK: memref.global "private" constant @w_panels : memref<96xf32> = dense_resource<w_panels> {alignment = 64 : i64}
+// CHECK-LABEL: func.func @packed
+// CHECK: %[[P:[a-z0-9_]+]] = memref.get_global @w_panels : memref<96xf32>
+// CHECK: %[[PANELS:[a-z0-9_]+]] = memref.expand_shape %[[P]] {{\[\[}}0, 1, 2]] output_shape [2, 6, 8]
+// CHECK: scf.for %[[N:[a-z0-9_]+]] =
+// CHECK: scf.for
+// CHECK: scf.for %[[K:[a-z0-9_]+]] =
+// CHECK: %[[T:[a-z0-9_]+]] = arith.divui %[[N]], %c8
+// CHECK: vector.load %[[PANELS]][%[[T]], %[[K]], %c0{{[_0-9]*}}] : memref<2x6x8xf32>, vector<4xf32>
+// CHECK: vector.load %[[PANELS]][%{{.*}}, %[[K]], %c4{{[_0-9]*}}] : memref<2x6x8xf32>, vector<4xf32>
+memref.global "private" constant @w : memref<6x10xf32> = dense<1.0>
+func.func @packed(%a: memref<3x6xf32>, %c: memref<3x10xf32>) {
+  %w = memref.get_global @w : memref<6x10xf32>
+  linalg.matmul ins(%a, %w : memref<3x6xf32>, memref<6x10xf32>) outs(%c : memref<3x10xf32>)
+  return
+}
+
+// -----
+
+// A strided convolution read along ow: each row loads twice the lanes
+// (masked to what it may read) and keeps every other one.
+// CHECK-LABEL: func.func @conv_strided
+// CHECK: vector.constant_mask [7] : vector<8xi1>
+// CHECK: %[[WIDE:[a-z0-9_]+]] = vector.maskedload %arg0{{.*}} : memref<1x3x10x10xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK: vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
+func.func @conv_strided(%i: memref<1x3x10x10xf32>, %f: memref<4x3x3x3xf32>, %o: memref<1x4x4x4xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%i, %f : memref<1x3x10x10xf32>, memref<4x3x3x3xf32>) outs(%o : memref<1x4x4x4xf32>)
+  return
+}
+
+// -----
+
+// With few output columns and a long reduction, the output channels run
+// along the vector instead: the constant filter is packed with f
+// innermost, the input broadcast, and each accumulator gathered from and
+// scattered to the output with a stride of oh * ow = 4 (the tail masked).
+// CHECK-LABEL: func.func @conv_channels
+// CHECK: %[[FLAT:[a-z0-9_]+]] = memref.collapse_shape %arg1 {{\[\[}}0, 1, 2, 3]] : memref<1x12x2x2xf32> into memref<48xf32>
+// CHECK: %[[OFFSETS:[a-z0-9_]+]] = arith.constant dense<[0, 4, 8, 12]> : vector<4xi32>
+// CHECK: vector.gather %[[FLAT]][%{{.*}}] [%[[OFFSETS]]]
+// CHECK: vector.load %{{.*}} : memref<2x16x3x3x8xf32>, vector<4xf32>
+// CHECK: vector.scatter %[[FLAT]][%{{.*}}] [%[[OFFSETS]]]
+memref.global "private" constant @filter : memref<12x16x3x3xf32> = dense<0.5>
+func.func @conv_channels(%i: memref<1x16x4x4xf32>, %o: memref<1x12x2x2xf32>) {
+  %f = memref.get_global @filter : memref<12x16x3x3xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x16x4x4xf32>, memref<12x16x3x3xf32>) outs(%o : memref<1x12x2x2xf32>)
+  return
+}
+
+// -----
+
+// Not multiply-accumulate (a max reduction), an output that is also an
+// input, dynamic shapes, and a transposed operand walked along the vector
+// outside its last dim: left alone.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-COUNT-4: linalg.generic
+// CHECK-NOT: vector.
+#id = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @left_alone(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>, %d: memref<?x8xf32>, %e: memref<8x8xf32>) {
+  linalg.generic {indexing_maps = [#id, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.maximumf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %c : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%d, %b : memref<?x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #nk, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %e : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
