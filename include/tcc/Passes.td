@@ -169,6 +169,22 @@ def VectorizeContractions
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ApproximateMath : Pass<"tcc-approximate-math", "::mlir::func::FuncOp"> {
+  let summary = "Polynomial approximations of f32 exp, erf, tanh and log";
+  let description = [{
+    MLIR's polynomial approximations (accurate to a few ulp, with the
+    special values of the functions kept: exp overflows to inf and
+    underflows to 0, log of 0 is -inf, of a negative number NaN) replace
+    `math.exp`, `math.erf`, `math.tanh` and `math.log` on f32. They are
+    plain arithmetic, so LLVM vectorizes the loops of softmax, sigmoid,
+    SiLU and GELU, which otherwise call libm once per element. Other
+    types and functions still call libm.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def FlattenGlobals : Pass<"tcc-flatten-globals", "::mlir::ModuleOp"> {
   let summary = "Makes constant memref globals one-dimensional";
   let description = [{

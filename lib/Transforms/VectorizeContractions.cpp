@@ -500,8 +500,10 @@ private:
 
 /// The constant global `value` is (through a reshape), or null.
 memref::GlobalOp constantGlobal(Value value, SymbolTable &symbols) {
-  if (auto expand = value.getDefiningOp<memref::ExpandShapeOp>())
-    value = expand.getSrc();
+  // Reshapes of a contiguous buffer keep its elements in order.
+  while (isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp>(
+      value.getDefiningOp()))
+    value = value.getDefiningOp()->getOperand(0);
   auto get = value.getDefiningOp<memref::GetGlobalOp>();
   if (!get)
     return {};
@@ -674,14 +676,18 @@ struct VectorizeContractions
       rewriter.eraseOp(op);
     }
     // The views of weights now read packed, then the weights themselves.
-    getOperation().walk([](memref::ExpandShapeOp op) {
-      if (op->use_empty())
-        op.erase();
-    });
-    getOperation().walk([](memref::GetGlobalOp op) {
-      if (op->use_empty())
-        op.erase();
-    });
+    bool erased = true;
+    while (erased) {
+      erased = false;
+      getOperation().walk([&](Operation *op) {
+        if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp,
+                memref::GetGlobalOp>(op) &&
+            op->use_empty()) {
+          op->erase();
+          erased = true;
+        }
+      });
+    }
     packer.eraseUnused();
   }
 };

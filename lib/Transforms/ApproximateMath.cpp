@@ -1,0 +1,36 @@
+//===- ApproximateMath.cpp - tcc-approximate-math -------------------------===//
+//
+// Replaces f32 exp, erf, tanh and log with polynomial approximations made
+// of arithmetic, which LLVM vectorizes with the loop around them, instead
+// of one libm call per element.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Passes.h"
+
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace tcc {
+#define GEN_PASS_DEF_APPROXIMATEMATH
+#include "tcc/Passes.h.inc"
+} // namespace tcc
+
+namespace {
+
+struct ApproximateMath : tcc::impl::ApproximateMathBase<ApproximateMath> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateMathPolynomialApproximationPatterns(
+        patterns, [](StringRef name) {
+          return llvm::is_contained(
+              {"math.exp", "math.erf", "math.tanh", "math.log"}, name);
+        });
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,27 @@
+// RUN: tcc-opt %s --tcc-approximate-math | FileCheck %s
+
+// f32 exp, erf, tanh and log become arithmetic (no libm call is left to
+// stop LLVM's vectorizer); f64 and other functions are left to libm.
+// CHECK-LABEL: func.func @approximated
+// CHECK-NOT: math.exp
+// CHECK-NOT: math.erf
+// CHECK-NOT: math.tanh
+// CHECK-NOT: math.log
+// CHECK: math.fma
+// CHECK: return
+func.func @approximated(%x: f32) -> (f32, f32, f32, f32) {
+  %e = math.exp %x : f32
+  %r = math.erf %x : f32
+  %t = math.tanh %x : f32
+  %l = math.log %x : f32
+  return %e, %r, %t, %l : f32, f32, f32, f32
+}
+
+// CHECK-LABEL: func.func @kept
+// CHECK: math.exp %{{.*}} : f64
+// CHECK: math.sin %{{.*}} : f32
+func.func @kept(%x: f64, %y: f32) -> (f64, f32) {
+  %e = math.exp %x : f64
+  %s = math.sin %y : f32
+  return %e, %s : f64, f32
+}
