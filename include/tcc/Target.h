@@ -15,7 +15,7 @@ namespace tcc {
 struct TargetOptions {
   std::string triple; ///< empty: the host
   std::string cpu;    ///< empty: the host CPU (with its features)
-  unsigned optLevel = 3;
+  unsigned optLevel = 2;
 };
 
 enum class OutputKind { Object, Assembly, LLVMIR };
