@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 import onnx
+from onnx import helper, numpy_helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "models"))
@@ -173,17 +174,7 @@ def bench_model(args, name, peak):
     row = {"model": name, "dims": dims, "threads": args.threads}
 
     cname = re.sub(r"[^A-Za-z0-9_]", "_", name)
-    obj = os.path.join(work, cname + ".o")
-    cmd = [args.tcc, "compile", path, "-o", obj, "--name", cname]
-    for d, v in sorted(dims.items()):
-        cmd += ["--dim", f"{d}={v}"]
-    t0 = time.monotonic()
-    sh(cmd)
-    row["compile_s"] = round(time.monotonic() - t0, 2)
-    exe = os.path.join(work, "bench_" + cname)
-    sh([args.cc, "-O2", "-I", args.include, "-I", work, f'-DTCC_MODEL_HEADER="{cname}.h"',
-        f"-DTCC_MODEL_PREFIX={cname}", os.path.join(ROOT, "utils", "bench_main.c"), obj,
-        args.rtlib, "-lm", "-lpthread", "-o", exe])
+    exe = compile_and_link(args, path, cname, work, dims, row)
     io_dir = os.path.join(work, "io")
     os.makedirs(io_dir, exist_ok=True)
     for i, a in enumerate(feeds.values()):
@@ -201,15 +192,7 @@ def bench_model(args, name, peak):
             engines["torch"] = TorchEngine(spec, feeds, args.threads)
         except Exception as e:  # noqa: BLE001 - report, keep benchmarking the others
             row["torch_error"] = f"{type(e).__name__}: {e}"[:300]
-    for eng_name, eng in engines.items():
-        if eng_name != "tcc":
-            for _ in range(args.warmup):
-                eng.run()
-    times = {k: [] for k in engines}
-    for _ in range(args.iterations):  # interleaved: one run of each engine per round
-        for k, eng in engines.items():
-            times[k].append(eng.run())
-    engines["tcc"].close()
+    times = time_engines(args, engines)
 
     # Sanity: tcc's outputs (written at exit) against onnxruntime's.
     ort_out = engines["ort"].out
@@ -220,6 +203,40 @@ def bench_model(args, name, peak):
             errs.append(float(np.abs(got.reshape(ref.shape) - ref).max()))
     row["max_abs_err_vs_ort"] = max(errs) if errs else None
 
+    return finish_row(row, times, peak)
+
+
+def compile_and_link(args, path, cname, work, dims, row):
+    """Compiles `path` with tcc (recording compile_s in `row`) and links bench_main.c to it."""
+    obj = os.path.join(work, cname + ".o")
+    cmd = [args.tcc, "compile", path, "-o", obj, "--name", cname]
+    for d, v in sorted(dims.items()):
+        cmd += ["--dim", f"{d}={v}"]
+    t0 = time.monotonic()
+    sh(cmd)
+    row["compile_s"] = round(time.monotonic() - t0, 2)
+    exe = os.path.join(work, "bench_" + cname)
+    sh([args.cc, "-O2", "-I", args.include, "-I", work, f'-DTCC_MODEL_HEADER="{cname}.h"',
+        f"-DTCC_MODEL_PREFIX={cname}", os.path.join(ROOT, "utils", "bench_main.c"), obj,
+        args.rtlib, "-lm", "-lpthread", "-o", exe])
+    return exe
+
+
+def time_engines(args, engines):
+    """Warms every engine up, then times them interleaved: one run of each per round."""
+    for eng_name, eng in engines.items():
+        if eng_name != "tcc":
+            for _ in range(args.warmup):
+                eng.run()
+    times = {k: [] for k in engines}
+    for _ in range(args.iterations):
+        for k, eng in engines.items():
+            times[k].append(eng.run())
+    engines["tcc"].close()
+    return times
+
+
+def finish_row(row, times, peak):
     for k, t in times.items():
         row[k] = stats(t)
         row[k]["latencies_ms"] = [round(x, 4) for x in t]
@@ -229,6 +246,34 @@ def bench_model(args, name, peak):
         if k in times:
             row[f"tcc_over_{k}"] = row["tcc"]["median_ms"] / row[k]["median_ms"]
     return row
+
+
+def bench_gemm(args, shape, peak):
+    """One fp32 MatMul [M,K] x [K,N] (the weight a constant, as in a model), tcc vs onnxruntime."""
+    m, n, k = (int(v) for v in shape.split("x"))
+    name = f"gemm_{m}x{n}x{k}"
+    work = os.path.join(args.out_dir, "work", name)
+    os.makedirs(work, exist_ok=True)
+    rng = np.random.default_rng(args.seed)
+    w = numpy_helper.from_array(rng.standard_normal((k, n), dtype=np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], name,
+        [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [m, k])],
+        [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [m, n])], [w])
+    path = os.path.join(work, name + ".onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    row = {"model": name, "dims": {}, "threads": args.threads, "gflop": 2e-9 * m * n * k}
+    exe = compile_and_link(args, path, name, work, {}, row)
+    io_dir = os.path.join(work, "io")
+    os.makedirs(io_dir, exist_ok=True)
+    x = rng.standard_normal((m, k), dtype=np.float32)
+    x.tofile(os.path.join(io_dir, "input_0.bin"))
+    engines = {"tcc": TccEngine(exe, io_dir, args.warmup),
+               "ort": OrtEngine(path, {"x": x}, args.threads)}
+    times = time_engines(args, engines)
+    got = np.fromfile(os.path.join(io_dir, "output_0.bin"), dtype=np.float32)
+    row["max_abs_err_vs_ort"] = float(np.abs(got.reshape(m, n) - engines["ort"].out[0]).max())
+    return finish_row(row, times, peak)
 
 
 def fmt(x, spec="{:.2f}"):
@@ -308,7 +353,10 @@ def plot(args, rows):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--models", nargs="+", default=DEFAULT_MODELS)
+    p.add_argument("--models", nargs="*", default=DEFAULT_MODELS)
+    p.add_argument("--gemm", nargs="*", default=[], metavar="MxNxK",
+                   help="also time single fp32 MatMuls of these shapes (tcc vs onnxruntime), e.g. "
+                        "1024x1024x1024 128x768x768 128x3072x768 128x768x3072")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--iterations", type=int, default=20)
     p.add_argument("--warmup", type=int, default=3)
@@ -336,6 +384,9 @@ def main():
     print(f"peak: {peak:.1f} GFLOP/s (1 thread)", flush=True)
 
     rows = []
+    for shape in args.gemm:
+        print(f"gemm {shape} ...", flush=True)
+        rows.append(bench_gemm(args, shape, peak))
     for name in args.models:
         print(f"{name} ...", flush=True)
         try:
