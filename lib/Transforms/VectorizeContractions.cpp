@@ -671,6 +671,8 @@ struct VectorizeContractions
     IRRewriter rewriter(&getContext());
     for (auto &[op, plan] : work) {
       packer.pack(op, plan);
+      if (auto kernel = op->getParentOfType<func::FuncOp>())
+        kernel->setAttr("tcc.register_tiled", rewriter.getUnitAttr());
       rewriter.setInsertionPoint(op);
       TileEmitter(rewriter, op, plan).emit();
       rewriter.eraseOp(op);

@@ -260,6 +260,10 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
                                std::string("tcc.workspace_") + key)
                          : IntegerAttr())
         out.stats[key] = attr.getInt();
+    for (auto kernel : out.module->getOps<LLVM::LLVMFuncOp>()) {
+      out.stats["kernels"] += kernel->hasAttr("tcc.kernel");
+      out.stats["register_tiled"] += kernel->hasAttr("tcc.register_tiled");
+    }
   }
   return success();
 }
@@ -320,6 +324,9 @@ int runCompile(CompileOptions &o) {
                                                         bound
                                                   : 1.0)
                  << "\n";
+    llvm::outs() << "kernels: " << compiled.stats["kernels"] << " ("
+                 << compiled.stats["register_tiled"]
+                 << " with register-tiled vector code)\n";
   }
 
   tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
