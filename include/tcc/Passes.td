@@ -185,6 +185,22 @@ def ApproximateMath : Pass<"tcc-approximate-math", "::mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def FlattenElementwise
+    : Pass<"tcc-flatten-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Makes elementwise linalg ops on contiguous buffers one loop";
+  let description = [{
+    A `linalg.generic` on buffers whose loops are all parallel, whose
+    indexing maps are all the identity, and whose operands are static
+    identity-layout memrefs (contiguous) becomes the same generic over
+    one loop, on `memref.collapse_shape` views of the operands. Its
+    elements are the same in the same order. LLVM then vectorizes one
+    long loop: nested, the innermost loop of a SiLU on a 1x672x14x14
+    tensor ran 14 iterations and stayed scalar.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def FlattenGlobals : Pass<"tcc-flatten-globals", "::mlir::ModuleOp"> {
   let summary = "Makes constant memref globals one-dimensional";
   let description = [{

@@ -86,6 +86,7 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(tcc::createVectorizeContractions(vectorize));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::createInterchangeReductions());
+  fpm.addPass(tcc::createFlattenElementwise());
   fpm.addPass(tcc::createApproximateMath());
   fpm.addPass(createConvertLinalgToLoopsPass());
   fpm.addPass(createLowerAffinePass());
