@@ -23,6 +23,16 @@ namespace tcc {
 #define GEN_PASS_REGISTRATION
 #include "tcc/Passes.h.inc"
 
+/// The reassociation that reshapes a rank-`rank` shape to one dim or back:
+/// a single group of all dims.
+inline llvm::SmallVector<mlir::ReassociationIndices, 1>
+wholeShapeGroup(int64_t rank) {
+  llvm::SmallVector<mlir::ReassociationIndices, 1> group(1);
+  for (int64_t d = 0; d < rank; ++d)
+    group[0].push_back(d);
+  return group;
+}
+
 } // namespace tcc
 
 #endif // TCC_PASSES_H

@@ -48,9 +48,7 @@ struct FlattenElementwise
     for (linalg::GenericOp op : ops) {
       b.setInsertionPoint(op);
       Location loc = op.getLoc();
-      SmallVector<ReassociationIndices> all(1);
-      for (unsigned d = 0; d < op.getNumLoops(); ++d)
-        all[0].push_back(d);
+      auto all = tcc::wholeShapeGroup(op.getNumLoops());
       auto flat = [&](ValueRange values) {
         return llvm::map_to_vector(values, [&](Value v) -> Value {
           return memref::CollapseShapeOp::create(b, loc, v, all);

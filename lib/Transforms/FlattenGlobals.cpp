@@ -67,11 +67,8 @@ struct FlattenGlobals
           MemRefType::get({type.getNumElements()}, type.getElementType(),
                           AffineMap(), type.getMemorySpace()),
           get.getName());
-      SmallVector<ReassociationIndices> all(1);
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        all[0].push_back(d);
-      Value shaped =
-          memref::ExpandShapeOp::create(b, get.getLoc(), type, flat, all);
+      Value shaped = memref::ExpandShapeOp::create(
+          b, get.getLoc(), type, flat, tcc::wholeShapeGroup(type.getRank()));
       get.replaceAllUsesWith(shaped);
       get.erase();
     });

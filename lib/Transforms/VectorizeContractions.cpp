@@ -264,11 +264,9 @@ public:
   void emit() {
     if (plan.outStride) {
       Value out = op.getDpsInitOperand(0)->get();
-      auto type = cast<MemRefType>(out.getType());
-      SmallVector<ReassociationIndices> all(1);
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        all[0].push_back(d);
-      flatOut = memref::CollapseShapeOp::create(b, loc, out, all);
+      flatOut = memref::CollapseShapeOp::create(
+          b, loc, out,
+          tcc::wholeShapeGroup(cast<MemRefType>(out.getType()).getRank()));
       SmallVector<int32_t> offsets;
       for (int64_t l = 0; l < plan.lanes; ++l)
         offsets.push_back(l * plan.outStride);
@@ -362,6 +360,11 @@ private:
     return linear;
   }
 
+  Value zeros(VectorType type) {
+    return arith::ConstantOp::create(b, loc, type,
+                                     DenseElementsAttr::get(type, 0.0f));
+  }
+
   /// A mask of the first `n` of `width` lanes.
   Value mask(int64_t n, int64_t width) {
     auto type = VectorType::get({width}, b.getI1Type());
@@ -377,11 +380,9 @@ private:
     if (step == 1 && valid == plan.lanes) {
       loaded = vector::LoadOp::create(b, loc, spanType, buffer, idx);
     } else {
-      Value zero = arith::ConstantOp::create(
-          b, loc, spanType, DenseElementsAttr::get(spanType, 0.0f));
       loaded = vector::MaskedLoadOp::create(
           b, loc, spanType, buffer, idx, mask(step * (valid - 1) + 1, span),
-          zero);
+          zeros(spanType));
     }
     if (step == 1)
       return loaded;
@@ -405,11 +406,9 @@ private:
       for (int64_t v = 0; v < vectors; ++v) {
         SmallVector<Value> idx = indices(init, r, v);
         if (plan.outStride) {
-          Value zero = arith::ConstantOp::create(
-              b, loc, vecType, DenseElementsAttr::get(vecType, 0.0f));
           accs.push_back(vector::GatherOp::create(
               b, loc, vecType, flatOut, linearIndex(out, idx), laneOffsets,
-              mask(validLanes(v), plan.lanes), zero));
+              mask(validLanes(v), plan.lanes), zeros(vecType)));
         } else {
           accs.push_back(loadVector(out, idx, 1, validLanes(v)));
         }
@@ -583,11 +582,9 @@ public:
       OpBuilder b(op);
       auto flat = memref::GetGlobalOp::create(b, op.getLoc(), panels.getType(),
                                               panels.getSymName());
-      SmallVector<ReassociationIndices> all(1);
-      for (int64_t d = 0; d < (int64_t)shape.size(); ++d)
-        all[0].push_back(d);
       plan.packed.back() = memref::ExpandShapeOp::create(
-          b, op.getLoc(), MemRefType::get(shape, b.getF32Type()), flat, all);
+          b, op.getLoc(), MemRefType::get(shape, b.getF32Type()), flat,
+          tcc::wholeShapeGroup(shape.size()));
       replaced.insert(global);
     }
   }
@@ -675,20 +672,18 @@ struct VectorizeContractions
         kernel->setAttr("tcc.register_tiled", rewriter.getUnitAttr());
       rewriter.setInsertionPoint(op);
       TileEmitter(rewriter, op, plan).emit();
+      SmallVector<Value> inputs = op.getDpsInputs();
       rewriter.eraseOp(op);
-    }
-    // The views of weights now read packed, then the weights themselves.
-    bool erased = true;
-    while (erased) {
-      erased = false;
-      getOperation().walk([&](Operation *op) {
-        if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp,
-                memref::GetGlobalOp>(op) &&
-            op->use_empty()) {
-          op->erase();
-          erased = true;
+      // The views of weights now read packed, down to their get_global.
+      for (auto [input, pos] : llvm::zip(inputs, plan.packPos))
+        for (Operation *def = input.getDefiningOp();
+             pos >= 0 && def && def->use_empty();) {
+          Operation *source = isa<memref::GetGlobalOp>(def)
+                                  ? nullptr
+                                  : def->getOperand(0).getDefiningOp();
+          rewriter.eraseOp(def);
+          def = source;
         }
-      });
     }
     packer.eraseUnused();
   }
