@@ -245,6 +245,10 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   return best;
 }
 
+/// About how many terms of a reduction are summed before the partial sum
+/// is added to the total.
+constexpr int64_t kReductionBlock = 128;
+
 /// Emits the loop nest of one op.
 class TileEmitter {
 public:
@@ -414,10 +418,35 @@ private:
         }
       }
 
+    // A long reduction is summed in blocks of about kReductionBlock terms,
+    // each from zero and then added to the running total (as BLAS kernels
+    // block K): the rounding error grows with the block length plus the
+    // number of blocks rather than with the whole length.
+    int64_t inner = 1;
+    for (unsigned d : llvm::drop_begin(reductions))
+      inner *= plan.sizes[d];
+    int64_t blockSteps = reductions.empty()
+                             ? 0
+                             : std::max<int64_t>(1, kReductionBlock / inner);
+    scf::ForOp blockLoop;
+    Value blockEnd;
+    if (!reductions.empty() && blockSteps < plan.sizes[reductions.front()]) {
+      unsigned d = reductions.front();
+      blockLoop = scf::ForOp::create(b, loc, index(0), index(plan.sizes[d]),
+                                     index(blockSteps), accs);
+      b.setInsertionPointToStart(blockLoop.getBody());
+      Value start = blockLoop.getInductionVar();
+      blockEnd = arith::MinSIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, start, index(blockSteps)),
+          index(plan.sizes[d]));
+      accs.assign(accs.size(), zeros(vecType));
+    }
     SmallVector<scf::ForOp> loops;
     for (unsigned d : reductions) {
-      auto loop = scf::ForOp::create(b, loc, index(0), index(plan.sizes[d]),
-                                     index(1), accs);
+      bool blocked = blockLoop && loops.empty();
+      auto loop = scf::ForOp::create(
+          b, loc, blocked ? blockLoop.getInductionVar() : index(0),
+          blocked ? blockEnd : index(plan.sizes[d]), index(1), accs);
       if (!loops.empty())
         scf::YieldOp::create(b, loc, loop.getResults());
       b.setInsertionPointToStart(loop.getBody());
@@ -469,6 +498,14 @@ private:
       scf::YieldOp::create(b, loc, next);
       b.setInsertionPointAfter(loops.front());
       next = llvm::to_vector_of<Value>(loops.front().getResults());
+    }
+    if (blockLoop) {
+      for (auto [total, partial] :
+           llvm::zip(blockLoop.getRegionIterArgs(), next))
+        partial = arith::AddFOp::create(b, loc, total, partial);
+      scf::YieldOp::create(b, loc, next);
+      b.setInsertionPointAfter(blockLoop);
+      next = llvm::to_vector_of<Value>(blockLoop.getResults());
     }
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t v = 0; v < vectors; ++v) {
