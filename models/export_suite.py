@@ -260,15 +260,24 @@ register("hf_gpt2", "transformers", "text",
 register("hf_bart_base_encoder", "transformers", "text",
          hf_text_model(bart_base, "BartModel", ["last_hidden_state"], encoder_only=True),
          text(50265), ["last_hidden_state"], note="bart-base configuration, the encoder only")
+def t5_small(t):
+    # Eager attention: the dynamo exporter (torch 2.15) fails to decompose T5's SDPA path with
+    # symbolic dims ("Cannot view a tensor with shape [s0, s1, 8, 64] ..."); the math is the same.
+    try:
+        return t.T5Config(attn_implementation="eager")
+    except TypeError:  # transformers without the option: only the eager path exists
+        return t.T5Config()
+
+
 register("hf_t5_small_encoder", "transformers", "text",
-         hf_text_model(lambda t: t.T5Config(), "T5EncoderModel", ["last_hidden_state"]),
+         hf_text_model(lambda t: t5_small(t), "T5EncoderModel", ["last_hidden_state"]),
          text(32128), ["last_hidden_state"], note="T5Config() is t5-small")
 
 
 def t5_decoder_step():
     import transformers
 
-    model = transformers.T5ForConditionalGeneration(transformers.T5Config()).eval()
+    model = transformers.T5ForConditionalGeneration(t5_small(transformers)).eval()
     nn = _torch_nn()
 
     class T5DecoderStep(nn.Module):
