@@ -3,10 +3,11 @@
  * Build:
  *   cc -O2 -I include -I DIR_OF_HEADER -DTCC_MODEL_HEADER='"net.h"' -DTCC_MODEL_PREFIX=net \
  *      utils/bench_main.c net.o build/lib/libtccrt.a -lm -lpthread -o bench_net
- * Usage: bench_net DIR|- WARMUP ITERATIONS
+ * Usage: bench_net DIR|- WARMUP ITERATIONS [THREADS]
+ *   THREADS: the context's thread count (default 1; 0: one per CPU).
  *   DIR: reads DIR/input_<i>.bin (raw bytes, as test/e2e/harness.c) and, at exit, writes
  *   DIR/output_<i>.bin; "-" fills the inputs with deterministic data instead.
- *   Runs NAME_run_packed WARMUP times untimed, then ITERATIONS times, printing each run's latency
+ *   Runs NAME_run_packed_ctx WARMUP times untimed, then ITERATIONS times, printing each run's latency
  *   in ms (CLOCK_MONOTONIC), one per line.
  *   ITERATIONS = 0: serve mode (bench.py interleaves engines this way): after the warm-up, each
  *   line "N" on stdin runs N timed iterations and prints their latencies; EOF ends.
@@ -27,7 +28,7 @@
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 #define MODEL_INFO CAT(TCC_MODEL_PREFIX, _info)
-#define MODEL_RUN_PACKED CAT(TCC_MODEL_PREFIX, _run_packed)
+#define MODEL_RUN_PACKED_CTX CAT(TCC_MODEL_PREFIX, _run_packed_ctx)
 #define MODEL_WORKSPACE_SIZE CAT(TCC_MODEL_PREFIX, _workspace_size)
 
 static void die(const char *msg, const char *arg) {
@@ -85,10 +86,11 @@ static double now_ms(void) {
 
 static const tcc_model_info *info;
 static void **inputs, **outputs, *workspace;
+static tcc_context *context;
 
 static void run_once(void) {
-  tcc_status st =
-      MODEL_RUN_PACKED((const void *const *)inputs, (void *const *)outputs, workspace);
+  tcc_status st = MODEL_RUN_PACKED_CTX(context, (const void *const *)inputs,
+                                       (void *const *)outputs, workspace);
   if (st != TCC_OK)
     die("run_packed failed: ", tcc_status_string(st));
 }
@@ -108,11 +110,14 @@ int main(int argc, char **argv) {
   long warmup, iterations, i;
   const char *dir;
 
-  if (argc != 4) {
-    fprintf(stderr, "usage: %s DIR|- WARMUP ITERATIONS  (ITERATIONS 0: serve from stdin)\n",
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr,
+            "usage: %s DIR|- WARMUP ITERATIONS [THREADS]  (ITERATIONS 0: serve from stdin)\n",
             argv[0]);
     return 2;
   }
+  if (tcc_context_create(argc == 5 ? atoi(argv[4]) : 1, &context) != TCC_OK)
+    die("cannot create the context", NULL);
   dir = strcmp(argv[1], "-") ? argv[1] : NULL;
   warmup = atol(argv[2]);
   iterations = atol(argv[3]);
@@ -150,5 +155,6 @@ int main(int argc, char **argv) {
         fclose(f) != 0)
       die("cannot write ", path);
   }
+  tcc_context_destroy(context);
   return 0;
 }

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tcc {
 
@@ -32,6 +33,15 @@ wholeShapeGroup(int64_t rank) {
     group[0].push_back(d);
   return group;
 }
+
+/// What `op` (with its regions) reads from above, split for outlining it
+/// into a function: `recreated` gets the ops the function clones instead
+/// (constants, globals, views), defs before uses; `args` the values it
+/// takes as arguments (scalars, static identity-layout memrefs: what the
+/// bare-pointer convention passes). False when some value can be neither.
+bool collectOutlinedInputs(mlir::Operation *op,
+                           llvm::SetVector<mlir::Operation *> &recreated,
+                           llvm::SetVector<mlir::Value> &args);
 
 } // namespace tcc
 

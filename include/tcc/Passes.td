@@ -123,6 +123,27 @@ def InterchangeReductions
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ParallelizeLoops : Pass<"tcc-parallelize-loops", "::mlir::ModuleOp"> {
+  let summary = "Splits the loops marked tcc.parallel over a context's threads";
+  let description = [{
+    @main gets a trailing `!llvm.ptr` argument, the `tcc_context *` of the
+    call (null: the calling thread alone), and is marked
+    `tcc.takes_context`. Each `scf.for` marked `tcc.parallel` in a kernel
+    (its iterations independent: they write disjoint outputs) becomes a
+    private function `@<kernel>_par<N>(<what the loop reads>..., %begin,
+    %end, %context)` marked `tcc.parallel_chunk`, running iterations
+    [begin, end), and the loop becomes a call of it over all of them. The
+    kernel takes the context as a trailing argument too, and @main passes
+    its own. Until tcc-emit-entry-points turns such a call into a
+    `tcc_parallel_for` over the context's threads, it is the serial loop
+    it replaced. A loop that reads something a function cannot take stays
+    serial.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def VectorizeContractions
     : Pass<"tcc-vectorize-contractions", "::mlir::ModuleOp"> {
   let summary = "Register-tiles multiply-accumulate linalg ops into vector code";
@@ -151,9 +172,14 @@ def VectorizeContractions
     strided rows, no TLB misses, no masks. The original global is erased
     when nothing else reads it.
 
-    Each output element still sums its products in the loop order of the
-    op, one fused multiply-add at a time, so the result does not depend
-    on the tiling. Ops that do not fit (other bodies, dynamic shapes, an
+    Each output element sums its products in the loop order of the op,
+    one fused multiply-add at a time, in blocks of about 128 terms that
+    each start from zero and are then added to the running total (as
+    BLAS kernels block K; the rounding error grows with the block length
+    and the number of blocks, not the whole reduction), so the result
+    does not depend on the tiling. The outermost tile loop of two or more
+    iterations of an op of at least 2^17 multiply-adds is marked
+    `tcc.parallel` for tcc-parallelize-loops. Ops that do not fit (other bodies, dynamic shapes, an
     operand walked along `v` outside its last dim that is not constant, an
     output that is also an input) are left as they are.
   }];

@@ -21,11 +21,19 @@
  *       compared with the model's signature before anything runs; a
  *       mismatch returns TCC_ERROR_INVALID_ARGUMENT and, when `error` is
  *       not null, a message naming the tensor and dim.
+ *   tcc_status NAME_run_ctx(tcc_context *context, <NAME_run's arguments>);
+ *   tcc_status NAME_run_packed_ctx(tcc_context *context, <...>);
+ *   tcc_status NAME_run_tensors_ctx(tcc_context *context, <...>);
+ *       The same calls on the threads of `context` (see tcc_context_create).
+ *       The calls without a context run on the calling thread alone. The
+ *       results are bit-identical whatever the number of threads: each
+ *       output element is computed by one thread, in the same order.
  *
  * The workspace must be at least NAME_workspace_size() bytes and aligned to
  * TCC_WORKSPACE_ALIGNMENT bytes; tcc_workspace_alloc() returns such memory.
  * Generated code has no mutable global state: two threads may run the same
- * model at once as long as each passes its own workspace.
+ * model at once as long as each passes its own workspace (and its own
+ * context: calls sharing a context take turns in its parallel loops).
  *===----------------------------------------------------------------------===*/
 #ifndef TCC_RUNTIME_H
 #define TCC_RUNTIME_H
@@ -95,6 +103,15 @@ typedef struct tcc_error {
 typedef tcc_status (*tcc_run_packed_fn)(const void *const *inputs,
                                         void *const *outputs, void *workspace);
 
+/* A pool of threads a model runs its parallel loops on. */
+typedef struct tcc_context tcc_context;
+
+/* The packed entry point with a context (NAME_run_packed_ctx). */
+typedef tcc_status (*tcc_run_packed_ctx_fn)(tcc_context *context,
+                                            const void *const *inputs,
+                                            void *const *outputs,
+                                            void *workspace);
+
 /* A compiled model's signature. */
 typedef struct tcc_model_info {
   const char *name; /* the --name prefix */
@@ -132,6 +149,35 @@ tcc_status tcc_run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
                            tcc_tensor *outputs, int32_t num_outputs,
                            void *workspace, size_t workspace_bytes,
                            tcc_error *error);
+
+/* tcc_run_tensors for NAME_run_packed_ctx: runs on `context`'s threads. */
+tcc_status tcc_run_tensors_ctx(tcc_context *context, const tcc_model_info *info,
+                               tcc_run_packed_ctx_fn run,
+                               const tcc_tensor *inputs, int32_t num_inputs,
+                               tcc_tensor *outputs, int32_t num_outputs,
+                               void *workspace, size_t workspace_bytes,
+                               tcc_error *error);
+
+/* Creates a context of `num_threads` threads, the calling thread included
+ * (0: one per online CPU; 1: no extra thread). Models run on it through
+ * their *_ctx entry points. Returns TCC_ERROR_INVALID_ARGUMENT for a null
+ * `context` or a negative count, TCC_ERROR_OUT_OF_MEMORY when the threads
+ * cannot be made; `*context` is null then. */
+tcc_status tcc_context_create(int32_t num_threads, tcc_context **context);
+
+/* Stops the threads of a context and frees it (null is allowed). No call
+ * may be running on it. */
+void tcc_context_destroy(tcc_context *context);
+
+/* The number of threads of a context (1 for null). */
+int32_t tcc_context_num_threads(const tcc_context *context);
+
+/* For generated code: runs fn(args, begin, end) over the iterations
+ * [0, n), split into one contiguous share per thread of `context` (all on
+ * the caller when `context` is null), and returns when all are done. */
+typedef void (*tcc_parallel_fn)(void *args, int64_t begin, int64_t end);
+void tcc_parallel_for(tcc_context *context, int64_t n, tcc_parallel_fn fn,
+                      void *args);
 
 #ifdef __cplusplus
 } /* extern "C" */

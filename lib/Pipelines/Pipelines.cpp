@@ -84,6 +84,7 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
   vectorize.vectorBits = options.vectorBits;
   vectorize.registers = options.vectorRegisters;
   pm.addPass(tcc::createVectorizeContractions(vectorize));
+  pm.addPass(tcc::createParallelizeLoops());
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::createInterchangeReductions());
   fpm.addPass(tcc::createFlattenElementwise());

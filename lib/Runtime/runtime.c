@@ -1,11 +1,15 @@
-/* runtime.c - libtccrt: status strings, dtype helpers and workspace memory (see tcc/runtime.h). */
+/* runtime.c - libtccrt: status strings, dtype helpers, workspace memory, checked calls and the
+ * thread pool of contexts (see tcc/runtime.h). */
 #define _POSIX_C_SOURCE 200112L
 #include "tcc/runtime.h"
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 const char *tcc_status_string(tcc_status status) {
   switch (status) {
@@ -123,12 +127,14 @@ static tcc_status check_tensor(const char *what, const tcc_tensor_info *want,
   return TCC_OK;
 }
 
-tcc_status tcc_run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
-                           const tcc_tensor *inputs, int32_t num_inputs,
-                           tcc_tensor *outputs, int32_t num_outputs,
-                           void *workspace, size_t workspace_bytes,
-                           tcc_error *error) {
-  if (!info || !run)
+/* tcc_run_tensors and tcc_run_tensors_ctx: `run` or `run_ctx` is called. */
+static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
+                              tcc_run_packed_ctx_fn run_ctx,
+                              tcc_context *context, const tcc_tensor *inputs,
+                              int32_t num_inputs, tcc_tensor *outputs,
+                              int32_t num_outputs, void *workspace,
+                              size_t workspace_bytes, tcc_error *error) {
+  if (!info || (!run && !run_ctx))
     return invalid(error, "no model (info or entry point is null)");
   if (num_inputs != info->num_inputs || (num_inputs > 0 && !inputs))
     return invalid(error, "%s takes %d inputs, got %d%s", info->name,
@@ -176,7 +182,7 @@ tcc_status tcc_run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
       in[i] = inputs[i].data;
     for (int32_t i = 0; i < num_outputs; ++i)
       out[i] = outputs[i].data;
-    st = run(in, out, workspace);
+    st = run ? run(in, out, workspace) : run_ctx(context, in, out, workspace);
   }
   if (in != in_stack)
     free((void *)in);
@@ -187,4 +193,217 @@ tcc_status tcc_run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
   else if (st != TCC_OK)
     invalid(error, "%s", tcc_status_string(st));
   return st;
+}
+
+tcc_status tcc_run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
+                           const tcc_tensor *inputs, int32_t num_inputs,
+                           tcc_tensor *outputs, int32_t num_outputs,
+                           void *workspace, size_t workspace_bytes,
+                           tcc_error *error) {
+  return run_tensors(info, run, NULL, NULL, inputs, num_inputs, outputs,
+                     num_outputs, workspace, workspace_bytes, error);
+}
+
+tcc_status tcc_run_tensors_ctx(tcc_context *context, const tcc_model_info *info,
+                               tcc_run_packed_ctx_fn run,
+                               const tcc_tensor *inputs, int32_t num_inputs,
+                               tcc_tensor *outputs, int32_t num_outputs,
+                               void *workspace, size_t workspace_bytes,
+                               tcc_error *error) {
+  return run_tensors(info, NULL, run, context, inputs, num_inputs, outputs,
+                     num_outputs, workspace, workspace_bytes, error);
+}
+
+/*===----------------------------------------------------------------------===
+ * Contexts: a pool of worker threads that generated code splits its
+ * parallel loops over (tcc_parallel_for).
+ *
+ * A call hands out a job by bumping `generation`; each worker runs its
+ * static share of the iterations and counts `pending` down. Workers spin a
+ * little before sleeping, since a model run dispatches one job per kernel,
+ * microseconds apart. One context serves one parallel loop at a time
+ * (`dispatch` serializes callers that share it).
+ *===----------------------------------------------------------------------===*/
+
+enum { kSpinIterations = 20000 };
+
+struct tcc_context {
+  int32_t num_threads; /* the caller included */
+  pthread_t *workers;  /* num_threads - 1 */
+  int32_t started;     /* workers created */
+  pthread_mutex_t dispatch;
+  pthread_mutex_t mutex; /* guards the sleeps on `wake` and `done` */
+  pthread_cond_t wake, done;
+  /* The current job. */
+  tcc_parallel_fn fn;
+  void *args;
+  int64_t n;
+  atomic_uint_fast64_t generation;
+  atomic_int pending;
+  atomic_int stop;
+};
+
+typedef struct worker_start {
+  tcc_context *context;
+  int32_t index;
+} worker_start;
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* The share [begin, end) of n iterations that thread `index` of `threads`
+ * runs: the same for a given (n, threads) on every call. */
+static void share(int64_t n, int32_t threads, int32_t index, int64_t *begin,
+                  int64_t *end) {
+  *begin = n * index / threads;
+  *end = n * (index + 1) / threads;
+}
+
+static void *worker_main(void *arg) {
+  worker_start start = *(worker_start *)arg;
+  free(arg);
+  tcc_context *c = start.context;
+  uint_fast64_t seen = 0;
+  for (;;) {
+    uint_fast64_t g;
+    int spins = 0;
+    while ((g = atomic_load_explicit(&c->generation, memory_order_acquire)) ==
+           seen) {
+      if (++spins < kSpinIterations) {
+        cpu_relax();
+        continue;
+      }
+      pthread_mutex_lock(&c->mutex);
+      while ((g = atomic_load(&c->generation)) == seen)
+        pthread_cond_wait(&c->wake, &c->mutex);
+      pthread_mutex_unlock(&c->mutex);
+      break;
+    }
+    seen = g;
+    if (atomic_load(&c->stop))
+      return NULL;
+    int64_t begin, end;
+    share(c->n, c->num_threads, start.index, &begin, &end);
+    if (begin < end)
+      c->fn(c->args, begin, end);
+    if (atomic_fetch_sub_explicit(&c->pending, 1, memory_order_acq_rel) == 1) {
+      pthread_mutex_lock(&c->mutex);
+      pthread_cond_signal(&c->done);
+      pthread_mutex_unlock(&c->mutex);
+    }
+  }
+}
+
+/* Wakes every worker for the job (or the stop) just published. */
+static void publish(tcc_context *c) {
+  pthread_mutex_lock(&c->mutex);
+  atomic_fetch_add_explicit(&c->generation, 1, memory_order_release);
+  pthread_cond_broadcast(&c->wake);
+  pthread_mutex_unlock(&c->mutex);
+}
+
+static int32_t online_cpus(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > 1024 ? 1024 : (int32_t)n;
+}
+
+tcc_status tcc_context_create(int32_t num_threads, tcc_context **context) {
+  if (!context)
+    return TCC_ERROR_INVALID_ARGUMENT;
+  *context = NULL;
+  if (num_threads < 0)
+    return TCC_ERROR_INVALID_ARGUMENT;
+  tcc_context *c = calloc(1, sizeof(*c));
+  if (!c)
+    return TCC_ERROR_OUT_OF_MEMORY;
+  c->num_threads = num_threads ? num_threads : online_cpus();
+  atomic_init(&c->generation, 0);
+  atomic_init(&c->pending, 0);
+  atomic_init(&c->stop, 0);
+  pthread_mutex_init(&c->dispatch, NULL);
+  pthread_mutex_init(&c->mutex, NULL);
+  pthread_cond_init(&c->wake, NULL);
+  pthread_cond_init(&c->done, NULL);
+  if (c->num_threads > 1) {
+    c->workers = calloc((size_t)c->num_threads - 1, sizeof(pthread_t));
+    if (!c->workers) {
+      tcc_context_destroy(c);
+      return TCC_ERROR_OUT_OF_MEMORY;
+    }
+    for (int32_t i = 1; i < c->num_threads; ++i) {
+      worker_start *start = malloc(sizeof(*start));
+      if (start) {
+        start->context = c;
+        start->index = i;
+      }
+      if (!start ||
+          pthread_create(&c->workers[i - 1], NULL, worker_main, start) != 0) {
+        free(start);
+        tcc_context_destroy(c);
+        return TCC_ERROR_OUT_OF_MEMORY;
+      }
+      c->started = i;
+    }
+  }
+  *context = c;
+  return TCC_OK;
+}
+
+void tcc_context_destroy(tcc_context *context) {
+  if (!context)
+    return;
+  if (context->started > 0) {
+    atomic_store(&context->stop, 1);
+    publish(context);
+    for (int32_t i = 0; i < context->started; ++i)
+      pthread_join(context->workers[i], NULL);
+  }
+  free(context->workers);
+  pthread_cond_destroy(&context->done);
+  pthread_cond_destroy(&context->wake);
+  pthread_mutex_destroy(&context->mutex);
+  pthread_mutex_destroy(&context->dispatch);
+  free(context);
+}
+
+int32_t tcc_context_num_threads(const tcc_context *context) {
+  return context ? context->num_threads : 1;
+}
+
+void tcc_parallel_for(tcc_context *context, int64_t n, tcc_parallel_fn fn,
+                      void *args) {
+  if (n <= 0)
+    return;
+  if (!context || context->num_threads <= 1 || n == 1) {
+    fn(args, 0, n);
+    return;
+  }
+  tcc_context *c = context;
+  pthread_mutex_lock(&c->dispatch);
+  c->fn = fn;
+  c->args = args;
+  c->n = n;
+  atomic_store_explicit(&c->pending, c->num_threads - 1, memory_order_relaxed);
+  publish(c);
+  int64_t begin, end;
+  share(n, c->num_threads, 0, &begin, &end);
+  if (begin < end)
+    fn(args, begin, end);
+  for (int spins = 0;
+       atomic_load_explicit(&c->pending, memory_order_acquire) != 0;) {
+    if (++spins < kSpinIterations) {
+      cpu_relax();
+      continue;
+    }
+    pthread_mutex_lock(&c->mutex);
+    while (atomic_load(&c->pending) != 0)
+      pthread_cond_wait(&c->done, &c->mutex);
+    pthread_mutex_unlock(&c->mutex);
+  }
+  pthread_mutex_unlock(&c->dispatch);
 }

@@ -35,7 +35,9 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       return signalPassFailure();
     }
     auto mainType = main.getFunctionType();
-    unsigned numBuffers = mainType.getNumParams() - 1; // inputs + outputs
+    bool takesContext = main->hasAttr("tcc.takes_context");
+    // inputs + outputs, then the workspace and the context.
+    unsigned numBuffers = mainType.getNumParams() - 1 - takesContext;
     unsigned numInputs = numInputsAttr.getInt();
     int64_t wsSize = wsAttr.getInt();
     for (Type t : mainType.getParams())
@@ -52,6 +54,8 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       fn.setLinkage(LLVM::Linkage::Internal);
       fn.setNoInline(true);
     }
+
+    lowerParallelCalls(module);
 
     MLIRContext *ctx = &getContext();
     std::string prefix = modelName;
@@ -79,30 +83,32 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
               .getResult());
     }
 
-    // i32 NAME_run(ptr..., ptr workspace): checks, then calls the model.
-    SmallVector<Type> params(numBuffers + 1, ptrTy);
-    auto runFn = LLVM::LLVMFuncOp::create(
-        b, loc, prefix + "_run", LLVM::LLVMFunctionType::get(i32, params));
+    // i32 NAME_run_ctx(ptr context, ptr..., ptr workspace): checks, then
+    // calls the model.
+    SmallVector<Type> params(numBuffers + 2, ptrTy);
+    auto runCtxFn = LLVM::LLVMFuncOp::create(
+        b, loc, prefix + "_run_ctx", LLVM::LLVMFunctionType::get(i32, params));
     {
       OpBuilder::InsertionGuard g(b);
-      Block *entry = runFn.addEntryBlock(b);
-      Block *fail = b.createBlock(&runFn.getBody());
+      Block *entry = runCtxFn.addEntryBlock(b);
+      Block *fail = b.createBlock(&runCtxFn.getBody());
       b.setInsertionPointToStart(fail);
       LLVM::ReturnOp::create(b, loc, constI32(kInvalidArgument).getResult());
 
       b.setInsertionPointToStart(entry);
+      auto buffers = entry->getArguments().drop_front();
       Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
       Value bad = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
                                            b.getBoolAttr(false));
       unsigned numChecked = wsSize > 0 ? numBuffers + 1 : numBuffers;
       for (unsigned i = 0; i < numChecked; ++i) {
         Value isNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                            entry->getArgument(i), null);
+                                            buffers[i], null);
         bad = LLVM::OrOp::create(b, loc, bad, isNull);
       }
       if (wsSize > 0) {
-        Value addr = LLVM::PtrToIntOp::create(b, loc, i64,
-                                              entry->getArgument(numBuffers));
+        Value addr =
+            LLVM::PtrToIntOp::create(b, loc, i64, buffers[numBuffers]);
         Value low = LLVM::AndOp::create(
             b, loc, addr,
             LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(63)));
@@ -111,18 +117,24 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
             LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(0)));
         bad = LLVM::OrOp::create(b, loc, bad, misaligned);
       }
-      Block *call = b.createBlock(&runFn.getBody());
+      Block *call = b.createBlock(&runCtxFn.getBody());
       b.setInsertionPointToEnd(entry);
       LLVM::CondBrOp::create(b, loc, bad, fail, call);
       b.setInsertionPointToStart(call);
-      LLVM::CallOp::create(b, loc, main, call->getParent()->front().getArguments());
+      SmallVector<Value> args(buffers);
+      if (takesContext)
+        args.push_back(entry->getArgument(0));
+      LLVM::CallOp::create(b, loc, main, args);
       LLVM::ReturnOp::create(b, loc, constI32(0).getResult());
     }
+    // i32 NAME_run(ptr..., ptr workspace): on the calling thread.
+    withNullContext(b, prefix + "_run", runCtxFn);
 
-    // i32 NAME_run_packed(ptr inputs, ptr outputs, ptr workspace)
+    // i32 NAME_run_packed_ctx(ptr context, ptr inputs, ptr outputs,
+    //                         ptr workspace)
     auto packedFn = LLVM::LLVMFuncOp::create(
-        b, loc, prefix + "_run_packed",
-        LLVM::LLVMFunctionType::get(i32, {ptrTy, ptrTy, ptrTy}));
+        b, loc, prefix + "_run_packed_ctx",
+        LLVM::LLVMFunctionType::get(i32, {ptrTy, ptrTy, ptrTy, ptrTy}));
     {
       OpBuilder::InsertionGuard g(b);
       Block *entry = packedFn.addEntryBlock(b);
@@ -132,34 +144,136 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       Block *body = b.createBlock(&packedFn.getBody());
 
       b.setInsertionPointToStart(entry);
+      Value inputs = entry->getArgument(1), outputs = entry->getArgument(2);
       Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
       Value bad = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
                                            b.getBoolAttr(false));
       if (numInputs > 0)
         bad = LLVM::OrOp::create(
             b, loc, bad,
-            LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                 entry->getArgument(0), null));
+            LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, inputs,
+                                 null));
       if (numBuffers > numInputs)
         bad = LLVM::OrOp::create(
             b, loc, bad,
-            LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                 entry->getArgument(1), null));
+            LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, outputs,
+                                 null));
       LLVM::CondBrOp::create(b, loc, bad, fail, body);
 
       b.setInsertionPointToStart(body);
-      SmallVector<Value> args;
+      SmallVector<Value> args{entry->getArgument(0)};
       for (unsigned i = 0; i < numBuffers; ++i) {
         bool isInput = i < numInputs;
-        Value array = entry->getArgument(isInput ? 0 : 1);
         int32_t idx = isInput ? i : i - numInputs;
-        Value addr = LLVM::GEPOp::create(b, loc, ptrTy, ptrTy, array,
+        Value addr = LLVM::GEPOp::create(b, loc, ptrTy, ptrTy,
+                                         isInput ? inputs : outputs,
                                          ArrayRef<LLVM::GEPArg>{idx});
         args.push_back(LLVM::LoadOp::create(b, loc, ptrTy, addr));
       }
-      args.push_back(entry->getArgument(2));
-      Value status = LLVM::CallOp::create(b, loc, runFn, args).getResult();
+      args.push_back(entry->getArgument(3));
+      Value status = LLVM::CallOp::create(b, loc, runCtxFn, args).getResult();
       LLVM::ReturnOp::create(b, loc, status);
+    }
+    // i32 NAME_run_packed(ptr inputs, ptr outputs, ptr workspace)
+    withNullContext(b, prefix + "_run_packed", packedFn);
+  }
+
+  /// Adds `name`, which calls `withContext` (whose first parameter is the
+  /// context) with a null context and its own arguments.
+  void withNullContext(OpBuilder &b, const std::string &name,
+                       LLVM::LLVMFuncOp withContext) {
+    Location loc = withContext.getLoc();
+    auto type = withContext.getFunctionType();
+    auto fn = LLVM::LLVMFuncOp::create(
+        b, loc, name,
+        LLVM::LLVMFunctionType::get(type.getReturnType(),
+                                    type.getParams().drop_front()));
+    OpBuilder::InsertionGuard g(b);
+    Block *entry = fn.addEntryBlock(b);
+    b.setInsertionPointToStart(entry);
+    SmallVector<Value> args{
+        LLVM::ZeroOp::create(b, loc, type.getParams().front())};
+    llvm::append_range(args, entry->getArguments());
+    Value status = LLVM::CallOp::create(b, loc, withContext, args).getResult();
+    LLVM::ReturnOp::create(b, loc, status);
+  }
+
+  /// Turns each call f(args..., 0, n, context) of a `tcc.parallel_chunk`
+  /// function (tcc-parallelize-loops) into tcc_parallel_for(context, n,
+  /// f_task, argv): argv holds the arguments in 8-byte slots, and
+  /// f_task(argv, begin, end) calls f(argv's values..., begin, end, null).
+  void lowerParallelCalls(ModuleOp module) {
+    SmallVector<LLVM::LLVMFuncOp> chunks;
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+      if (fn->hasAttr("tcc.parallel_chunk"))
+        chunks.push_back(fn);
+    if (chunks.empty())
+      return;
+    MLIRContext *ctx = module.getContext();
+    auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    auto voidTy = LLVM::LLVMVoidType::get(ctx);
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto parallelFor = module.lookupSymbol<LLVM::LLVMFuncOp>("tcc_parallel_for");
+    if (!parallelFor)
+      parallelFor = LLVM::LLVMFuncOp::create(
+          b, module.getLoc(), "tcc_parallel_for",
+          LLVM::LLVMFunctionType::get(voidTy, {ptrTy, i64, ptrTy, ptrTy}));
+
+    for (LLVM::LLVMFuncOp chunk : chunks) {
+      SmallVector<LLVM::CallOp> calls;
+      module.walk([&](LLVM::CallOp call) {
+        if (call.getCallee() == chunk.getSymName())
+          calls.push_back(call);
+      });
+      Location loc = chunk.getLoc();
+      chunk.setLinkage(LLVM::Linkage::Internal);
+      ArrayRef<Type> params = chunk.getFunctionType().getParams();
+      unsigned numArgs = params.size() - 3; // then begin, end, context
+      auto task = LLVM::LLVMFuncOp::create(
+          b, loc, (chunk.getSymName() + "_task").str(),
+          LLVM::LLVMFunctionType::get(voidTy, {ptrTy, i64, i64}));
+      task.setLinkage(LLVM::Linkage::Internal);
+      {
+        OpBuilder::InsertionGuard g(b);
+        Block *entry = task.addEntryBlock(b);
+        b.setInsertionPointToStart(entry);
+        SmallVector<Value> args;
+        for (unsigned i = 0; i < numArgs; ++i) {
+          Value slot = LLVM::GEPOp::create(
+              b, loc, ptrTy, i64, entry->getArgument(0),
+              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+          args.push_back(LLVM::LoadOp::create(b, loc, params[i], slot));
+        }
+        args.append({entry->getArgument(1), entry->getArgument(2),
+                     LLVM::ZeroOp::create(b, loc, ptrTy)});
+        LLVM::CallOp::create(b, loc, chunk, args);
+        LLVM::ReturnOp::create(b, loc, ValueRange());
+      }
+
+      for (LLVM::CallOp call : calls) {
+        auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
+        OpBuilder eb = OpBuilder::atBlockBegin(&caller.getBody().front());
+        Value one = LLVM::ConstantOp::create(eb, loc, i64,
+                                             eb.getI64IntegerAttr(1));
+        Value argv = LLVM::AllocaOp::create(
+            eb, loc, ptrTy,
+            LLVM::LLVMArrayType::get(i64, std::max(numArgs, 1u)), one,
+            /*alignment=*/8);
+        OpBuilder cb(call);
+        auto operands = call.getArgOperands();
+        for (unsigned i = 0; i < numArgs; ++i) {
+          Value slot = LLVM::GEPOp::create(
+              cb, loc, ptrTy, i64, argv,
+              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+          LLVM::StoreOp::create(cb, loc, operands[i], slot);
+        }
+        Value fn = LLVM::AddressOfOp::create(cb, loc, task);
+        LLVM::CallOp::create(cb, loc, parallelFor,
+                             ValueRange{operands[numArgs + 2],
+                                        operands[numArgs + 1], fn, argv});
+        call.erase();
+      }
     }
   }
 };

@@ -22,23 +22,6 @@ namespace tcc {
 
 namespace {
 
-/// Ops a kernel recreates instead of taking their result as an argument:
-/// free to compute, and their results may be views a bare-pointer argument
-/// cannot carry (strided subviews).
-bool isRecreated(Operation *op) {
-  return isa<arith::ConstantOp, memref::GetGlobalOp, memref::SubViewOp,
-             memref::ExpandShapeOp, memref::CollapseShapeOp,
-             memref::ReinterpretCastOp, memref::CastOp>(op);
-}
-
-/// Whether `value` can be a kernel argument: a scalar, or a static memref
-/// with the identity layout (what the bare-pointer convention passes).
-bool isArgument(Value value) {
-  if (auto type = dyn_cast<MemRefType>(value.getType()))
-    return type.hasStaticShape() && type.getLayout().isIdentity();
-  return value.getType().isIntOrIndexOrFloat();
-}
-
 /// `k<index>_<op>[_<static loop ranges>]`, e.g. k3_matmul_32x768x768.
 std::string kernelName(Operation *op, int index) {
   std::string name = "k" + std::to_string(index) + "_" +
@@ -78,29 +61,10 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
   /// Moves `op` into function `name`; leaves it in place when something it
   /// reads cannot be passed.
   void outline(Operation *op, const std::string &name, SymbolTable &symbols) {
-    llvm::SetVector<Value> used(op->operand_begin(), op->operand_end());
-    getUsedValuesDefinedAbove(op->getRegions(), used);
-    llvm::SetVector<Operation *> recreated; // defs before uses
+    llvm::SetVector<Operation *> recreated;
     llvm::SetVector<Value> args;
-    std::function<bool(Value)> collect = [&](Value v) {
-      Operation *def = v.getDefiningOp();
-      if (def && isRecreated(def)) {
-        if (recreated.contains(def))
-          return true;
-        for (Value operand : def->getOperands())
-          if (!collect(operand))
-            return false;
-        recreated.insert(def);
-        return true;
-      }
-      if (!isArgument(v))
-        return false;
-      args.insert(v);
-      return true;
-    };
-    for (Value v : used)
-      if (!collect(v))
-        return;
+    if (!tcc::collectOutlinedInputs(op, recreated, args))
+      return;
 
     OpBuilder b(op);
     auto type = b.getFunctionType(ValueRange(args.getArrayRef()).getTypes(), {});
@@ -125,3 +89,47 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
 };
 
 } // namespace
+
+namespace {
+/// Ops a kernel recreates instead of taking their result as an argument:
+/// free to compute, and their results may be views a bare-pointer argument
+/// cannot carry (strided subviews).
+bool isRecreated(Operation *op) {
+  return isa<arith::ConstantOp, memref::GetGlobalOp, memref::SubViewOp,
+             memref::ExpandShapeOp, memref::CollapseShapeOp,
+             memref::ReinterpretCastOp, memref::CastOp>(op);
+}
+
+/// Whether `value` can be a kernel argument: a scalar, or a static memref
+/// with the identity layout (what the bare-pointer convention passes).
+bool isArgument(Value value) {
+  if (auto type = dyn_cast<MemRefType>(value.getType()))
+    return type.hasStaticShape() && type.getLayout().isIdentity();
+  return value.getType().isIntOrIndexOrFloat();
+}
+
+} // namespace
+
+bool tcc::collectOutlinedInputs(Operation *op,
+                                llvm::SetVector<Operation *> &recreated,
+                                llvm::SetVector<Value> &args) {
+  llvm::SetVector<Value> used(op->operand_begin(), op->operand_end());
+  getUsedValuesDefinedAbove(op->getRegions(), used);
+  std::function<bool(Value)> collect = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (def && isRecreated(def)) {
+      if (recreated.contains(def))
+        return true;
+      for (Value operand : def->getOperands())
+        if (!collect(operand))
+          return false;
+      recreated.insert(def);
+      return true;
+    }
+    if (!isArgument(v))
+      return false;
+    args.insert(v);
+    return true;
+  };
+  return llvm::all_of(used, collect);
+}

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Passes.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,6 +22,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <map>
 
@@ -249,6 +252,10 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
 /// is added to the total.
 constexpr int64_t kReductionBlock = 128;
 
+/// Multiply-accumulates below which an op is not split over threads: the
+/// hand-out costs a few microseconds.
+constexpr int64_t kMinParallelWork = 1 << 17;
+
 /// Emits the loop nest of one op.
 class TileEmitter {
 public:
@@ -277,10 +284,24 @@ public:
       laneOffsets = arith::ConstantOp::create(
           b, loc, b.getI32VectorAttr(offsets));
     }
+    int64_t work = 1;
+    for (int64_t size : plan.sizes)
+      work *= size;
+    mayParallelize = work >= kMinParallelWork;
     emitOuter(0);
   }
 
 private:
+  /// Marks `loop` (of `trips` iterations) `tcc.parallel` when it is the
+  /// outermost loop worth splitting over threads (tcc-parallelize-loops);
+  /// returns whether the loops inside it are then below a parallel one.
+  bool markParallel(scf::ForOp loop, int64_t trips) {
+    if (!mayParallelize || parallelAbove || trips < 2)
+      return parallelAbove;
+    loop->setAttr("tcc.parallel", b.getUnitAttr());
+    return true;
+  }
+
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
   /// Loops over the parallel dims that are neither unrolled nor vectorized.
@@ -293,6 +314,8 @@ private:
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
     dims[d] = loop.getInductionVar();
+    llvm::SaveAndRestore<bool> below(parallelAbove,
+                                     markParallel(loop, plan.sizes[d]));
     emitOuter(i + 1);
   }
 
@@ -320,6 +343,8 @@ private:
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(loop.getBody()->getTerminator());
       dims[d] = loop.getInductionVar();
+      llvm::SaveAndRestore<bool> below(parallelAbove,
+                                       markParallel(loop, full / tile));
       next(tile);
     }
     if (full < size) {
@@ -532,6 +557,9 @@ private:
   SmallVector<Value> dims;
   /// With a strided output: its flat view, and the lanes' offsets in it.
   Value flatOut, laneOffsets;
+  /// Whether the op does enough work to split, and whether the loops being
+  /// emitted are inside one marked to be split.
+  bool mayParallelize = false, parallelAbove = false;
 };
 
 /// The constant global `value` is (through a reshape), or null.

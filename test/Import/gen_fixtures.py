@@ -652,6 +652,24 @@ def contractions():
 CHECKED += [contractions]
 
 
+def parallel():
+    """Contractions large enough (>= 2^17 multiply-adds) to be split over a context's threads
+    (tcc-parallelize-loops): a batch-2 convolution (split along the batch), a matmul against
+    packed weights and one of two inputs (split along column tiles)."""
+    r = rng(41)
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv_b2", kernel_shape=[3, 3]),
+             helper.make_node("MatMul", ["y", "w3"], ["m1"], name="matmul_packed"),
+             helper.make_node("MatMul", ["a", "b"], ["m2"], name="matmul_inputs")]
+    inits = [init("w3", r.standard_normal((24, 40), dtype=np.float32))]
+    return model("parallel", nodes,
+                 [vi("x", [2, 8, 24, 24]), vi("w", [16, 8, 3, 3]), vi("y", [512, 24]),
+                  vi("a", [256, 64]), vi("b", [64, 48])],
+                 [vi("c", [2, 16, 22, 22]), vi("m1", [512, 40]), vi("m2", [256, 48])], inits)
+
+
+CHECKED += [parallel]
+
+
 def if_unsafe():
     # A run-time If whose branch gathers at a data-dependent index: not run speculatively.
     then_branch = helper.make_graph(

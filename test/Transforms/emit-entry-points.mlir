@@ -5,23 +5,74 @@
 // CHECK-LABEL: llvm.func internal @net_main(
 // CHECK-LABEL: llvm.func @net_workspace_size() -> i64
 // CHECK: llvm.mlir.constant(256 : i64)
-// CHECK-LABEL: llvm.func @net_run(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32
+// CHECK-LABEL: llvm.func @net_run_ctx(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32
 // Null buffers and a null or misaligned workspace are rejected with status 1.
 // CHECK: llvm.icmp "eq"
 // CHECK: llvm.icmp "eq"
 // CHECK: llvm.icmp "eq"
 // CHECK: llvm.mlir.constant(63 : i64)
 // CHECK: llvm.cond_br
-// CHECK: llvm.call @net_main
+// @main takes no context here: the call passes the buffers and workspace.
+// CHECK: llvm.call @net_main(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// The call without a context runs on the calling thread: a null context.
+// CHECK-LABEL: llvm.func @net_run(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32
+// CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: llvm.call @net_run_ctx(%[[NULL]],
+// CHECK-LABEL: llvm.func @net_run_packed_ctx(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32
+// CHECK: llvm.load
+// CHECK: llvm.load
+// CHECK: llvm.call @net_run_ctx
 // CHECK-LABEL: llvm.func @net_run_packed(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32
-// CHECK: llvm.load
-// CHECK: llvm.load
-// CHECK: llvm.call @net_run
+// CHECK: llvm.call @net_run_packed_ctx
 llvm.func @net_k0_generic_4(%buf: !llvm.ptr) attributes {tcc.kernel} {
   llvm.return
 }
 llvm.func @main(%in: !llvm.ptr, %out: !llvm.ptr, %ws: !llvm.ptr) attributes {tcc.num_inputs = 1 : i64, tcc.workspace_size = 256 : i64} {
   llvm.call @net_k0_generic_4(%out) : (!llvm.ptr) -> ()
+  llvm.return
+}
+
+// -----
+
+// With a context (tcc-parallelize-loops): @main gets the caller's, and a
+// call of a parallel chunk, chunk(args..., 0, n, context), becomes
+// tcc_parallel_for(context, n, chunk_task, argv) with the arguments stored
+// in 8-byte slots, which chunk_task loads back to call the chunk with a
+// null context.
+// CHECK-LABEL: llvm.func internal @net_k0_par0(
+// CHECK-LABEL: llvm.func internal @net_k0(
+// CHECK-SAME: %[[BUF:[a-z0-9]+]]: !llvm.ptr, %[[ROW:[a-z0-9]+]]: i64, %[[CTX:[a-z0-9]+]]: !llvm.ptr)
+// CHECK: %[[ARGV:.*]] = llvm.alloca %{{.*}} x !llvm.array<2 x i64> {alignment = 8 : i64}
+// CHECK: %[[N:.*]] = llvm.mlir.constant(12 : index) : i64
+// CHECK: %[[S0:.*]] = llvm.getelementptr %[[ARGV]][0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK: llvm.store %[[BUF]], %[[S0]] : !llvm.ptr, !llvm.ptr
+// CHECK: %[[S1:.*]] = llvm.getelementptr %[[ARGV]][1] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK: llvm.store %[[ROW]], %[[S1]] : i64, !llvm.ptr
+// CHECK: %[[TASK:.*]] = llvm.mlir.addressof @net_k0_par0_task
+// CHECK: llvm.call @tcc_parallel_for(%[[CTX]], %[[N]], %[[TASK]], %[[ARGV]])
+// CHECK-NOT: llvm.call @net_k0_par0(
+// CHECK-LABEL: llvm.func internal @net_main(
+// CHECK-LABEL: llvm.func @tcc_parallel_for(!llvm.ptr, i64, !llvm.ptr, !llvm.ptr)
+// CHECK-LABEL: llvm.func internal @net_k0_par0_task(
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %[[B:[a-z0-9]+]]: i64, %[[E:[a-z0-9]+]]: i64)
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: %[[Z:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: llvm.call @net_k0_par0(%{{.*}}, %{{.*}}, %[[B]], %[[E]], %[[Z]])
+// CHECK-LABEL: llvm.func @net_run_ctx(
+// CHECK: llvm.call @net_main(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %arg0)
+llvm.func @net_k0_par0(%buf: !llvm.ptr, %row: i64, %begin: i64, %end: i64, %ctx: !llvm.ptr) attributes {tcc.parallel_chunk} {
+  llvm.return
+}
+llvm.func @net_k0(%buf: !llvm.ptr, %row: i64, %ctx: !llvm.ptr) attributes {tcc.kernel, tcc.takes_context} {
+  %c0 = llvm.mlir.constant(0 : index) : i64
+  %c12 = llvm.mlir.constant(12 : index) : i64
+  llvm.call @net_k0_par0(%buf, %row, %c0, %c12, %ctx) : (!llvm.ptr, i64, i64, i64, !llvm.ptr) -> ()
+  llvm.return
+}
+llvm.func @main(%in: !llvm.ptr, %out: !llvm.ptr, %ws: !llvm.ptr, %ctx: !llvm.ptr) attributes {tcc.num_inputs = 1 : i64, tcc.workspace_size = 256 : i64, tcc.takes_context} {
+  %c3 = llvm.mlir.constant(3 : index) : i64
+  llvm.call @net_k0(%out, %c3, %ctx) : (!llvm.ptr, i64, !llvm.ptr) -> ()
   llvm.return
 }
 

@@ -146,3 +146,19 @@ func.func @long_reduction(%a: memref<1x300xf32>, %b: memref<300x4xf32>, %c: memr
   linalg.matmul ins(%a, %b : memref<1x300xf32>, memref<300x4xf32>) outs(%c : memref<1x4xf32>)
   return
 }
+
+// -----
+
+// An op of at least 2^17 multiply-adds has its outermost tile loop of two
+// or more iterations (here the 8 column tiles) marked for
+// tcc-parallelize-loops; the loops inside it are not.
+// CHECK-LABEL: func.func @parallel
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: tcc.parallel
+// CHECK: } {tcc.parallel}
+// CHECK-NEXT: return
+func.func @parallel(%a: memref<64x512xf32>, %b: memref<512x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x512xf32>, memref<512x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}

@@ -2,9 +2,14 @@
  * into one program, both run from two threads at once (each call with its
  * own workspace), and wrong calls rejected without touching memory.
  *
+ * Contexts: the outputs of runs on contexts of 1, 2, 3 and all-CPU threads
+ * are bit-identical to the run without one; two threads run both models on
+ * a context each, then on one context they share, all at once.
+ *
  * Build with the headers of two models compiled with --name a and --name b:
  *   cc -I DIR -I include abi_check.c a.o b.o libtccrt.a -lpthread -lm
  *       -fsanitize=thread        (or -fsanitize=address,undefined)
+ * Model a must be parallel.onnx (inputs x, w, y, a, b; outputs c, m1, m2).
  * Model b must have one float32 input of shape [2, 3, 4] whose dim 0 is the
  * symbolic dim 'batch' pinned to 2, and one output of the same shape.
  * The checked entry point's messages are printed ("checked: ...") for the
@@ -24,10 +29,11 @@
 
 typedef tcc_status (*packed_fn)(const void *const *, void *const *, void *);
 
-/* One model: its entry point, signature and buffers. */
+/* One model: its entry points, signature and buffers. */
 typedef struct model {
   const tcc_model_info *info;
   packed_fn run_packed;
+  tcc_run_packed_ctx_fn run_packed_ctx;
   void *inputs[MAX_BUFFERS];
   void *expected[MAX_BUFFERS]; /* outputs of a single-threaded run */
 } model;
@@ -65,9 +71,11 @@ static void free_outputs(const model *m, void **outs) {
   free(outs);
 }
 
-static void setup(model *m, const tcc_model_info *info, packed_fn run) {
+static void setup(model *m, const tcc_model_info *info, packed_fn run,
+                  tcc_run_packed_ctx_fn run_ctx) {
   m->info = info;
   m->run_packed = run;
+  m->run_packed_ctx = run_ctx;
   for (int i = 0; i < info->num_inputs; ++i) {
     m->inputs[i] = malloc(info->inputs[i].size_bytes + 1);
     fill(m->inputs[i], &info->inputs[i], (unsigned)i + 1);
@@ -89,23 +97,104 @@ static int same_outputs(const model *m, void **outs) {
   return 1;
 }
 
+/* What a worker thread runs: both models, without a context or on one. */
+typedef struct work {
+  model *models;
+  tcc_context *context; /* null: no context */
+} work;
+
 /* Runs both models RUNS_PER_THREAD times with this thread's workspaces. */
 static void *worker(void *arg) {
-  model *models = arg;
+  work *w = arg;
   intptr_t mismatches = 0;
   for (int k = 0; k < 2; ++k) {
-    model *m = &models[k];
+    model *m = &w->models[k];
     void **outs = alloc_outputs(m);
     void *ws = tcc_workspace_alloc(m->info->workspace_size);
     for (int r = 0; r < RUNS_PER_THREAD; ++r) {
-      if (m->run_packed((const void *const *)m->inputs, outs, ws) != TCC_OK ||
-          !same_outputs(m, outs))
+      tcc_status st =
+          w->context
+              ? m->run_packed_ctx(w->context, (const void *const *)m->inputs,
+                                  outs, ws)
+              : m->run_packed((const void *const *)m->inputs, outs, ws);
+      if (st != TCC_OK || !same_outputs(m, outs))
         ++mismatches;
     }
     tcc_workspace_free(ws);
     free_outputs(m, outs);
   }
   return (void *)mismatches;
+}
+
+/* Two threads run `worker` at once on contexts[0] and contexts[1]. */
+static void run_two(model *models, tcc_context *c0, tcc_context *c1,
+                    const char *what) {
+  pthread_t threads[2];
+  work works[2] = {{models, c0}, {models, c1}};
+  for (int t = 0; t < 2; ++t)
+    pthread_create(&threads[t], NULL, worker, &works[t]);
+  for (int t = 0; t < 2; ++t) {
+    void *mismatches;
+    pthread_join(threads[t], &mismatches);
+    check(mismatches == NULL, what);
+  }
+}
+
+/* Every model on contexts of 1, 2, 3 and all-CPU threads gives the
+ * outputs of the run without a context, bit for bit; wrong context calls
+ * are refused. */
+static void contexts(model *models) {
+  for (int threads = 0; threads <= 3; ++threads) {
+    tcc_context *c = NULL;
+    check(tcc_context_create(threads, &c) == TCC_OK && c, "a context is made");
+    check(threads == 0 || tcc_context_num_threads(c) == threads,
+          "a context has the threads asked for");
+    for (int k = 0; k < 2; ++k) {
+      model *m = &models[k];
+      void **outs = alloc_outputs(m);
+      void *ws = tcc_workspace_alloc(m->info->workspace_size);
+      check(m->run_packed_ctx(c, (const void *const *)m->inputs, outs, ws) ==
+                    TCC_OK &&
+                same_outputs(m, outs),
+            "a run on a context is bit-identical to one without");
+      tcc_workspace_free(ws);
+      free_outputs(m, outs);
+    }
+    tcc_context_destroy(c);
+  }
+  /* The unpacked and checked calls with a context. */
+  model *a = &models[0];
+  void **outs = alloc_outputs(a);
+  void *ws = tcc_workspace_alloc(a->info->workspace_size);
+  tcc_context *c = NULL;
+  check(tcc_context_create(2, &c) == TCC_OK, "a context of 2 threads");
+  check(a_run_ctx(c, a->inputs[0], a->inputs[1], a->inputs[2], a->inputs[3],
+                  a->inputs[4], outs[0], outs[1], outs[2], ws) == TCC_OK &&
+            same_outputs(a, outs),
+        "a_run_ctx gives the expected outputs");
+  tcc_workspace_free(ws);
+  free_outputs(a, outs);
+  model *b = &models[1];
+  outs = alloc_outputs(b);
+  int64_t dims[3] = {2, 3, 4};
+  tcc_tensor in = {TCC_DTYPE_F32, 3, dims, b->inputs[0]};
+  tcc_tensor out = {TCC_DTYPE_F32, 3, dims, outs[0]};
+  ws = tcc_workspace_alloc(b_workspace_size());
+  check(b_run_tensors_ctx(c, &in, 1, &out, 1, ws, b_workspace_size(), NULL) ==
+                TCC_OK &&
+            same_outputs(b, outs),
+        "b_run_tensors_ctx gives the expected outputs");
+  tcc_workspace_free(ws);
+  free_outputs(b, outs);
+  tcc_context_destroy(c);
+
+  c = (tcc_context *)&failures;
+  check(tcc_context_create(-1, &c) == TCC_ERROR_INVALID_ARGUMENT && !c,
+        "a negative thread count is refused");
+  check(tcc_context_create(2, NULL) == TCC_ERROR_INVALID_ARGUMENT,
+        "a null context pointer is refused");
+  check(tcc_context_num_threads(NULL) == 1, "no context is one thread");
+  tcc_context_destroy(NULL);
 }
 
 /* Wrong calls return TCC_ERROR_INVALID_ARGUMENT and write nothing. */
@@ -204,22 +293,26 @@ static void checked_calls(const model *m) {
 
 int main(void) {
   model models[2];
-  setup(&models[0], a_info(), a_run_packed);
-  setup(&models[1], b_info(), b_run_packed);
+  setup(&models[0], a_info(), a_run_packed, a_run_packed_ctx);
+  setup(&models[1], b_info(), b_run_packed, b_run_packed_ctx);
   check(a_workspace_size() == a_info()->workspace_size, "a_workspace_size");
   check(b_workspace_size() == b_info()->workspace_size, "b_workspace_size");
   for (int s = 0; s <= 3; ++s)
     check(tcc_status_string((tcc_status)s) != NULL, "tcc_status_string");
 
-  pthread_t threads[2];
-  for (int t = 0; t < 2; ++t)
-    pthread_create(&threads[t], NULL, worker, models);
-  for (int t = 0; t < 2; ++t) {
-    void *mismatches;
-    pthread_join(threads[t], &mismatches);
-    check(mismatches == NULL,
+  run_two(models, NULL, NULL,
           "concurrent runs (two threads, two models) match the single-threaded run");
-  }
+  contexts(models);
+  tcc_context *c0 = NULL, *c1 = NULL;
+  check(tcc_context_create(2, &c0) == TCC_OK &&
+            tcc_context_create(2, &c1) == TCC_OK,
+        "two contexts of 2 threads");
+  run_two(models, c0, c1,
+          "concurrent runs on two contexts match the single-threaded run");
+  run_two(models, c0, c0,
+          "concurrent runs sharing a context match the single-threaded run");
+  tcc_context_destroy(c0);
+  tcc_context_destroy(c1);
   wrong_calls(&models[0]);
   wrong_calls(&models[1]);
   checked_calls(&models[1]);
@@ -231,7 +324,8 @@ int main(void) {
   }
   if (failures)
     return 1;
-  printf("abi_check: OK (models %s and %s, 2 threads x %d runs each)\n",
+  printf("abi_check: OK (models %s and %s, 2 threads x %d runs each, "
+         "without a context, on a context each, on a shared one)\n",
          a_info()->name, b_info()->name, RUNS_PER_THREAD);
   return 0;
 }

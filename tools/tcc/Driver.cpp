@@ -16,6 +16,7 @@
 #include "tcc/InitAll.h"
 #include "tcc/Pipelines.h"
 #include "tcc/Target.h"
+#include "tcc/runtime.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
@@ -58,6 +60,7 @@ struct RunOptions {
   CompileOptions compile;
   std::vector<std::string> inputs;
   std::string outputDir;
+  int32_t threads = 0;
 };
 
 int error(const llvm::Twine &message) {
@@ -263,6 +266,8 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     for (auto kernel : out.module->getOps<LLVM::LLVMFuncOp>()) {
       out.stats["kernels"] += kernel->hasAttr("tcc.kernel");
       out.stats["register_tiled"] += kernel->hasAttr("tcc.register_tiled");
+      out.stats["parallel"] += kernel->hasAttr("tcc.kernel") &&
+                               kernel->hasAttr("tcc.takes_context");
     }
   }
   return success();
@@ -326,7 +331,8 @@ int runCompile(CompileOptions &o) {
                  << "\n";
     llvm::outs() << "kernels: " << compiled.stats["kernels"] << " ("
                  << compiled.stats["register_tiled"]
-                 << " with register-tiled vector code)\n";
+                 << " with register-tiled vector code, "
+                 << compiled.stats["parallel"] << " split over threads)\n";
   }
 
   tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
@@ -437,11 +443,23 @@ int runRun(RunOptions &r) {
   if (!engine)
     return error("JIT compilation failed: " +
                  llvm::toString(engine.takeError()));
-  auto fn = (*engine)->lookup(compiled.name + "_run_packed");
+  // The runtime functions generated code calls, from the copy linked in.
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("tcc_parallel_for")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&tcc_parallel_for),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+  auto fn = (*engine)->lookup(compiled.name + "_run_packed_ctx");
   if (!fn)
     return error("JIT lookup failed: " + llvm::toString(fn.takeError()));
-  using RunPacked = int32_t (*)(const void *const *, void *const *, void *);
-  auto runPacked = reinterpret_cast<RunPacked>(*fn);
+  auto runPacked = reinterpret_cast<tcc_run_packed_ctx_fn>(*fn);
+  tcc_context *threads = nullptr;
+  if (tcc_context_create(r.threads, &threads) != TCC_OK)
+    return error("cannot start " + std::to_string(r.threads) + " threads");
+  auto destroyThreads =
+      llvm::make_scope_exit([&] { tcc_context_destroy(threads); });
 
   std::vector<tcc::HostTensor> outputs;
   std::vector<void *> outputPtrs;
@@ -459,7 +477,8 @@ int runRun(RunOptions &r) {
   if (!workspace)
     return error("cannot allocate " + std::to_string(wsSize) +
                  " bytes of workspace");
-  int32_t status = runPacked(inputPtrs.data(), outputPtrs.data(), workspace);
+  int32_t status =
+      runPacked(threads, inputPtrs.data(), outputPtrs.data(), workspace);
   std::free(workspace);
   if (status != 0)
     return error("the model returned status " + std::to_string(status));
@@ -539,6 +558,10 @@ int main(int argc, char **argv) {
   runCmd->add_option("--output-dir", run.outputDir,
                      "Where OUTPUT_NAME.npy files go (OUTPUT_NAME.pb for bfloat16)")
       ->required();
+  runCmd->add_option("--threads", run.threads,
+                     "Threads to run on (default 0: one per CPU); the "
+                     "results do not depend on it")
+      ->check(CLI::NonNegativeNumber);
 
   try {
     app.parse(argc, argv);

@@ -208,6 +208,15 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
   os << "/* The same, with the buffers in arrays in model order. */\n"
      << "tcc_status " << name << "_run_packed(const void *const *inputs, "
      << "void *const *outputs,\n    void *workspace);\n\n";
+  os << "/* The two calls above on the threads of `context` (null: the\n"
+     << " * calling thread alone); bit-identical results. */\n"
+     << "tcc_status " << name << "_run_ctx(tcc_context *context";
+  for (const std::string &p : params)
+    os << ",\n    " << p;
+  os << ");\n"
+     << "tcc_status " << name << "_run_packed_ctx(tcc_context *context,\n"
+     << "    const void *const *inputs, void *const *outputs, "
+     << "void *workspace);\n\n";
 
   os << "/* Names, dtypes and shapes of the inputs and outputs. */\n"
      << "static inline const tcc_model_info *" << name << "_info(void) {\n";
@@ -270,6 +279,16 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
      << "_run_packed, inputs, num_inputs,\n"
      << "                         outputs, num_outputs, workspace, "
      << "workspace_bytes, error);\n}\n\n";
+  os << "/* The checked call on the threads of `context`. */\n"
+     << "static inline tcc_status " << name
+     << "_run_tensors_ctx(tcc_context *context,\n"
+     << "    const tcc_tensor *inputs, int32_t num_inputs, tcc_tensor *outputs,\n"
+     << "    int32_t num_outputs, void *workspace, size_t workspace_bytes,\n"
+     << "    tcc_error *error) {\n"
+     << "  return tcc_run_tensors_ctx(context, " << name << "_info(), " << name
+     << "_run_packed_ctx,\n"
+     << "                             inputs, num_inputs, outputs, num_outputs,\n"
+     << "                             workspace, workspace_bytes, error);\n}\n\n";
   os << "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* "
      << guard << " */\n";
 }
