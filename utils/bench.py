@@ -224,7 +224,11 @@ def compile_and_link(args, path, cname, work, dims, row):
 
 
 def time_engines(args, engines):
-    """Warms every engine up, then times them interleaved: one run of each per round."""
+    """Warms every engine up, then times them interleaved: one run of each per round. With more
+    than one thread, each run starts --settle-ms after the last one ended: every engine's pool
+    threads spin a while after a run (onnxruntime's, OpenMP's, tcc's), and would otherwise take
+    cores from the next engine."""
+    settle = args.settle_ms / 1000.0 if args.threads > 1 else 0.0
     for eng_name, eng in engines.items():
         if eng_name != "tcc":
             for _ in range(args.warmup):
@@ -232,6 +236,7 @@ def time_engines(args, engines):
     times = {k: [] for k in engines}
     for _ in range(args.iterations):
         for k, eng in engines.items():
+            time.sleep(settle)
             times[k].append(eng.run())
     engines["tcc"].close()
     return times
@@ -289,7 +294,9 @@ def write_reports(args, peak, rows):
         json.dump(report, f, indent=1)
     lines = [f"Peak (1 thread, FMA loop, -O3 -march=native): {peak:.1f} GFLOP/s. "
              f"Threads: {args.threads} (tcc context, onnxruntime intra-op, torch). "
-             f"{args.iterations} interleaved runs after {args.warmup} warm-up.", "",
+             f"{args.iterations} interleaved runs after {args.warmup} warm-up"
+             + (f", each {args.settle_ms:g} ms after the last" if args.threads > 1 else "")
+             + ".", "",
              "| model | GFLOP | tcc median / p90 ms | ort median / p90 ms | torch median / p90 ms "
              "| tcc/ort | tcc/torch | tcc GFLOP/s (% peak) | ort GFLOP/s (% peak) |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -361,6 +368,10 @@ def main():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--iterations", type=int, default=20)
     p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--settle-ms", type=float, default=250.0,
+                   help="with --threads > 1: idle time before each timed run, so the other "
+                        "engines' spinning threads have gone to sleep (default 250: above "
+                        "OpenMP's 200 ms block time)")
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--seq", type=int, default=128, help="sequence length of text models")
     p.add_argument("--seed", type=int, default=0)

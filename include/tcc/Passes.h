@@ -43,6 +43,10 @@ bool collectOutlinedInputs(mlir::Operation *op,
                            llvm::SetVector<mlir::Operation *> &recreated,
                            llvm::SetVector<mlir::Value> &args);
 
+/// Whether the body of `op` is `out + a * b` (in either order) on f32: a
+/// matmul, a convolution, their batched and broadcast forms.
+bool isMultiplyAccumulate(mlir::linalg::LinalgOp op);
+
 } // namespace tcc
 
 #endif // TCC_PASSES_H

@@ -8,6 +8,8 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -39,6 +41,191 @@ std::string kernelName(Operation *op, int index) {
   return name;
 }
 
+constexpr StringLiteral kEpilogueInit = "tcc.epilogue_init";
+constexpr StringLiteral kEpilogue = "tcc.epilogue";
+
+/// The bytes of memory `value` may touch: a root (the workspace, a function
+/// argument, a global) and a byte range in it.
+struct MemoryRange {
+  Value root;
+  int64_t begin = 0, end = std::numeric_limits<int64_t>::max();
+};
+
+std::optional<MemoryRange> memoryOf(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return MemoryRange{value};
+  if (isa<memref::GetGlobalOp>(def))
+    return MemoryRange{value};
+  if (auto view = dyn_cast<memref::ViewOp>(def)) {
+    std::optional<int64_t> offset =
+        getConstantIntValue(view.getByteShift());
+    auto type = view.getType();
+    if (!offset || !type.hasStaticShape() ||
+        !type.getElementType().isIntOrFloat())
+      return std::nullopt;
+    int64_t bytes = type.getNumElements() *
+                    llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    std::optional<MemoryRange> base = memoryOf(view.getSource());
+    if (!base)
+      return std::nullopt;
+    return MemoryRange{base->root, *offset, *offset + bytes};
+  }
+  if (isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+          memref::CastOp, memref::ReinterpretCastOp>(def))
+    return memoryOf(def->getOperand(0)); // all of the source, to be safe
+  return std::nullopt;
+}
+
+/// Whether buffers `a` and `b` may share memory.
+bool mayOverlap(Value a, Value b) {
+  std::optional<MemoryRange> ra = memoryOf(a), rb = memoryOf(b);
+  if (!ra || !rb)
+    return true;
+  return ra->root == rb->root && ra->begin < rb->end && rb->begin < ra->end;
+}
+
+/// Whether `op` overwrites all of its one output without reading it (a
+/// fill, a broadcast of a bias): what a contraction can start its
+/// accumulators from.
+bool isOutputInit(Operation *op) {
+  if (!isa<linalg::GenericOp, linalg::FillOp, linalg::MapOp>(op))
+    return false;
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  if (!linalgOp.hasPureBufferSemantics() || linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getNumReductionLoops() != 0)
+    return false;
+  OpOperand *out = linalgOp.getDpsInitOperand(0);
+  if (!linalgOp.getMatchingIndexingMap(out).isIdentity() ||
+      linalgOp.payloadUsesValueFromOperand(out))
+    return false;
+  for (OpOperand *in : linalgOp.getDpsInputOperands())
+    if (isa<MemRefType>(in->get().getType()) &&
+        mayOverlap(in->get(), out->get()))
+      return false;
+  return true;
+}
+
+/// Whether `body` only computes on f32 (and i1) values with arith and
+/// math ops: what can be evaluated on vectors of lanes.
+bool isVectorizableBody(Block *body) {
+  for (Operation &op : body->without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
+        op.getNumRegions())
+      return false;
+    for (Type t : llvm::concat<Type>(llvm::to_vector(op.getOperandTypes()),
+                                     llvm::to_vector(op.getResultTypes())))
+      if (!t.isF32() && !t.isInteger(1))
+        return false;
+  }
+  return true;
+}
+
+/// Whether `op` is an elementwise op that reads the contraction's output
+/// `buffer` (once, at the identity map) and can run on its tiles as they
+/// are finished: into `buffer` itself or a buffer of its shape.
+bool isEpilogue(Operation *op, Value buffer) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !isVectorizableBody(generic.getBody()))
+    return false;
+  OpOperand *out = generic.getDpsInitOperand(0);
+  auto outType = cast<MemRefType>(out->get().getType());
+  if (!generic.getMatchingIndexingMap(out).isIdentity() ||
+      outType.getShape() != cast<MemRefType>(buffer.getType()).getShape() ||
+      !outType.getElementType().isF32() ||
+      (out->get() != buffer && (!outType.getLayout().isIdentity() ||
+                                generic.payloadUsesValueFromOperand(out))))
+    return false;
+  int reads = 0;
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    if (in->get() == buffer) {
+      if (!generic.getMatchingIndexingMap(in).isIdentity())
+        return false;
+      ++reads;
+      continue;
+    }
+    auto type = dyn_cast<MemRefType>(in->get().getType());
+    if (!type || !type.getElementType().isF32() || !type.hasStaticShape() ||
+        !generic.getMatchingIndexingMap(in).isProjectedPermutation() ||
+        (in->get() != out->get() && mayOverlap(in->get(), out->get())))
+      return false;
+  }
+  return reads == 1;
+}
+
+/// Whether nothing after `op` reads what `buffer` holds: its next use, if
+/// any, overwrites all of it without reading it.
+bool deadAfter(Value buffer, Operation *op) {
+  Operation *first = nullptr;
+  for (Operation *user : buffer.getUsers()) {
+    Operation *top = op->getBlock()->findAncestorOpInBlock(*user);
+    if (!top)
+      return false;
+    if (op->isBeforeInBlock(top) && (!first || top->isBeforeInBlock(first)))
+      first = top;
+  }
+  return !first ||
+         (isOutputInit(first) &&
+          cast<linalg::LinalgOp>(first).getDpsInitOperand(0)->get() == buffer);
+}
+
+/// The ops starting at ops[i] that become one kernel: a contraction with
+/// the op before it that initializes its output and the elementwise op
+/// after it that consumes the output (either may be missing), marked
+/// tcc.epilogue_init and tcc.epilogue for tcc-vectorize-contractions; or
+/// ops[i] alone.
+SmallVector<Operation *> fusionGroup(ArrayRef<Operation *> ops, size_t i) {
+  auto contraction = [&](size_t k) -> linalg::LinalgOp {
+    auto op = k < ops.size() ? dyn_cast<linalg::LinalgOp>(ops[k])
+                             : linalg::LinalgOp();
+    return op && op.hasPureBufferSemantics() && op.getNumDpsInits() == 1 &&
+                   tcc::isMultiplyAccumulate(op)
+               ? op
+               : linalg::LinalgOp();
+  };
+  size_t c = i;
+  bool init = false;
+  if (!contraction(i)) {
+    if (!isOutputInit(ops[i]) || !contraction(i + 1) ||
+        contraction(i + 1).getDpsInitOperand(0)->get() !=
+            cast<linalg::LinalgOp>(ops[i]).getDpsInitOperand(0)->get())
+      return {ops[i]};
+    c = i + 1;
+    init = true;
+  }
+  linalg::LinalgOp op = contraction(c);
+  Value buffer = op.getDpsInitOperand(0)->get();
+  bool epilogue = false;
+  if (c + 1 < ops.size() && isEpilogue(ops[c + 1], buffer)) {
+    Operation *next = ops[c + 1];
+    Value out = cast<linalg::LinalgOp>(next).getDpsInitOperand(0)->get();
+    epilogue = llvm::none_of(op.getDpsInputs(), [&](Value in) {
+      return mayOverlap(in, out);
+    });
+    // The contraction's output is not written any more unless it is the
+    // epilogue's: nothing after may read it then. (The workspace plan
+    // reuses a view for later buffers: a use that overwrites it all first
+    // starts a new one.)
+    if (out != buffer && !deadAfter(buffer, next))
+      epilogue = false;
+  }
+  if (!init && !epilogue)
+    return {ops[i]};
+  size_t last = c + epilogue;
+  for (Operation *between = ops[i]->getNextNode(); between != ops[last];
+       between = between->getNextNode())
+    if (!llvm::is_contained(ops, between) && !isMemoryEffectFree(between))
+      return {ops[i]};
+  if (init)
+    ops[i]->setAttr(kEpilogueInit, UnitAttr::get(ops[i]->getContext()));
+  if (epilogue)
+    ops[last]->setAttr(kEpilogue, UnitAttr::get(ops[last]->getContext()));
+  return SmallVector<Operation *>(ops.begin() + i, ops.begin() + last + 1);
+}
+
 struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
   using Base::Base;
 
@@ -54,18 +241,34 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
         computeOps.push_back(&op);
     SymbolTable symbols(module);
     int index = 0;
-    for (Operation *op : computeOps)
-      outline(op, modelName + "_" + kernelName(op, index++), symbols);
+    for (size_t i = 0; i < computeOps.size();) {
+      SmallVector<Operation *> group = fusionGroup(computeOps, i);
+      Operation *named = group.size() > 1 && group[0]->hasAttr(kEpilogueInit)
+                             ? group[1]
+                             : group[0];
+      outline(group, modelName + "_" + kernelName(named, index++), symbols);
+      i += group.size();
+    }
   }
 
-  /// Moves `op` into function `name`; leaves it in place when something it
-  /// reads cannot be passed.
-  void outline(Operation *op, const std::string &name, SymbolTable &symbols) {
+  /// Moves `ops` (consecutive compute ops) into function `name`; leaves
+  /// them in place when something they read cannot be passed.
+  void outline(ArrayRef<Operation *> ops, const std::string &name,
+               SymbolTable &symbols) {
     llvm::SetVector<Operation *> recreated;
     llvm::SetVector<Value> args;
-    if (!tcc::collectOutlinedInputs(op, recreated, args))
-      return;
+    for (Operation *op : ops)
+      if (!tcc::collectOutlinedInputs(op, recreated, args)) {
+        for (Operation *op : ops) {
+          op->removeAttr(kEpilogueInit);
+          op->removeAttr(kEpilogue);
+        }
+        return;
+      }
 
+    // At the last op: everything the group reads is defined by then, and
+    // what lies between its ops has no effects (fusionGroup).
+    Operation *op = ops.back();
     OpBuilder b(op);
     auto type = b.getFunctionType(ValueRange(args.getArrayRef()).getTypes(), {});
     OpBuilder moduleBuilder = OpBuilder::atBlockEnd(
@@ -81,10 +284,12 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
     OpBuilder kb = OpBuilder::atBlockEnd(body);
     for (Operation *def : recreated)
       kb.clone(*def, map);
-    kb.clone(*op, map);
+    for (Operation *grouped : ops)
+      kb.clone(*grouped, map);
     func::ReturnOp::create(kb, op->getLoc());
     func::CallOp::create(b, op->getLoc(), kernel, args.getArrayRef());
-    op->erase();
+    for (Operation *grouped : llvm::reverse(ops))
+      grouped->erase();
   }
 };
 

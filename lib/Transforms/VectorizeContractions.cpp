@@ -16,6 +16,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -60,8 +61,9 @@ struct TilePlan {
   SmallVector<Value> packed;
 };
 
-/// Whether the body is `out + a * b` (in either order) on f32.
-bool isMultiplyAccumulate(linalg::LinalgOp op) {
+} // namespace
+
+bool tcc::isMultiplyAccumulate(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   if (body->getNumArguments() != 3 || body->getOperations().size() != 3)
     return false;
@@ -80,6 +82,8 @@ bool isMultiplyAccumulate(linalg::LinalgOp op) {
   return (mul.getLhs() == a && mul.getRhs() == b) ||
          (mul.getLhs() == b && mul.getRhs() == a);
 }
+
+namespace {
 
 /// The constant step of `expr` per unit step of dim `d`, if it is affine
 /// in `d` with a constant coefficient.
@@ -169,7 +173,7 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
                                   int64_t accumulators,
                                   function_ref<bool(Value)> isConstant) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !isMultiplyAccumulate(op))
+      op.getNumDpsInits() != 1 || !tcc::isMultiplyAccumulate(op))
     return std::nullopt;
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -248,6 +252,44 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   return best;
 }
 
+/// Whether elementwise op `fused` (whose loops are the output's dims) can
+/// be evaluated on the vectors of `plan`: each buffer it reads is read at
+/// a permutation of the output's indices that skips vDim (a broadcast
+/// scalar), is the identity (read like the output) or ends with vDim (a
+/// vector load); and, where the output is strided along vDim, whatever is
+/// accessed like the output has the output's shape and layout.
+bool canFuse(linalg::LinalgOp op, linalg::LinalgOp fused,
+             const TilePlan &plan) {
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  std::optional<unsigned> vPos =
+      outMap.getResultPosition(getAffineDimExpr(plan.vDim, op.getContext()));
+  auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+  if (!vPos || fused.getNumLoops() != outType.getRank())
+    return false;
+  for (OpOperand &operand : fused->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
+    AffineMap map = fused.getMatchingIndexingMap(&operand);
+    if (!type.getElementType().isF32() || !type.hasStaticShape() ||
+        !map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return false;
+    if (!map.isFunctionOfDim(*vPos))
+      continue;
+    if (map.isIdentity()) {
+      if (plan.outStride ? type.getShape() != outType.getShape() ||
+                               !type.getLayout().isIdentity()
+                         : !type.isLastDimUnitStride())
+        return false;
+      continue;
+    }
+    if (map.getResults().back() != getAffineDimExpr(*vPos, op.getContext()) ||
+        !type.isLastDimUnitStride() || fused.isDpsInit(&operand))
+      return false;
+  }
+  return true;
+}
+
 /// About how many terms of a reduction are summed before the partial sum
 /// is added to the total.
 constexpr int64_t kReductionBlock = 128;
@@ -259,9 +301,11 @@ constexpr int64_t kMinParallelWork = 1 << 17;
 /// Emits the loop nest of one op.
 class TileEmitter {
 public:
-  TileEmitter(RewriterBase &b, linalg::LinalgOp op, const TilePlan &plan)
+  TileEmitter(RewriterBase &b, linalg::LinalgOp op, const TilePlan &plan,
+              linalg::LinalgOp init, linalg::LinalgOp epilogue)
       : b(b), op(op), plan(plan), loc(op.getLoc()),
-        vecType(VectorType::get({plan.lanes}, b.getF32Type())) {
+        vecType(VectorType::get({plan.lanes}, b.getF32Type())), init(init),
+        epilogue(epilogue) {
     for (unsigned d = 0; d < plan.sizes.size(); ++d) {
       bool parallel = op.getIteratorTypesArray()[d] ==
                       utils::IteratorType::parallel;
@@ -274,10 +318,21 @@ public:
 
   void emit() {
     if (plan.outStride) {
-      Value out = op.getDpsInitOperand(0)->get();
-      flatOut = memref::CollapseShapeOp::create(
-          b, loc, out,
-          tcc::wholeShapeGroup(cast<MemRefType>(out.getType()).getRank()));
+      // Flat views of the output and of the buffers the fused ops read or
+      // write at the output's indices, for gathers and scatters.
+      SmallVector<Value> strided{op.getDpsInitOperand(0)->get()};
+      for (linalg::LinalgOp fused : {init, epilogue})
+        for (OpOperand &operand : fused ? fused->getOpOperands()
+                                        : MutableArrayRef<OpOperand>())
+          if (isa<MemRefType>(operand.get().getType()) &&
+              fused.getMatchingIndexingMap(&operand).isIdentity())
+            strided.push_back(operand.get());
+      for (Value buffer : strided)
+        if (!flat.count(buffer))
+          flat[buffer] = memref::CollapseShapeOp::create(
+              b, loc, buffer,
+              tcc::wholeShapeGroup(
+                  cast<MemRefType>(buffer.getType()).getRank()));
       SmallVector<int32_t> offsets;
       for (int64_t l = 0; l < plan.lanes; ++l)
         offsets.push_back(l * plan.outStride);
@@ -428,19 +483,14 @@ private:
     auto validLanes = [&](int64_t vec) {
       return std::min(plan.lanes, width - vec * plan.lanes);
     };
-    OpOperand *init = op.getDpsInitOperand(0);
-    Value out = init->get();
+    OpOperand *outOperand = op.getDpsInitOperand(0);
+    Value out = outOperand->get();
     SmallVector<Value> accs;
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t v = 0; v < vectors; ++v) {
-        SmallVector<Value> idx = indices(init, r, v);
-        if (plan.outStride) {
-          accs.push_back(vector::GatherOp::create(
-              b, loc, vecType, flatOut, linearIndex(out, idx), laneOffsets,
-              mask(validLanes(v), plan.lanes), zeros(vecType)));
-        } else {
-          accs.push_back(loadVector(out, idx, 1, validLanes(v)));
-        }
+        SmallVector<Value> idx = indices(outOperand, r, v);
+        accs.push_back(init ? evaluate(init, idx, validLanes(v), nullptr)
+                            : loadAtOutput(out, idx, validLanes(v)));
       }
 
     // A long reduction is summed in blocks of about kReductionBlock terms,
@@ -532,20 +582,103 @@ private:
       b.setInsertionPointAfter(blockLoop);
       next = llvm::to_vector_of<Value>(blockLoop.getResults());
     }
+    Value target = epilogue ? epilogue.getDpsInitOperand(0)->get() : out;
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t v = 0; v < vectors; ++v) {
-        SmallVector<Value> idx = indices(init, r, v);
+        SmallVector<Value> idx = indices(outOperand, r, v);
         Value acc = next[r * vectors + v];
+        if (epilogue)
+          acc = evaluate(epilogue, idx, validLanes(v), acc);
         if (plan.outStride)
-          vector::ScatterOp::create(b, loc, Type(), flatOut,
-                                    linearIndex(out, idx), laneOffsets,
+          vector::ScatterOp::create(b, loc, Type(), flat.lookup(target),
+                                    linearIndex(target, idx), laneOffsets,
                                     mask(validLanes(v), plan.lanes), acc);
         else if (validLanes(v) == plan.lanes)
-          vector::StoreOp::create(b, loc, acc, out, idx);
+          vector::StoreOp::create(b, loc, acc, target, idx);
         else
-          vector::MaskedStoreOp::create(b, loc, out, idx,
+          vector::MaskedStoreOp::create(b, loc, target, idx,
                                         mask(validLanes(v), plan.lanes), acc);
       }
+  }
+
+  /// `valid` lanes of `buffer` (shaped as the output) at output indices
+  /// `idx`: a load, or a gather where the output is strided along vDim.
+  Value loadAtOutput(Value buffer, ArrayRef<Value> idx, int64_t valid) {
+    if (!plan.outStride)
+      return loadVector(buffer, idx, 1, valid);
+    return vector::GatherOp::create(b, loc, vecType, flat.lookup(buffer),
+                                    linearIndex(buffer, idx), laneOffsets,
+                                    mask(valid, plan.lanes), zeros(vecType));
+  }
+
+  /// The value of elementwise op `fused` (an output init or an epilogue;
+  /// its loops are the output's dims) at the vector of output elements at
+  /// `idx`: its operands loaded as vectors (`acc` for the contraction's
+  /// output), its body cloned on them.
+  Value evaluate(linalg::LinalgOp fused, ArrayRef<Value> idx, int64_t valid,
+                 Value acc) {
+    Value out = op.getDpsInitOperand(0)->get();
+    Block *body = fused.getBlock();
+    IRMapping map;
+    for (OpOperand &operand : fused->getOpOperands()) {
+      bool isInit = fused.isDpsInit(&operand);
+      unsigned argNumber = operand.getOperandNumber();
+      if (argNumber >= body->getNumArguments())
+        continue; // a linalg.map's output has no block argument
+      BlockArgument arg = body->getArgument(argNumber);
+      if (acc && operand.get() == out) {
+        map.map(arg, acc);
+      } else if (!isInit) {
+        map.map(arg, fusedOperand(fused, operand, idx, valid));
+      }
+    }
+    for (Operation &bodyOp : body->without_terminator()) {
+      if (bodyOp.getNumOperands() == 0) { // a constant: broadcast
+        Operation *clone = b.clone(bodyOp);
+        for (auto [from, to] :
+             llvm::zip(bodyOp.getResults(), clone->getResults()))
+          map.map(from, vector::BroadcastOp::create(
+                            b, loc, VectorType::get({plan.lanes}, to.getType()),
+                            to));
+        continue;
+      }
+      for (Value v : bodyOp.getOperands())
+        if (!map.contains(v))
+          map.map(v, vector::BroadcastOp::create(
+                         b, loc, VectorType::get({plan.lanes}, v.getType()),
+                         v));
+      Operation *clone = b.clone(bodyOp, map);
+      for (OpResult result : clone->getResults())
+        result.setType(VectorType::get({plan.lanes}, result.getType()));
+    }
+    Value result = body->getTerminator()->getOperand(0);
+    if (Value mapped = map.lookupOrNull(result))
+      return mapped;
+    return vector::BroadcastOp::create(b, loc, vecType, result); // a constant
+  }
+
+  /// Input `operand` of a fused op at output indices `idx`, as a vector.
+  Value fusedOperand(linalg::LinalgOp fused, OpOperand &operand,
+                     ArrayRef<Value> idx, int64_t valid) {
+    Value value = operand.get();
+    if (!isa<MemRefType>(value.getType()))
+      return vector::BroadcastOp::create(b, loc, vecType, value);
+    AffineMap map = fused.getMatchingIndexingMap(&operand);
+    SmallVector<Value> at;
+    for (AffineExpr e : map.getResults())
+      at.push_back(idx[cast<AffineDimExpr>(e).getPosition()]);
+    if (!map.isFunctionOfDim(vPos()))
+      return vector::BroadcastOp::create(
+          b, loc, vecType, memref::LoadOp::create(b, loc, value, at));
+    if (map.isIdentity())
+      return loadAtOutput(value, at, valid);
+    return loadVector(value, at, 1, valid); // vDim is its last index
+  }
+
+  /// The position of vDim among the output's indices.
+  unsigned vPos() {
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    return *outMap.getResultPosition(b.getAffineDimExpr(plan.vDim));
   }
 
   RewriterBase &b;
@@ -555,8 +688,12 @@ private:
   VectorType vecType;
   SmallVector<unsigned> outer, reductions;
   SmallVector<Value> dims;
-  /// With a strided output: its flat view, and the lanes' offsets in it.
-  Value flatOut, laneOffsets;
+  /// The fused output init and epilogue (tcc-outline-kernels), or null.
+  linalg::LinalgOp init, epilogue;
+  /// With a strided output: the flat views of the buffers accessed at the
+  /// output's indices, and the lanes' offsets in them.
+  DenseMap<Value, Value> flat;
+  Value laneOffsets;
   /// Whether the op does enough work to split, and whether the loops being
   /// emitted are inside one marked to be split.
   bool mayParallelize = false, parallelAbove = false;
@@ -735,10 +872,22 @@ struct VectorizeContractions
       packer.pack(op, plan);
       if (auto kernel = op->getParentOfType<func::FuncOp>())
         kernel->setAttr("tcc.register_tiled", rewriter.getUnitAttr());
+      // The output init and epilogue tcc-outline-kernels put beside it.
+      auto neighbour = [&](Operation *other, StringRef mark) {
+        auto fused = dyn_cast_or_null<linalg::LinalgOp>(other);
+        return fused && fused->hasAttr(mark) && canFuse(op, fused, plan)
+                   ? fused
+                   : linalg::LinalgOp();
+      };
+      linalg::LinalgOp init = neighbour(op->getPrevNode(), "tcc.epilogue_init");
+      linalg::LinalgOp epilogue = neighbour(op->getNextNode(), "tcc.epilogue");
       rewriter.setInsertionPoint(op);
-      TileEmitter(rewriter, op, plan).emit();
+      TileEmitter(rewriter, op, plan, init, epilogue).emit();
       SmallVector<Value> inputs = op.getDpsInputs();
       rewriter.eraseOp(op);
+      for (linalg::LinalgOp fused : {init, epilogue})
+        if (fused)
+          rewriter.eraseOp(fused);
       // The views of weights now read packed, down to their get_global.
       for (auto [input, pos] : llvm::zip(inputs, plan.packPos))
         for (Operation *def = input.getDefiningOp();

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --tcc-outline-kernels=model-name=net | FileCheck %s
+// RUN: tcc-opt %s --tcc-outline-kernels=model-name=net --split-input-file | FileCheck %s
 
 // Each linalg op becomes a call of a kernel named after it and its loop
 // ranges. Views of a buffer (a strided subview, an expand_shape) and
@@ -48,5 +48,76 @@ func.func @main(%arg0: memref<2x3x4xf32>, %arg1: memref<2x3x6xf32>, %arg2: memre
     %m = arith.mulf %in, %two : f32
     linalg.yield %m : f32
   }
+  return
+}
+
+// -----
+
+// A contraction, the op before it that initializes its output (a bias
+// broadcast) and the elementwise op after it that consumes the output
+// become one kernel named after the contraction, the init and epilogue
+// marked for tcc-vectorize-contractions. The second matmul's epilogue
+// writes elsewhere and the output is read again afterwards: only its init
+// joins it. The third's epilogue would write over the matmul's input
+// while the matmul still reads it: it stays a kernel of its own.
+#bias = affine_map<(d0, d1) -> (d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @main
+// CHECK: call @net_k0_matmul_4x8x16(
+// CHECK-NEXT: memref.view
+// CHECK-NEXT: call @net_k1_matmul_4x8x16(
+// CHECK-NEXT: call @net_k2_generic_4x8(
+// CHECK: call @net_k3_matmul_4x8x16(
+// CHECK: call @net_k4_generic_4x8(
+// CHECK-NEXT: call @net_k5_copy_4x8(
+// CHECK: func.func private @net_k0_matmul_4x8x16(
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : memref<8xf32>) {{.*}} attrs = {tcc.epilogue_init}
+// CHECK: linalg.matmul
+// CHECK-NEXT: linalg.generic {{.*}} attrs = {tcc.epilogue}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.maximumf
+// CHECK: func.func private @net_k1_matmul_4x8x16(
+// CHECK-NEXT: linalg.generic {{.*}} attrs = {tcc.epilogue_init}
+// CHECK: linalg.matmul
+// CHECK-NEXT: return
+// CHECK: func.func private @net_k3_matmul_4x8x16(
+// CHECK-NEXT: linalg.matmul
+// CHECK-NEXT: return
+func.func @main(%a: memref<4x16xf32>, %w: memref<16x8xf32>, %bias: memref<8xf32>, %out: memref<4x8xf32>, %ws: memref<384xi8>) {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %t = memref.view %ws[%c0][] : memref<384xi8> to memref<4x8xf32>
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : memref<8xf32>) outs(%t : memref<4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.matmul ins(%a, %w : memref<4x16xf32>, memref<16x8xf32>) outs(%t : memref<4x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : memref<4x8xf32>) outs(%t : memref<4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %r = arith.maximumf %in, %cst : f32
+    linalg.yield %r : f32
+  }
+  %u = memref.view %ws[%c128][] : memref<384xi8> to memref<4x8xf32>
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : memref<8xf32>) outs(%u : memref<4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.matmul ins(%a, %w : memref<4x16xf32>, memref<16x8xf32>) outs(%u : memref<4x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%u, %t : memref<4x8xf32>, memref<4x8xf32>) outs(%out : memref<4x8xf32>) {
+  ^bb0(%in: f32, %in2: f32, %o: f32):
+    %s = arith.addf %in, %in2 : f32
+    linalg.yield %s : f32
+  }
+  %a2 = memref.view %ws[%c256][] : memref<384xi8> to memref<4x16xf32>
+  %v = memref.view %ws[%c0][] : memref<384xi8> to memref<4x8xf32>
+  linalg.matmul ins(%a2, %w : memref<4x16xf32>, memref<16x8xf32>) outs(%u : memref<4x8xf32>)
+  %over = memref.view %ws[%c256][] : memref<384xi8> to memref<4x8xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%u : memref<4x8xf32>) outs(%over : memref<4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.copy ins(%u : memref<4x8xf32>) outs(%out : memref<4x8xf32>)
   return
 }

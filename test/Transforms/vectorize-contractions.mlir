@@ -162,3 +162,39 @@ func.func @parallel(%a: memref<64x512xf32>, %b: memref<512x64xf32>, %c: memref<6
   linalg.matmul ins(%a, %b : memref<64x512xf32>, memref<512x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// An output init and an epilogue (marked by tcc-outline-kernels) are fused:
+// the accumulators start from the bias (a vector load along n), and each
+// finished tile gets the residual added and the ReLU applied on vectors
+// before it is stored straight into the epilogue's output; the matmul's own
+// output buffer is never written.
+// CHECK-LABEL: func.func @fused
+// CHECK-SAME: %[[BIAS:[a-z0-9]+]]: memref<8xf32>, %[[RES:[a-z0-9]+]]: memref<2x8xf32>, %[[T:[a-z0-9]+]]: memref<2x8xf32>, %[[OUT:[a-z0-9]+]]: memref<2x8xf32>)
+// CHECK: %[[B0:.*]] = vector.load %[[BIAS]][%{{.*}}] : memref<8xf32>, vector<4xf32>
+// CHECK: %[[ACC:.*]]:4 = scf.for {{.*}} iter_args(%{{.*}} = %[[B0]],
+// CHECK: vector.fma
+// CHECK: %[[R:.*]] = vector.load %[[RES]]
+// CHECK: %[[S:.*]] = arith.addf %[[ACC]]#0, %[[R]] : vector<4xf32>
+// CHECK: %[[M:.*]] = arith.maximumf %[[S]], %{{.*}} : vector<4xf32>
+// CHECK: vector.store %[[M]], %[[OUT]]
+// CHECK-NOT: linalg.
+// CHECK-NOT: %[[T]]
+#bias = affine_map<(d0, d1) -> (d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @fused(%a: memref<2x16xf32>, %w: memref<16x8xf32>, %bias: memref<8xf32>, %res: memref<2x8xf32>, %t: memref<2x8xf32>, %out: memref<2x8xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : memref<8xf32>) outs(%t : memref<2x8xf32>) attrs = {tcc.epilogue_init} {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.matmul ins(%a, %w : memref<2x16xf32>, memref<16x8xf32>) outs(%t : memref<2x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%t, %res : memref<2x8xf32>, memref<2x8xf32>) outs(%out : memref<2x8xf32>) attrs = {tcc.epilogue} {
+  ^bb0(%in: f32, %r: f32, %o: f32):
+    %s = arith.addf %in, %r : f32
+    %m = arith.maximumf %s, %cst : f32
+    linalg.yield %m : f32
+  }
+  return
+}
