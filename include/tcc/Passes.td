@@ -80,6 +80,16 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "::mlir::ModuleOp"> {
     start from are passed. LLVM then optimizes many small functions instead
     of one with thousands of loop nests (whose analyses grow
     quadratically), and profiles name the kernel that runs.
+
+    A multiply-accumulate op (matmul, convolution) shares its kernel with
+    the op just before it that overwrites its whole output without reading
+    it (a fill, a bias broadcast), marked `tcc.epilogue_init`, and with the
+    all-parallel elementwise op just after it that reads the output at the
+    identity map (ReLU, a residual add), marked `tcc.epilogue`, when that
+    op writes no memory the contraction reads (workspace byte ranges) and
+    nothing after it reads the contraction's output but for a full
+    overwrite. tcc-vectorize-contractions fuses the marked ops into its
+    tiles; unfused they still run in order.
   }];
   let options = [
     Option<"modelName", "model-name", "std::string", "\"model\"",

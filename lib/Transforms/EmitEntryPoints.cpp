@@ -220,12 +220,14 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
           b, module.getLoc(), "tcc_parallel_for",
           LLVM::LLVMFunctionType::get(voidTy, {ptrTy, i64, ptrTy, ptrTy}));
 
+    // The calls of the chunks, found in one walk.
+    llvm::StringMap<SmallVector<LLVM::CallOp>> callsOf;
+    module.walk([&](LLVM::CallOp call) {
+      if (std::optional<StringRef> callee = call.getCallee())
+        callsOf[*callee].push_back(call);
+    });
     for (LLVM::LLVMFuncOp chunk : chunks) {
-      SmallVector<LLVM::CallOp> calls;
-      module.walk([&](LLVM::CallOp call) {
-        if (call.getCallee() == chunk.getSymName())
-          calls.push_back(call);
-      });
+      SmallVector<LLVM::CallOp> calls = callsOf.lookup(chunk.getSymName());
       Location loc = chunk.getLoc();
       chunk.setLinkage(LLVM::Linkage::Internal);
       ArrayRef<Type> params = chunk.getFunctionType().getParams();

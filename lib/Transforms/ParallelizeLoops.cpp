@@ -49,6 +49,10 @@ struct ParallelizeLoops
       return signalPassFailure();
     }
     SymbolTable symbols(module);
+    // The calls of each function, found in one walk.
+    module.walk([&](func::CallOp call) {
+      callsOf[call.getCalleeAttr().getAttr()].push_back(call);
+    });
     for (auto fn : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (fn.isExternal())
         continue;
@@ -62,7 +66,7 @@ struct ParallelizeLoops
       Value context = fn == main ? main.getArguments().back() : Value();
       auto getContext = [&] {
         if (!context && (context = addContextArgument(fn)))
-          passContext(fn, module);
+          passContext(fn);
         return context;
       };
       int chunks = 0;
@@ -144,15 +148,8 @@ struct ParallelizeLoops
 
   /// Rewrites the calls of `kernel` (which now takes a context) to pass
   /// their caller's context, or null.
-  void passContext(func::FuncOp kernel, ModuleOp module) {
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(kernel, module);
-    if (!uses)
-      return;
-    for (const SymbolTable::SymbolUse &use : llvm::to_vector(*uses)) {
-      auto call = dyn_cast<func::CallOp>(use.getUser());
-      if (!call)
-        continue;
+  void passContext(func::FuncOp kernel) {
+    for (func::CallOp call : callsOf.lookup(kernel.getSymNameAttr())) {
       OpBuilder b(call);
       auto caller = call->getParentOfType<func::FuncOp>();
       Value context =
@@ -168,6 +165,8 @@ struct ParallelizeLoops
       call.erase();
     }
   }
+
+  DenseMap<StringAttr, SmallVector<func::CallOp>> callsOf;
 };
 
 } // namespace
