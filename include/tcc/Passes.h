@@ -24,6 +24,24 @@ namespace tcc {
 #define GEN_PASS_REGISTRATION
 #include "tcc/Passes.h.inc"
 
+/// Attributes the passes hand each other (see Passes.td).
+namespace attr {
+/// A function outlined by tcc-outline-kernels.
+constexpr llvm::StringLiteral kKernel = "tcc.kernel";
+/// On tcc-outline-kernels' fused ops: a contraction's output init and its
+/// elementwise epilogue.
+constexpr llvm::StringLiteral kEpilogueInit = "tcc.epilogue_init";
+constexpr llvm::StringLiteral kEpilogue = "tcc.epilogue";
+/// A kernel with register-tiled vector code (tcc-vectorize-contractions).
+constexpr llvm::StringLiteral kRegisterTiled = "tcc.register_tiled";
+/// A loop to split over threads, and the function made of it
+/// (tcc-parallelize-loops).
+constexpr llvm::StringLiteral kParallel = "tcc.parallel";
+constexpr llvm::StringLiteral kParallelChunk = "tcc.parallel_chunk";
+/// A function whose last argument is the call's `tcc_context *`.
+constexpr llvm::StringLiteral kTakesContext = "tcc.takes_context";
+} // namespace attr
+
 /// The reassociation that reshapes a rank-`rank` shape to one dim or back:
 /// a single group of all dims.
 inline llvm::SmallVector<mlir::ReassociationIndices, 1>

@@ -35,7 +35,7 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       return signalPassFailure();
     }
     auto mainType = main.getFunctionType();
-    bool takesContext = main->hasAttr("tcc.takes_context");
+    bool takesContext = main->hasAttr(tcc::attr::kTakesContext);
     // inputs + outputs, then the workspace and the context.
     unsigned numBuffers = mainType.getNumParams() - 1 - takesContext;
     unsigned numInputs = numInputsAttr.getInt();
@@ -49,7 +49,7 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
     // Kernels (tcc-outline-kernels) stay functions of their own: inlined,
     // @main would again be one function of thousands of loop nests.
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>()) {
-      if (!fn->hasAttr("tcc.kernel"))
+      if (!fn->hasAttr(tcc::attr::kKernel))
         continue;
       fn.setLinkage(LLVM::Linkage::Internal);
       fn.setNoInline(true);
@@ -205,7 +205,7 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
   void lowerParallelCalls(ModuleOp module) {
     SmallVector<LLVM::LLVMFuncOp> chunks;
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
-      if (fn->hasAttr("tcc.parallel_chunk"))
+      if (fn->hasAttr(tcc::attr::kParallelChunk))
         chunks.push_back(fn);
     if (chunks.empty())
       return;

@@ -24,6 +24,23 @@ namespace tcc {
 
 namespace {
 
+/// Ops a kernel recreates instead of taking their result as an argument:
+/// free to compute, and their results may be views a bare-pointer argument
+/// cannot carry (strided subviews).
+bool isRecreated(Operation *op) {
+  return isa<arith::ConstantOp, memref::GetGlobalOp, memref::SubViewOp,
+             memref::ExpandShapeOp, memref::CollapseShapeOp,
+             memref::ReinterpretCastOp, memref::CastOp>(op);
+}
+
+/// Whether `value` can be a kernel argument: a scalar, or a static memref
+/// with the identity layout (what the bare-pointer convention passes).
+bool isArgument(Value value) {
+  if (auto type = dyn_cast<MemRefType>(value.getType()))
+    return type.hasStaticShape() && type.getLayout().isIdentity();
+  return value.getType().isIntOrIndexOrFloat();
+}
+
 /// `k<index>_<op>[_<static loop ranges>]`, e.g. k3_matmul_32x768x768.
 std::string kernelName(Operation *op, int index) {
   std::string name = "k" + std::to_string(index) + "_" +
@@ -41,8 +58,8 @@ std::string kernelName(Operation *op, int index) {
   return name;
 }
 
-constexpr StringLiteral kEpilogueInit = "tcc.epilogue_init";
-constexpr StringLiteral kEpilogue = "tcc.epilogue";
+using tcc::attr::kEpilogue;
+using tcc::attr::kEpilogueInit;
 
 /// The bytes of memory `value` may touch: a root (the workspace, a function
 /// argument, a global) and a byte range in it.
@@ -276,7 +293,7 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
     auto kernel =
         func::FuncOp::create(moduleBuilder, op->getLoc(), name, type);
     kernel.setPrivate();
-    kernel->setAttr("tcc.kernel", b.getUnitAttr());
+    kernel->setAttr(tcc::attr::kKernel, b.getUnitAttr());
     symbols.insert(kernel);
     Block *body = kernel.addEntryBlock();
     IRMapping map;
@@ -292,26 +309,6 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
       grouped->erase();
   }
 };
-
-} // namespace
-
-namespace {
-/// Ops a kernel recreates instead of taking their result as an argument:
-/// free to compute, and their results may be views a bare-pointer argument
-/// cannot carry (strided subviews).
-bool isRecreated(Operation *op) {
-  return isa<arith::ConstantOp, memref::GetGlobalOp, memref::SubViewOp,
-             memref::ExpandShapeOp, memref::CollapseShapeOp,
-             memref::ReinterpretCastOp, memref::CastOp>(op);
-}
-
-/// Whether `value` can be a kernel argument: a scalar, or a static memref
-/// with the identity layout (what the bare-pointer convention passes).
-bool isArgument(Value value) {
-  if (auto type = dyn_cast<MemRefType>(value.getType()))
-    return type.hasStaticShape() && type.getLayout().isIdentity();
-  return value.getType().isIntOrIndexOrFloat();
-}
 
 } // namespace
 

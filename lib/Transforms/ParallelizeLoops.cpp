@@ -20,8 +20,8 @@ namespace tcc {
 
 namespace {
 
-constexpr StringLiteral kTakesContext = "tcc.takes_context";
-constexpr StringLiteral kParallel = "tcc.parallel";
+using tcc::attr::kParallel;
+using tcc::attr::kTakesContext;
 
 /// Appends the context argument to `fn`; returns it.
 Value addContextArgument(func::FuncOp fn) {
@@ -111,7 +111,7 @@ struct ParallelizeLoops
     auto chunk = func::FuncOp::create(moduleBuilder, loc, name,
                                       b.getFunctionType(types, {}));
     chunk.setPrivate();
-    chunk->setAttr("tcc.parallel_chunk", b.getUnitAttr());
+    chunk->setAttr(tcc::attr::kParallelChunk, b.getUnitAttr());
     symbols.insert(chunk);
 
     Block *body = chunk.addEntryBlock();

@@ -353,7 +353,7 @@ private:
   bool markParallel(scf::ForOp loop, int64_t trips) {
     if (!mayParallelize || parallelAbove || trips < 2)
       return parallelAbove;
-    loop->setAttr("tcc.parallel", b.getUnitAttr());
+    loop->setAttr(tcc::attr::kParallel, b.getUnitAttr());
     return true;
   }
 
@@ -871,7 +871,7 @@ struct VectorizeContractions
     for (auto &[op, plan] : work) {
       packer.pack(op, plan);
       if (auto kernel = op->getParentOfType<func::FuncOp>())
-        kernel->setAttr("tcc.register_tiled", rewriter.getUnitAttr());
+        kernel->setAttr(tcc::attr::kRegisterTiled, rewriter.getUnitAttr());
       // The output init and epilogue tcc-outline-kernels put beside it.
       auto neighbour = [&](Operation *other, StringRef mark) {
         auto fused = dyn_cast_or_null<linalg::LinalgOp>(other);
@@ -879,8 +879,8 @@ struct VectorizeContractions
                    ? fused
                    : linalg::LinalgOp();
       };
-      linalg::LinalgOp init = neighbour(op->getPrevNode(), "tcc.epilogue_init");
-      linalg::LinalgOp epilogue = neighbour(op->getNextNode(), "tcc.epilogue");
+      linalg::LinalgOp init = neighbour(op->getPrevNode(), tcc::attr::kEpilogueInit);
+      linalg::LinalgOp epilogue = neighbour(op->getNextNode(), tcc::attr::kEpilogue);
       rewriter.setInsertionPoint(op);
       TileEmitter(rewriter, op, plan, init, epilogue).emit();
       SmallVector<Value> inputs = op.getDpsInputs();

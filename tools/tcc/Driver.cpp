@@ -13,6 +13,7 @@
 
 #include "tcc/Header.h"
 #include "tcc/Import.h"
+#include "tcc/Passes.h"
 #include "tcc/InitAll.h"
 #include "tcc/Pipelines.h"
 #include "tcc/Target.h"
@@ -264,10 +265,11 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
                          : IntegerAttr())
         out.stats[key] = attr.getInt();
     for (auto kernel : out.module->getOps<LLVM::LLVMFuncOp>()) {
-      out.stats["kernels"] += kernel->hasAttr("tcc.kernel");
-      out.stats["register_tiled"] += kernel->hasAttr("tcc.register_tiled");
-      out.stats["parallel"] += kernel->hasAttr("tcc.kernel") &&
-                               kernel->hasAttr("tcc.takes_context");
+      out.stats["kernels"] += kernel->hasAttr(tcc::attr::kKernel);
+      out.stats["register_tiled"] +=
+          kernel->hasAttr(tcc::attr::kRegisterTiled);
+      out.stats["parallel"] += kernel->hasAttr(tcc::attr::kKernel) &&
+                               kernel->hasAttr(tcc::attr::kTakesContext);
     }
   }
   return success();
