@@ -38,9 +38,17 @@ llvm::FailureOr<ModelSignature> getSignature(mlir::func::FuncOp func);
 int64_t dtypeSize(int dtype);
 
 /// Writes the C header of a model compiled with `--name name`.
+/// A model's weights file (tcc compile --weights file).
+struct WeightsFile {
+  std::string fileName; ///< beside the object
+  uint64_t bytes = 0, fingerprint = 0;
+};
+
+/// Writes the C header of a model; `weights` is null when the weights are
+/// in the object.
 void writeHeader(const ModelSignature &signature, llvm::StringRef name,
                  int64_t workspaceSize, llvm::StringRef modelPath,
-                 llvm::raw_ostream &os);
+                 const WeightsFile *weights, llvm::raw_ostream &os);
 
 } // namespace tcc
 

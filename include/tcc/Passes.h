@@ -40,6 +40,10 @@ constexpr llvm::StringLiteral kParallel = "tcc.parallel";
 constexpr llvm::StringLiteral kParallelChunk = "tcc.parallel_chunk";
 /// A function whose last argument is the call's `tcc_context *`.
 constexpr llvm::StringLiteral kTakesContext = "tcc.takes_context";
+/// On @main after tcc-externalize-weights: the weights file's data bytes
+/// and fingerprint; its first argument is the weights.
+constexpr llvm::StringLiteral kWeightsBytes = "tcc.weights_bytes";
+constexpr llvm::StringLiteral kWeightsFingerprint = "tcc.weights_fingerprint";
 } // namespace attr
 
 /// The reassociation that reshapes a rank-`rank` shape to one dim or back:

@@ -250,4 +250,28 @@ def FlattenGlobals : Pass<"tcc-flatten-globals", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def ExternalizeWeights : Pass<"tcc-externalize-weights", "::mlir::ModuleOp"> {
+  let summary = "Moves the constant globals into a weights file";
+  let description = [{
+    For `tcc compile --weights file`. Every constant `memref.global` with
+    dense int or float data (the weights, as packed by earlier passes) is
+    laid out at a 64-byte aligned offset of one byte array and written to
+    `weights-file` behind a 64-byte header (see lib/Runtime/runtime.c).
+    @main, and every function that reads a weight or calls one that does,
+    takes that array as a new first argument `memref<Nxi8>`; each
+    `memref.get_global` of a weight becomes a `memref.view` of it, and the
+    globals are erased. @main is marked `tcc.weights_bytes` and
+    `tcc.weights_fingerprint` (the FNV-1a hash of the array), which the
+    entry points check the caller's weights against. Splat and sub-byte
+    constants stay in the object.
+  }];
+  let options = [
+    Option<"weightsFile", "weights-file", "std::string", "\"\"",
+           "Where to write the weights (nothing is written when empty)">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // TCC_PASSES_TD

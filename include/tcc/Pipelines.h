@@ -23,6 +23,9 @@ struct PipelineOptions {
   /// The target's vector registers: width in bits and count.
   int64_t vectorBits = 512;
   int64_t vectorRegisters = 32;
+  /// Where tcc-externalize-weights writes the weights; empty: they stay in
+  /// the object.
+  std::string weightsFile;
 };
 
 /// onnx (imported, shape-inferred) -> linalg on tensors, fused.

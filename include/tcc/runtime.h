@@ -29,6 +29,17 @@
  *       results are bit-identical whatever the number of threads: each
  *       output element is computed by one thread, in the same order.
  *
+ * A model compiled with `--weights file` keeps its weights in NAME.weights
+ * beside the object instead of in its read-only data. Every call above
+ * then takes the weights, opened once with NAME_weights_open (a static
+ * inline that calls tcc_weights_open), as the parameter after the context
+ * (the first parameter of the calls without one):
+ *   tcc_status NAME_run(const tcc_weights *weights, <buffers>, workspace);
+ *   tcc_status NAME_run_ctx(tcc_context *context, const tcc_weights *weights,
+ *                           <buffers>, workspace);
+ * A null handle or the weights of another model returns
+ * TCC_ERROR_INVALID_ARGUMENT. One handle serves any number of threads.
+ *
  * The workspace must be at least NAME_workspace_size() bytes and aligned to
  * TCC_WORKSPACE_ALIGNMENT bytes; tcc_workspace_alloc() returns such memory.
  * Generated code has no mutable global state: two threads may run the same
@@ -53,6 +64,7 @@ typedef enum tcc_status {
   TCC_ERROR_INVALID_ARGUMENT = 1, /* null pointer, bad size or alignment */
   TCC_ERROR_OUT_OF_MEMORY = 2,
   TCC_ERROR_INTERNAL = 3,
+  TCC_ERROR_IO = 4, /* a file cannot be opened, read or mapped */
 } tcc_status;
 
 /* Element types of model inputs and outputs (values fixed by the ABI). */
@@ -120,6 +132,11 @@ typedef struct tcc_model_info {
   const tcc_tensor_info *inputs;
   const tcc_tensor_info *outputs;
   size_t workspace_size;
+  /* For a model compiled with --weights file: the bytes and fingerprint of
+   * its weights file (NAME_WEIGHTS_BYTES, NAME_WEIGHTS_FINGERPRINT); 0 when
+   * the weights are in the object. */
+  uint64_t weights_bytes;
+  uint64_t weights_fingerprint;
 } tcc_model_info;
 
 /* A short English description of a status code (never null). */
@@ -157,6 +174,48 @@ tcc_status tcc_run_tensors_ctx(tcc_context *context, const tcc_model_info *info,
                                tcc_tensor *outputs, int32_t num_outputs,
                                void *workspace, size_t workspace_bytes,
                                tcc_error *error);
+
+/* Weights kept in a file (tcc compile --weights file), mapped read-only. */
+typedef struct tcc_weights tcc_weights;
+
+/* Maps the weights file at `path` and checks that it is the one of the
+ * model: `bytes` and `fingerprint` are the model's NAME_WEIGHTS_BYTES and
+ * NAME_WEIGHTS_FINGERPRINT (NAME_weights_open passes them). Returns
+ * TCC_ERROR_IO when the file cannot be opened or mapped,
+ * TCC_ERROR_INVALID_ARGUMENT when it is not a tcc weights file or belongs
+ * to another model (or another compile of it), with a message in *error
+ * when `error` is not null; `*weights` is null then. */
+tcc_status tcc_weights_open(const char *path, uint64_t bytes,
+                            uint64_t fingerprint, tcc_weights **weights,
+                            tcc_error *error);
+
+/* Unmaps weights from tcc_weights_open (null is allowed). No call may be
+ * running with them. */
+void tcc_weights_close(tcc_weights *weights);
+
+/* For generated code: the data of `weights` when they are not null and
+ * hold `bytes` bytes with `fingerprint`; null otherwise. */
+const void *tcc_weights_bind(const tcc_weights *weights, uint64_t bytes,
+                             uint64_t fingerprint);
+
+/* The packed entry point of a model compiled with --weights file
+ * (NAME_run_packed_ctx). */
+typedef tcc_status (*tcc_run_packed_weights_fn)(tcc_context *context,
+                                                const tcc_weights *weights,
+                                                const void *const *inputs,
+                                                void *const *outputs,
+                                                void *workspace);
+
+/* tcc_run_tensors_ctx for a model compiled with --weights file: also
+ * checks `weights` against info->weights_bytes and weights_fingerprint. */
+tcc_status tcc_run_tensors_weights(tcc_context *context,
+                                   const tcc_weights *weights,
+                                   const tcc_model_info *info,
+                                   tcc_run_packed_weights_fn run,
+                                   const tcc_tensor *inputs, int32_t num_inputs,
+                                   tcc_tensor *outputs, int32_t num_outputs,
+                                   void *workspace, size_t workspace_bytes,
+                                   tcc_error *error);
 
 /* Creates a context of `num_threads` threads, the calling thread included
  * (0: one per online CPU; 1: no extra thread). Models run on it through

@@ -85,6 +85,11 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
   vectorize.registers = options.vectorRegisters;
   pm.addPass(tcc::createVectorizeContractions(vectorize));
   pm.addPass(tcc::createParallelizeLoops());
+  if (!options.weightsFile.empty()) {
+    tcc::ExternalizeWeightsOptions weights;
+    weights.weightsFile = options.weightsFile;
+    pm.addPass(tcc::createExternalizeWeights(weights));
+  }
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::createInterchangeReductions());
   fpm.addPass(tcc::createFlattenElementwise());

@@ -1,14 +1,19 @@
 /* runtime.c - libtccrt: status strings, dtype helpers, workspace memory, checked calls and the
  * thread pool of contexts (see tcc/runtime.h). */
-#define _POSIX_C_SOURCE 200112L
+#define _POSIX_C_SOURCE 200809L
 #include "tcc/runtime.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *tcc_status_string(tcc_status status) {
@@ -21,6 +26,8 @@ const char *tcc_status_string(tcc_status status) {
     return "out of memory";
   case TCC_ERROR_INTERNAL:
     return "internal error";
+  case TCC_ERROR_IO:
+    return "a file cannot be opened, read or mapped";
   }
   return "unknown status";
 }
@@ -83,15 +90,132 @@ void *tcc_workspace_alloc(size_t size) {
 
 void tcc_workspace_free(void *workspace) { free(workspace); }
 
-/* Writes the message of a failed check; returns TCC_ERROR_INVALID_ARGUMENT. */
-static tcc_status invalid(tcc_error *error, const char *format, ...) {
-  if (error) {
-    va_list args;
-    va_start(args, format);
+/*===----------------------------------------------------------------------===
+ * Weights files (tcc compile --weights file): a 64-byte header, then the
+ * weights, each at a 64-byte aligned offset. The header holds the magic
+ * "TCCWGHT1", the header's size (64, u32) and a zero u32, the weights'
+ * bytes (u64) and their FNV-1a fingerprint (u64), in the byte order of the
+ * target; the generated code knows both numbers and refuses other files.
+ *===----------------------------------------------------------------------===*/
+
+enum { kWeightsHeaderBytes = 64 };
+static const char kWeightsMagic[8] = {'T', 'C', 'C', 'W', 'G', 'H', 'T', '1'};
+
+struct tcc_weights {
+  void *map;
+  size_t map_bytes;
+  uint64_t bytes, fingerprint;
+};
+
+/* Writes the message of a failed call into `error` (when not null);
+ * returns `status`. */
+static tcc_status vfail(tcc_status status, tcc_error *error,
+                        const char *format, va_list args) {
+  if (error)
     vsnprintf(error->message, sizeof(error->message), format, args);
-    va_end(args);
-  }
+  return status;
+}
+
+static tcc_status fail_with(tcc_status status, tcc_error *error,
+                            const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  vfail(status, error, format, args);
+  va_end(args);
+  return status;
+}
+
+/* The message of a failed check; returns TCC_ERROR_INVALID_ARGUMENT. */
+static tcc_status invalid(tcc_error *error, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  vfail(TCC_ERROR_INVALID_ARGUMENT, error, format, args);
+  va_end(args);
   return TCC_ERROR_INVALID_ARGUMENT;
+}
+
+tcc_status tcc_weights_open(const char *path, uint64_t bytes,
+                            uint64_t fingerprint, tcc_weights **weights,
+                            tcc_error *error) {
+  if (!weights)
+    return invalid(error, "tcc_weights_open: `weights` is null");
+  *weights = NULL;
+  if (!path)
+    return invalid(error, "tcc_weights_open: `path` is null");
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fail_with(TCC_ERROR_IO, error, "cannot open the weights file '%s': %s",
+                     path, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return fail_with(TCC_ERROR_IO, error, "cannot read '%s': %s", path,
+                     strerror(e));
+  }
+  uint64_t want = kWeightsHeaderBytes + bytes;
+  if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != want) {
+    close(fd);
+    return invalid(error,
+                   "'%s' is %s%lld bytes; the model's weights file is %llu "
+                   "bytes (the file of another model, or cut short?)",
+                   path, S_ISREG(st.st_mode) ? "" : "not a file, ",
+                   (long long)st.st_size, (unsigned long long)want);
+  }
+  if ((uint64_t)(size_t)want != want) {
+    close(fd);
+    return fail_with(TCC_ERROR_IO, error, "'%s' is too large to map", path);
+  }
+  void *map = mmap(NULL, (size_t)want, PROT_READ, MAP_PRIVATE, fd, 0);
+  int e = errno;
+  close(fd);
+  if (map == MAP_FAILED)
+    return fail_with(TCC_ERROR_IO, error, "cannot map '%s': %s", path,
+                     strerror(e));
+  const unsigned char *h = map;
+  uint32_t header_bytes;
+  uint64_t got_bytes, got_fingerprint;
+  memcpy(&header_bytes, h + 8, sizeof(header_bytes));
+  memcpy(&got_bytes, h + 16, sizeof(got_bytes));
+  memcpy(&got_fingerprint, h + 24, sizeof(got_fingerprint));
+  tcc_status status = TCC_OK;
+  if (memcmp(h, kWeightsMagic, sizeof(kWeightsMagic)) != 0 ||
+      header_bytes != kWeightsHeaderBytes)
+    status = invalid(error, "'%s' is not a tcc weights file", path);
+  else if (got_bytes != bytes || got_fingerprint != fingerprint)
+    status = invalid(error,
+                     "'%s' holds the weights of another model (fingerprint "
+                     "%016llx, the model takes %016llx)",
+                     path, (unsigned long long)got_fingerprint,
+                     (unsigned long long)fingerprint);
+  tcc_weights *w = status == TCC_OK ? malloc(sizeof(*w)) : NULL;
+  if (status == TCC_OK && !w)
+    status = fail_with(TCC_ERROR_OUT_OF_MEMORY, error, "out of memory");
+  if (status != TCC_OK) {
+    munmap(map, (size_t)want);
+    return status;
+  }
+  w->map = map;
+  w->map_bytes = (size_t)want;
+  w->bytes = bytes;
+  w->fingerprint = fingerprint;
+  *weights = w;
+  return TCC_OK;
+}
+
+void tcc_weights_close(tcc_weights *weights) {
+  if (!weights)
+    return;
+  munmap(weights->map, weights->map_bytes);
+  free(weights);
+}
+
+const void *tcc_weights_bind(const tcc_weights *weights, uint64_t bytes,
+                             uint64_t fingerprint) {
+  if (!weights || weights->bytes != bytes ||
+      weights->fingerprint != fingerprint)
+    return NULL;
+  return (const char *)weights->map + kWeightsHeaderBytes;
 }
 
 /* Checks one tensor against its signature. */
@@ -127,15 +251,28 @@ static tcc_status check_tensor(const char *what, const tcc_tensor_info *want,
   return TCC_OK;
 }
 
-/* tcc_run_tensors and tcc_run_tensors_ctx: `run` or `run_ctx` is called. */
+/* tcc_run_tensors*: `run`, `run_ctx` or `run_weights` is called. */
 static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
                               tcc_run_packed_ctx_fn run_ctx,
-                              tcc_context *context, const tcc_tensor *inputs,
+                              tcc_run_packed_weights_fn run_weights,
+                              tcc_context *context, const tcc_weights *weights,
+                              const tcc_tensor *inputs,
                               int32_t num_inputs, tcc_tensor *outputs,
                               int32_t num_outputs, void *workspace,
                               size_t workspace_bytes, tcc_error *error) {
-  if (!info || (!run && !run_ctx))
+  if (!info || (!run && !run_ctx && !run_weights))
     return invalid(error, "no model (info or entry point is null)");
+  if (run_weights && !weights)
+    return invalid(error, "%s: the weights are null (open them with %s_weights_open)",
+                   info->name, info->name);
+  if (run_weights && !tcc_weights_bind(weights, info->weights_bytes,
+                                       info->weights_fingerprint))
+    return invalid(error, "%s: these weights belong to another model "
+                   "(%llu bytes, fingerprint %016llx; %s takes %llu bytes, %016llx)",
+                   info->name, (unsigned long long)weights->bytes,
+                   (unsigned long long)weights->fingerprint, info->name,
+                   (unsigned long long)info->weights_bytes,
+                   (unsigned long long)info->weights_fingerprint);
   if (num_inputs != info->num_inputs || (num_inputs > 0 && !inputs))
     return invalid(error, "%s takes %d inputs, got %d%s", info->name,
                    (int)info->num_inputs, (int)num_inputs,
@@ -182,7 +319,9 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
       in[i] = inputs[i].data;
     for (int32_t i = 0; i < num_outputs; ++i)
       out[i] = outputs[i].data;
-    st = run ? run(in, out, workspace) : run_ctx(context, in, out, workspace);
+    st = run       ? run(in, out, workspace)
+         : run_ctx ? run_ctx(context, in, out, workspace)
+                   : run_weights(context, weights, in, out, workspace);
   }
   if (in != in_stack)
     free((void *)in);
@@ -200,8 +339,8 @@ tcc_status tcc_run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
                            tcc_tensor *outputs, int32_t num_outputs,
                            void *workspace, size_t workspace_bytes,
                            tcc_error *error) {
-  return run_tensors(info, run, NULL, NULL, inputs, num_inputs, outputs,
-                     num_outputs, workspace, workspace_bytes, error);
+  return run_tensors(info, run, NULL, NULL, NULL, NULL, inputs, num_inputs,
+                     outputs, num_outputs, workspace, workspace_bytes, error);
 }
 
 tcc_status tcc_run_tensors_ctx(tcc_context *context, const tcc_model_info *info,
@@ -210,8 +349,23 @@ tcc_status tcc_run_tensors_ctx(tcc_context *context, const tcc_model_info *info,
                                tcc_tensor *outputs, int32_t num_outputs,
                                void *workspace, size_t workspace_bytes,
                                tcc_error *error) {
-  return run_tensors(info, NULL, run, context, inputs, num_inputs, outputs,
-                     num_outputs, workspace, workspace_bytes, error);
+  return run_tensors(info, NULL, run, NULL, context, NULL, inputs, num_inputs,
+                     outputs, num_outputs, workspace, workspace_bytes, error);
+}
+
+tcc_status tcc_run_tensors_weights(tcc_context *context,
+                                   const tcc_weights *weights,
+                                   const tcc_model_info *info,
+                                   tcc_run_packed_weights_fn run,
+                                   const tcc_tensor *inputs, int32_t num_inputs,
+                                   tcc_tensor *outputs, int32_t num_outputs,
+                                   void *workspace, size_t workspace_bytes,
+                                   tcc_error *error) {
+  if (!run)
+    return invalid(error, "no model (info or entry point is null)");
+  return run_tensors(info, NULL, NULL, run, context, weights, inputs,
+                     num_inputs, outputs, num_outputs, workspace,
+                     workspace_bytes, error);
 }
 
 /*===----------------------------------------------------------------------===

@@ -36,8 +36,14 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
     }
     auto mainType = main.getFunctionType();
     bool takesContext = main->hasAttr(tcc::attr::kTakesContext);
-    // inputs + outputs, then the workspace and the context.
-    unsigned numBuffers = mainType.getNumParams() - 1 - takesContext;
+    auto weightsBytes =
+        main->getAttrOfType<IntegerAttr>(tcc::attr::kWeightsBytes);
+    auto weightsFingerprint =
+        main->getAttrOfType<IntegerAttr>(tcc::attr::kWeightsFingerprint);
+    bool takesWeights = weightsBytes && weightsFingerprint;
+    // The weights, inputs + outputs, then the workspace and the context.
+    unsigned numBuffers =
+        mainType.getNumParams() - 1 - takesContext - takesWeights;
     unsigned numInputs = numInputsAttr.getInt();
     int64_t wsSize = wsAttr.getInt();
     for (Type t : mainType.getParams())
@@ -83,9 +89,9 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
               .getResult());
     }
 
-    // i32 NAME_run_ctx(ptr context, ptr..., ptr workspace): checks, then
-    // calls the model.
-    SmallVector<Type> params(numBuffers + 2, ptrTy);
+    // i32 NAME_run_ctx(ptr context, [ptr weights,] ptr..., ptr workspace):
+    // checks, then calls the model.
+    SmallVector<Type> params(numBuffers + 2 + takesWeights, ptrTy);
     auto runCtxFn = LLVM::LLVMFuncOp::create(
         b, loc, prefix + "_run_ctx", LLVM::LLVMFunctionType::get(i32, params));
     {
@@ -96,10 +102,32 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       LLVM::ReturnOp::create(b, loc, constI32(kInvalidArgument).getResult());
 
       b.setInsertionPointToStart(entry);
-      auto buffers = entry->getArguments().drop_front();
+      auto buffers = entry->getArguments().drop_front(1 + takesWeights);
       Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
       Value bad = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
                                            b.getBoolAttr(false));
+      // The weights' data, when the caller's weights are the model's.
+      Value weights;
+      if (takesWeights) {
+        auto bind = module.lookupSymbol<LLVM::LLVMFuncOp>("tcc_weights_bind");
+        if (!bind) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(runCtxFn);
+          bind = LLVM::LLVMFuncOp::create(
+              b, loc, "tcc_weights_bind",
+              LLVM::LLVMFunctionType::get(ptrTy, {ptrTy, i64, i64}));
+        }
+        weights =
+            LLVM::CallOp::create(
+                b, loc, bind,
+                ValueRange{entry->getArgument(1),
+                           LLVM::ConstantOp::create(b, loc, i64, weightsBytes),
+                           LLVM::ConstantOp::create(b, loc, i64,
+                                                    weightsFingerprint)})
+                .getResult();
+        bad = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, weights,
+                                   null);
+      }
       unsigned numChecked = wsSize > 0 ? numBuffers + 1 : numBuffers;
       for (unsigned i = 0; i < numChecked; ++i) {
         Value isNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
@@ -121,7 +149,10 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       b.setInsertionPointToEnd(entry);
       LLVM::CondBrOp::create(b, loc, bad, fail, call);
       b.setInsertionPointToStart(call);
-      SmallVector<Value> args(buffers);
+      SmallVector<Value> args;
+      if (takesWeights)
+        args.push_back(weights);
+      llvm::append_range(args, buffers);
       if (takesContext)
         args.push_back(entry->getArgument(0));
       LLVM::CallOp::create(b, loc, main, args);
@@ -130,11 +161,12 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
     // i32 NAME_run(ptr..., ptr workspace): on the calling thread.
     withNullContext(b, prefix + "_run", runCtxFn);
 
-    // i32 NAME_run_packed_ctx(ptr context, ptr inputs, ptr outputs,
-    //                         ptr workspace)
+    // i32 NAME_run_packed_ctx(ptr context, [ptr weights,] ptr inputs,
+    //                         ptr outputs, ptr workspace)
     auto packedFn = LLVM::LLVMFuncOp::create(
         b, loc, prefix + "_run_packed_ctx",
-        LLVM::LLVMFunctionType::get(i32, {ptrTy, ptrTy, ptrTy, ptrTy}));
+        LLVM::LLVMFunctionType::get(
+            i32, SmallVector<Type>(4 + takesWeights, ptrTy)));
     {
       OpBuilder::InsertionGuard g(b);
       Block *entry = packedFn.addEntryBlock(b);
@@ -144,7 +176,8 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       Block *body = b.createBlock(&packedFn.getBody());
 
       b.setInsertionPointToStart(entry);
-      Value inputs = entry->getArgument(1), outputs = entry->getArgument(2);
+      Value inputs = entry->getArgument(1 + takesWeights),
+            outputs = entry->getArgument(2 + takesWeights);
       Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
       Value bad = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
                                            b.getBoolAttr(false));
@@ -161,7 +194,8 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       LLVM::CondBrOp::create(b, loc, bad, fail, body);
 
       b.setInsertionPointToStart(body);
-      SmallVector<Value> args{entry->getArgument(0)};
+      SmallVector<Value> args(
+          entry->getArguments().take_front(1 + takesWeights));
       for (unsigned i = 0; i < numBuffers; ++i) {
         bool isInput = i < numInputs;
         int32_t idx = isInput ? i : i - numInputs;
@@ -170,7 +204,7 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
                                          ArrayRef<LLVM::GEPArg>{idx});
         args.push_back(LLVM::LoadOp::create(b, loc, ptrTy, addr));
       }
-      args.push_back(entry->getArgument(3));
+      args.push_back(entry->getArguments().back());
       Value status = LLVM::CallOp::create(b, loc, runCtxFn, args).getResult();
       LLVM::ReturnOp::create(b, loc, status);
     }

@@ -78,6 +78,28 @@ llvm.func @main(%in: !llvm.ptr, %out: !llvm.ptr, %ws: !llvm.ptr, %ctx: !llvm.ptr
 
 // -----
 
+// With the weights in a file (tcc-externalize-weights): the entry points
+// take the caller's `tcc_weights *` after the context, and pass @main the
+// data tcc_weights_bind returns for the model's bytes and fingerprint; null
+// (no weights, or another model's) fails the call with status 1.
+// CHECK-LABEL: llvm.func @net_run_ctx(
+// CHECK-SAME: %[[CTX:[a-z0-9]+]]: !llvm.ptr, %[[W:[a-z0-9]+]]: !llvm.ptr, %[[IN:[a-z0-9]+]]: !llvm.ptr, %[[OUT:[a-z0-9]+]]: !llvm.ptr, %[[WS:[a-z0-9]+]]: !llvm.ptr) -> i32
+// CHECK: %[[BYTES:.*]] = llvm.mlir.constant(4096 : i64) : i64
+// CHECK: %[[FP:.*]] = llvm.mlir.constant(-81985529216486896 : i64) : i64
+// CHECK: %[[DATA:.*]] = llvm.call @tcc_weights_bind(%[[W]], %[[BYTES]], %[[FP]]) : (!llvm.ptr, i64, i64) -> !llvm.ptr
+// CHECK: llvm.icmp "eq" %[[DATA]]
+// CHECK: llvm.call @net_main(%[[DATA]], %[[IN]], %[[OUT]], %[[WS]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK-LABEL: llvm.func @net_run(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32
+// CHECK-LABEL: llvm.func @net_run_packed_ctx(
+// CHECK-SAME: %{{[a-z0-9]+}}: !llvm.ptr, %[[PW:[a-z0-9]+]]: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[PWS:[a-z0-9]+]]: !llvm.ptr) -> i32
+// CHECK: llvm.call @net_run_ctx(%{{[^,]*}}, %[[PW]], %{{[^,]*}}, %{{[^,]*}}, %[[PWS]])
+// CHECK-LABEL: llvm.func @net_run_packed(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32
+llvm.func @main(%w: !llvm.ptr, %in: !llvm.ptr, %out: !llvm.ptr, %ws: !llvm.ptr) attributes {tcc.num_inputs = 1 : i64, tcc.workspace_size = 256 : i64, tcc.weights_bytes = 4096 : i64, tcc.weights_fingerprint = -81985529216486896 : i64} {
+  llvm.return
+}
+
+// -----
+
 // expected-error @+1 {{@main lacks tcc.num_inputs or tcc.workspace_size}}
 llvm.func @main(%in: !llvm.ptr, %ws: !llvm.ptr) {
   llvm.return

@@ -1,0 +1,214 @@
+//===- ExternalizeWeights.cpp - tcc-externalize-weights -------------------===//
+//
+// Moves the model's constant globals (its weights, packed as the kernels read
+// them) out of the object into a weights file that the runtime maps at load
+// time (tcc compile --weights file). The code reads them through a new first
+// argument of @main, which the entry points fill from a `tcc_weights *`.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace tcc {
+#define GEN_PASS_DEF_EXTERNALIZEWEIGHTS
+#include "tcc/Passes.h.inc"
+} // namespace tcc
+
+namespace {
+
+/// The weights file's layout (lib/Runtime/runtime.c reads it).
+constexpr int64_t kHeaderBytes = 64;
+constexpr int64_t kAlignment = 64;
+constexpr char kMagic[8] = {'T', 'C', 'C', 'W', 'G', 'H', 'T', '1'};
+
+/// The bytes of a constant global's value, as the target lays them out;
+/// nothing for splats and sub-byte element types, which stay in the object.
+std::optional<ArrayRef<char>> rawBytes(memref::GlobalOp global) {
+  MemRefType type = global.getType();
+  std::optional<Attribute> value = global.getInitialValue();
+  Type element = type.getElementType();
+  if (!global.getConstant() || !value || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() || !element.isIntOrFloat() ||
+      element.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  ArrayRef<char> bytes;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(*value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    bytes = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(*value)) {
+    if (dense.isSplat())
+      return std::nullopt;
+    bytes = dense.getRawData();
+  } else {
+    return std::nullopt;
+  }
+  if ((int64_t)bytes.size() !=
+      type.getNumElements() * (element.getIntOrFloatBitWidth() / 8))
+    return std::nullopt;
+  return bytes;
+}
+
+/// 64-bit FNV-1a, continued from `hash`.
+uint64_t fnv1a(ArrayRef<char> bytes, uint64_t hash) {
+  for (char c : bytes) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+struct ExternalizeWeights
+    : tcc::impl::ExternalizeWeightsBase<ExternalizeWeights> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal()) {
+      module.emitError("tcc-externalize-weights: no @main");
+      return signalPassFailure();
+    }
+    if (main->hasAttr(tcc::attr::kWeightsBytes))
+      return;
+
+    // The layout: each weight at a 64-byte aligned offset.
+    SmallVector<std::pair<int64_t, ArrayRef<char>>> layout;
+    llvm::StringMap<int64_t> offsets;
+    int64_t size = 0;
+    // Only the globals the code reads: others are dead (LLVM would drop
+    // them from the object), such as weights repacked into panels.
+    llvm::StringSet<> read;
+    for (bool erased = true; erased;) {
+      SmallVector<Operation *> dead;
+      for (auto fn : module.getOps<func::FuncOp>())
+        fn.getBody().walk([&](Operation *op) {
+          if (op->getNumResults() && isOpTriviallyDead(op))
+            dead.push_back(op);
+        });
+      for (Operation *op : dead)
+        op->erase();
+      erased = !dead.empty();
+    }
+    module.walk(
+        [&](memref::GetGlobalOp get) { read.insert(get.getName()); });
+    for (auto global : module.getOps<memref::GlobalOp>()) {
+      std::optional<ArrayRef<char>> bytes = rawBytes(global);
+      if (!bytes || !read.contains(global.getSymName()))
+        continue;
+      size = llvm::alignTo(size, kAlignment);
+      offsets[global.getSymName()] = size;
+      layout.push_back({size, *bytes});
+      size += bytes->size();
+    }
+    // The fingerprint hashes the array as the file holds it, padding
+    // included.
+    uint64_t fingerprint = 0xcbf29ce484222325ULL; // FNV-1a's offset basis
+    const char zeros[kAlignment] = {};
+    int64_t at = 0;
+    for (auto [offset, bytes] : layout) {
+      fingerprint = fnv1a(ArrayRef<char>(zeros, offset - at), fingerprint);
+      fingerprint = fnv1a(bytes, fingerprint);
+      at = offset + bytes.size();
+    }
+    if (!weightsFile.empty() && failed(write(layout, size, fingerprint)))
+      return signalPassFailure();
+
+    // The functions that read a weight, and (transitively) their callers.
+    llvm::DenseMap<StringAttr, SmallVector<func::CallOp>> callsOf;
+    module.walk([&](func::CallOp call) {
+      callsOf[call.getCalleeAttr().getAttr()].push_back(call);
+    });
+    llvm::SetVector<func::FuncOp> users;
+    users.insert(main);
+    SmallVector<memref::GetGlobalOp> gets;
+    module.walk([&](memref::GetGlobalOp get) {
+      if (!offsets.contains(get.getName()))
+        return;
+      gets.push_back(get);
+      users.insert(get->getParentOfType<func::FuncOp>());
+    });
+    for (size_t i = 0; i < users.size(); ++i) {
+      func::FuncOp user = users[i];
+      for (func::CallOp call : callsOf.lookup(user.getSymNameAttr()))
+        users.insert(call->getParentOfType<func::FuncOp>());
+    }
+
+    MLIRContext *ctx = &getContext();
+    auto arrayType = MemRefType::get({size}, IntegerType::get(ctx, 8));
+    for (func::FuncOp fn : users)
+      if (failed(fn.insertArgument(0, arrayType, DictionaryAttr::get(ctx),
+                                   fn.getLoc()))) {
+        fn.emitError("tcc-externalize-weights: cannot add the weights "
+                     "argument");
+        return signalPassFailure();
+      }
+    for (func::FuncOp fn : users)
+      for (func::CallOp call : callsOf.lookup(fn.getSymNameAttr()))
+        call->insertOperands(
+            0, call->getParentOfType<func::FuncOp>().getArgument(0));
+    for (memref::GetGlobalOp get : gets) {
+      OpBuilder b(get);
+      Value array = get->getParentOfType<func::FuncOp>().getArgument(0);
+      Value shift = arith::ConstantIndexOp::create(
+          b, get.getLoc(), offsets.lookup(get.getName()));
+      Value view = memref::ViewOp::create(b, get.getLoc(), get.getType(),
+                                          array, shift, ValueRange());
+      get.replaceAllUsesWith(view);
+      get.erase();
+    }
+    for (auto global : llvm::to_vector(module.getOps<memref::GlobalOp>()))
+      if (offsets.contains(global.getSymName()))
+        global.erase();
+
+    OpBuilder b(ctx);
+    main->setAttr(tcc::attr::kWeightsBytes, b.getI64IntegerAttr(size));
+    main->setAttr(tcc::attr::kWeightsFingerprint,
+                  b.getI64IntegerAttr(static_cast<int64_t>(fingerprint)));
+  }
+
+  /// Writes the header and the array to `weightsFile`.
+  LogicalResult write(ArrayRef<std::pair<int64_t, ArrayRef<char>>> layout,
+                      int64_t size, uint64_t fingerprint) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(weightsFile, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return getOperation().emitError("cannot write the weights file '")
+             << weightsFile << "': " << ec.message();
+    using namespace llvm::support;
+    char header[kHeaderBytes] = {};
+    memcpy(header, kMagic, sizeof(kMagic));
+    endian::write32le(header + 8, kHeaderBytes);
+    endian::write64le(header + 16, size);
+    endian::write64le(header + 24, fingerprint);
+    os.write(header, kHeaderBytes);
+    const char zeros[kAlignment] = {};
+    int64_t at = 0;
+    for (auto [offset, bytes] : layout) {
+      os.write(zeros, offset - at);
+      os.write(bytes.data(), bytes.size());
+      at = offset + bytes.size();
+    }
+    os.close();
+    if (os.has_error())
+      return getOperation().emitError("cannot write the weights file '")
+             << weightsFile << "': " << os.error().message();
+    return success();
+  }
+};
+
+} // namespace
