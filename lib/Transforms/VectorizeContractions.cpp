@@ -59,6 +59,10 @@ struct TilePlan {
   /// other dims in order..., width] of width `vectors * lanes` along
   /// vDim (zero-padded), which the kernel reads as one contiguous stream.
   SmallVector<Value> packed;
+  /// Whether the loop over tiles along vDim is outside the other output
+  /// loops, so that each panel of a packed input is read for all of them
+  /// while it is in cache (set when some input is packed).
+  bool columnsFirst = false;
 };
 
 } // namespace
@@ -167,6 +171,11 @@ bool planVectorDim(linalg::LinalgOp op, TilePlan &plan, unsigned v,
   return llvm::any_of(plan.vStride, [](int64_t s) { return s != 0; });
 }
 
+/// Bytes of a constant operand beyond which reading it once per tile
+/// along the vector dim costs more than a strided output (about half of a
+/// core's L2).
+constexpr int64_t kRereadBytes = 256 * 1024;
+
 /// The plan for `op`, or nullopt when it is not a multiply-accumulate on
 /// static f32 buffers this pass can vectorize.
 std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
@@ -203,7 +212,12 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
 
   // The vector dim: the output loop whose tiles waste the fewest lanes,
   // a strided output costing a gather and a scatter per accumulator
-  // (about 64 reduction steps). Ties go to the output's last loop.
+  // (about 64 reduction steps). Ties go to the output's last loop. Big
+  // constant operands (weights) the vector dim does not index are read
+  // whole for each tile along it, from beyond L2 (a 1x1 or 3x3
+  // convolution on a 7x7 or 14x14 map, vectorized along the map's rows,
+  // reads its megabytes of weights once per row): half the score, as
+  // vectorizing along the weights' output channels reads them once.
   std::optional<TilePlan> best;
   double bestScore = 0;
   for (AffineExpr e : llvm::reverse(outMap.getResults())) {
@@ -216,6 +230,11 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
     double used = (double)size / (llvm::divideCeil(size, width) * width);
     double score =
         used * reduction / (reduction + (plan.outStride ? 64.0 : 2.0));
+    for (auto [in, step] : llvm::zip(op.getDpsInputOperands(), plan.vStride))
+      if (!step && isConstant(in->get()) &&
+          cast<MemRefType>(in->get().getType()).getNumElements() * 4 >
+              kRereadBytes)
+        score /= 2;
     if (score > bestScore) {
       bestScore = score;
       plan.vectors = vectors;
@@ -249,6 +268,7 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   }
   best->rows =
       best->uDim ? std::min(maxRows, best->sizes[*best->uDim]) : 1;
+  best->columnsFirst = llvm::any_of(best->packPos, [](int p) { return p >= 0; });
   return best;
 }
 
@@ -343,7 +363,10 @@ public:
     for (int64_t size : plan.sizes)
       work *= size;
     mayParallelize = work >= kMinParallelWork;
-    emitOuter(0);
+    if (plan.columnsFirst)
+      emitTiles(Level::Columns, 0);
+    else
+      emitOuter(0, 0);
   }
 
 private:
@@ -359,10 +382,12 @@ private:
 
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
-  /// Loops over the parallel dims that are neither unrolled nor vectorized.
-  void emitOuter(unsigned i) {
+  /// Loops over the parallel dims that are neither unrolled nor vectorized
+  /// (inside the tiles along vDim, `width` wide, when columnsFirst).
+  void emitOuter(unsigned i, int64_t width) {
     if (i == outer.size())
-      return emitTiles(Level::Columns, 0);
+      return plan.columnsFirst ? emitTiles(Level::Rows, width)
+                               : emitTiles(Level::Columns, 0);
     unsigned d = outer[i];
     auto loop = scf::ForOp::create(b, loc, index(0), index(plan.sizes[d]),
                                    index(1));
@@ -371,7 +396,7 @@ private:
     dims[d] = loop.getInductionVar();
     llvm::SaveAndRestore<bool> below(parallelAbove,
                                      markParallel(loop, plan.sizes[d]));
-    emitOuter(i + 1);
+    emitOuter(i + 1, width);
   }
 
   enum class Level { Columns, Rows };
@@ -389,6 +414,8 @@ private:
     auto next = [&](int64_t extent) {
       if (rows)
         emitTile(extent, width);
+      else if (plan.columnsFirst)
+        emitOuter(0, extent);
       else
         emitTiles(Level::Rows, extent);
     };

@@ -85,6 +85,30 @@ func.func @conv_channels(%i: memref<1x16x4x4xf32>, %o: memref<1x12x2x2xf32>) {
 
 // -----
 
+// Weights too big to read once per row of the output (288 KB, beyond
+// kRereadBytes) run along the vector even where the output's rows would
+// fill it (8 columns): packed, read once. The loop over their panels is
+// outermost, and the one split over threads, so each panel serves every
+// row (n, h, then rows of w) while it is in cache.
+// CHECK-LABEL: func.func @conv_big_weights
+// CHECK: %[[P:[a-z0-9_]+]] = memref.get_global @big_panels : memref<73728xf32>
+// CHECK: scf.for %[[F:[a-z0-9_]+]] = %{{.*}} to %c288 step %c8 {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c1
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c8
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c8{{.*}} step %c2 {
+// CHECK: vector.gather
+// CHECK: vector.scatter
+// CHECK: } {tcc.parallel}
+memref.global "private" constant @big : memref<288x256x1x1xf32> = dense<0.5>
+func.func @conv_big_weights(%i: memref<1x256x8x8xf32>, %o: memref<1x288x8x8xf32>) {
+  %f = memref.get_global @big : memref<288x256x1x1xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x256x8x8xf32>, memref<288x256x1x1xf32>) outs(%o : memref<1x288x8x8xf32>)
+  return
+}
+
+// -----
+
 // Not multiply-accumulate (a max reduction), an output that is also an
 // input, dynamic shapes, and a transposed operand walked along the vector
 // outside its last dim: left alone.
