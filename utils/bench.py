@@ -12,7 +12,8 @@ same run and reports GFLOP/s (2 * MACs of Conv/MatMul/Gemm) as a fraction of it.
     .venv/bin/python utils/bench.py --models squeezenet1_1 resnet50 --threads 1 --iterations 20
 
 Writes build/bench/report.md, report.json and speedup.png (if matplotlib imports).
-tcc has no thread pool yet: --threads sets onnxruntime's and PyTorch's threads only.
+--threads N sets every engine's threads (tcc: a context of N threads). --torch-compile also times
+torch.compile (TorchInductor) where the installed torch has it. `tcc bench MODEL` times tcc alone.
 """
 import argparse
 import json
@@ -62,7 +63,8 @@ def count_flops(model, dims):
         for d in v.type.tensor_type.shape.dim:
             if d.dim_param in dims:
                 d.dim_value = dims[d.dim_param]
-    model = onnx.shape_inference.infer_shapes(model)
+    # data_prop: shapes computed by Shape -> Gather -> Concat -> Reshape chains (transformers).
+    model = onnx.shape_inference.infer_shapes(model, data_prop=True)
     shapes = {}
     for v in list(model.graph.input) + list(model.graph.value_info) + list(model.graph.output):
         s = v.type.tensor_type.shape
@@ -153,6 +155,16 @@ class TorchEngine:
             return (time.perf_counter_ns() - t0) * 1e-6
 
 
+class TorchCompileEngine(TorchEngine):
+    """torch.compile (TorchInductor, C++ codegen on CPU); the warm-up runs compile it."""
+
+    def __init__(self, spec, feeds, threads):
+        super().__init__(spec, feeds, threads)
+        if not hasattr(self.torch, "compile"):
+            raise RuntimeError(f"torch {self.torch.__version__} has no torch.compile")
+        self.model = self.torch.compile(self.model)
+
+
 # ---------------------------------------------------------------------------------------------
 
 def stats(ms):
@@ -193,6 +205,15 @@ def bench_model(args, name, peak):
             engines["torch"] = TorchEngine(spec, feeds, args.threads)
         except Exception as e:  # noqa: BLE001 - report, keep benchmarking the others
             row["torch_error"] = f"{type(e).__name__}: {e}"[:300]
+    if args.torch_compile:
+        try:
+            engines["torch_compile"] = TorchCompileEngine(spec, feeds, args.threads)
+            t0 = time.monotonic()
+            engines["torch_compile"].run()  # compiles
+            row["torch_compile_s"] = round(time.monotonic() - t0, 1)
+        except Exception as e:  # noqa: BLE001 - report, keep benchmarking the others
+            engines.pop("torch_compile", None)
+            row["torch_compile_error"] = f"{type(e).__name__}: {e}"[:300]
     times = time_engines(args, engines)
 
     # Sanity: tcc's outputs (written at exit) against onnxruntime's.
@@ -248,7 +269,7 @@ def finish_row(row, times, peak):
         row[k]["latencies_ms"] = [round(x, 4) for x in t]
         row[k]["gflops"] = row["gflop"] / (row[k]["median_ms"] * 1e-3)
         row[k]["peak_fraction"] = row[k]["gflops"] / peak
-    for k in ("ort", "torch"):
+    for k in ("ort", "torch", "torch_compile"):
         if k in times:
             row[f"tcc_over_{k}"] = row["tcc"]["median_ms"] / row[k]["median_ms"]
     return row
@@ -292,14 +313,17 @@ def write_reports(args, peak, rows):
               "models": rows}
     with open(os.path.join(args.out_dir, "report.json"), "w") as f:
         json.dump(report, f, indent=1)
+    compiled = any("torch_compile" in r for r in rows)
     lines = [f"Peak (1 thread, FMA loop, -O3 -march=native): {peak:.1f} GFLOP/s. "
              f"Threads: {args.threads} (tcc context, onnxruntime intra-op, torch). "
              f"{args.iterations} interleaved runs after {args.warmup} warm-up"
              + (f", each {args.settle_ms:g} ms after the last" if args.threads > 1 else "")
              + ".", "",
              "| model | GFLOP | tcc median / p90 ms | ort median / p90 ms | torch median / p90 ms "
-             "| tcc/ort | tcc/torch | tcc GFLOP/s (% peak) | ort GFLOP/s (% peak) |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             + ("| torch.compile median / p90 ms " if compiled else "")
+             + "| tcc/ort | tcc/torch " + ("| tcc/torch.compile " if compiled else "")
+             + "| tcc GFLOP/s (% peak) | ort GFLOP/s (% peak) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if compiled else "")]
     for r in rows:
         if "error" in r:
             lines.append(f"| {r['model']} | error: {r['error'][:120]} |||||||| ")
@@ -313,18 +337,23 @@ def write_reports(args, peak, rows):
                     else "—")
 
         lines.append(f"| {r['model']} | {r['gflop']:.2f} | {lat('tcc')} | {lat('ort')} | "
-                     f"{lat('torch')} | {fmt(r.get('tcc_over_ort'))} | "
-                     f"{fmt(r.get('tcc_over_torch'))} | {gf('tcc')} | {gf('ort')} |")
+                     f"{lat('torch')} | " + (f"{lat('torch_compile')} | " if compiled else "")
+                     + f"{fmt(r.get('tcc_over_ort'))} | {fmt(r.get('tcc_over_torch'))} | "
+                     + (f"{fmt(r.get('tcc_over_torch_compile'))} | " if compiled else "")
+                     + f"{gf('tcc')} | {gf('ort')} |")
     ok = [r for r in rows if "tcc_over_ort" in r]
     if ok:
         g = np.exp(np.mean([np.log(r["tcc_over_ort"]) for r in ok]))
         line = f"\nGeometric mean tcc/ort: {g:.2f}"
-        tt = [r for r in ok if "tcc_over_torch" in r]
-        if tt:
-            line += f"; tcc/torch: {np.exp(np.mean([np.log(r['tcc_over_torch']) for r in tt])):.2f}"
+        for k, label in (("torch", "tcc/torch"), ("torch_compile", "tcc/torch.compile")):
+            tt = [r for r in ok if f"tcc_over_{k}" in r]
+            if tt:
+                g = np.exp(np.mean([np.log(r[f"tcc_over_{k}"]) for r in tt]))
+                line += f"; {label}: {g:.2f}"
         lines.append(line + " (below 1: tcc faster).")
     notes = [f"{r['model']}: {k}: {r[k]}" for r in rows
-             for k in ("torch_error", "flops_note") if k in r]
+             for k in ("torch_error", "torch_compile_error", "torch_compile_s", "flops_note")
+             if k in r]
     notes += [f"{r['model']}: tcc vs ort max |diff| {r['max_abs_err_vs_ort']:.2g}" for r in rows
               if r.get("max_abs_err_vs_ort") is not None]
     if notes:
@@ -376,6 +405,9 @@ def main():
     p.add_argument("--seq", type=int, default=128, help="sequence length of text models")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-torch", action="store_true", help="skip PyTorch eager")
+    p.add_argument("--torch-compile", action="store_true",
+                   help="also time torch.compile (TorchInductor); compiling takes minutes per "
+                        "model on a small machine, reported as torch_compile_s")
     p.add_argument("--out-dir", default=os.path.join(ROOT, "build", "bench"))
     p.add_argument("--cache", default=None, help="folder of exported .onnx (default: "
                    "build/models/suite/ts17)")

@@ -33,14 +33,14 @@ else
 fi
 
 if ((with_python)); then
-  venv_check=(.venv/bin/python -c 'import torch, onnx, onnxruntime, torchvision, timm, transformers, onnxscript, sklearn, numpy, lit')
+  venv_check=(.venv/bin/python -c 'import torch, onnx, onnxruntime, torchvision, timm, transformers, onnxscript, sklearn, numpy, lit, matplotlib')
   if [[ -x .venv/bin/python ]] && "${venv_check[@]}" 2>/dev/null; then
     echo "setup: python venv .venv: ready"
   else
-    echo "setup: python venv .venv: creating/installing (numpy onnx onnxruntime torch torchvision timm transformers onnxscript scikit-learn lit)"
+    echo "setup: python venv .venv: creating/installing (numpy onnx onnxruntime torch torchvision timm transformers onnxscript scikit-learn lit matplotlib)"
     [[ -x .venv/bin/python ]] || python3 -m venv .venv
     .venv/bin/pip install -q numpy onnx onnxruntime torch torchvision timm transformers onnxscript \
-      scikit-learn lit
+      scikit-learn lit matplotlib
     "${venv_check[@]}"
     echo "setup: python venv .venv: ready"
   fi

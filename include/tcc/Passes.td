@@ -214,7 +214,10 @@ def ApproximateMath : Pass<"tcc-approximate-math", "::mlir::func::FuncOp"> {
     `math.exp`, `math.erf`, `math.tanh` and `math.log` on f32. They are
     plain arithmetic, so LLVM vectorizes the loops of softmax, sigmoid,
     SiLU and GELU, which otherwise call libm once per element. Other
-    types and functions still call libm.
+    types and functions still call libm. Conversions between f32 and
+    bf16 become integer arithmetic (round to nearest even), which LLVM
+    would otherwise lower to calls of compiler-rt's __truncsfbf2 that
+    neither the JIT nor a program linked with GCC 12 can resolve.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

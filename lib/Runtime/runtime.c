@@ -561,3 +561,23 @@ void tcc_parallel_for(tcc_context *context, int64_t n, tcc_parallel_fn fn,
   }
   pthread_mutex_unlock(&c->dispatch);
 }
+
+/*===----------------------------------------------------------------------===
+ * compiler-rt's float -> bfloat16 conversion, which LLVM calls for bf16
+ * arithmetic on CPUs without bf16 instructions and which GCC 12's libgcc
+ * lacks. Weak: a toolchain's own copy wins. Rounds to nearest even; NaNs
+ * stay quiet NaNs. The bf16 result is returned in the low 16 bits of the
+ * float return register (xmm0 on x86-64, s0 on AArch64), where the bf16
+ * calling convention expects it.
+ *===----------------------------------------------------------------------===*/
+__attribute__((weak)) float __truncsfbf2(float x) {
+  uint32_t u, bits;
+  memcpy(&u, &x, sizeof(u));
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    bits = (u >> 16) | 0x40u;
+  else
+    bits = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  float out;
+  memcpy(&out, &bits, sizeof(out));
+  return out;
+}

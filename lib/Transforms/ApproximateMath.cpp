@@ -2,11 +2,13 @@
 //
 // Replaces f32 exp, erf, tanh and log with polynomial approximations made
 // of arithmetic, which LLVM vectorizes with the loop around them, instead
-// of one libm call per element.
+// of one libm call per element; and bfloat16 conversions with integer
+// arithmetic instead of compiler-rt calls (__truncsfbf2).
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Passes.h"
 
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -28,6 +30,7 @@ struct ApproximateMath : tcc::impl::ApproximateMathBase<ApproximateMath> {
           return llvm::is_contained(
               {"math.exp", "math.erf", "math.tanh", "math.log"}, name);
         });
+    arith::populateExpandBFloat16Patterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

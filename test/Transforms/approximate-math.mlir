@@ -25,3 +25,20 @@ func.func @kept(%x: f64, %y: f32) -> (f64, f32) {
   %s = math.sin %y : f32
   return %e, %s : f64, f32
 }
+
+// f32 <-> bf16 conversions become integer arithmetic (rounding to nearest
+// even on the way down), not calls of compiler-rt's __truncsfbf2.
+// CHECK-LABEL: func.func @bf16
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.extf
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.shrui
+// CHECK: arith.trunci %{{.*}} : i32 to i16
+// CHECK: arith.bitcast %{{.*}} : i16 to bf16
+// CHECK: arith.bitcast %{{.*}} : bf16 to i16
+// CHECK: arith.shli
+func.func @bf16(%x: f32, %y: bf16) -> (bf16, f32) {
+  %t = arith.truncf %x : f32 to bf16
+  %e = arith.extf %y : bf16 to f32
+  return %t, %e : bf16, f32
+}

@@ -1,8 +1,9 @@
-//===- Driver.cpp - the tcc command line: compile and run -----------------===//
+//===- Driver.cpp - the tcc command line: compile, run and bench ----------===//
 //
 //   tcc compile MODEL.onnx -o OUT.o [--name N] [--emit obj|asm|llvm|mlir]
 //               [--stop-after onnx|linalg|bufferized|llvm] ...
 //   tcc run MODEL.onnx --input NAME=FILE ... --output-dir DIR
+//   tcc bench MODEL.onnx [--threads N] [--iterations K] [--warmup W] [--json]
 //
 // Exit status: 0 success, 1 the model or an input is wrong or unsupported,
 // 2 usage error. Outputs are written to temporary files and renamed, so a
@@ -20,13 +21,13 @@
 #include "tcc/runtime.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -35,10 +36,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 
 using namespace mlir;
+
+/// libtccrt's fallback of compiler-rt's float -> bfloat16 conversion.
+extern "C" float __truncsfbf2(float);
 
 namespace {
 
@@ -65,6 +72,9 @@ struct RunOptions {
   std::vector<std::string> inputs;
   std::string outputDir;
   int32_t threads = 0;
+  /// tcc bench: timed runs after untimed warm-up runs; --json output.
+  int iterations = 20, warmup = 3;
+  bool json = false;
 };
 
 int error(const llvm::Twine &message) {
@@ -320,7 +330,7 @@ int runCompile(CompileOptions &o) {
     llvm::sys::path::replace_extension(weightsPath, ".weights");
     o.weightsTmp = (weightsPath + ".tmp").str();
   }
-  auto removeWeightsTmp = llvm::make_scope_exit([&] {
+  llvm::scope_exit removeWeightsTmp([&] {
     if (!o.weightsTmp.empty())
       llvm::sys::fs::remove(o.weightsTmp);
   });
@@ -434,17 +444,49 @@ int runCompile(CompileOptions &o) {
   return 0;
 }
 
-int runRun(RunOptions &r) {
-  CompileOptions &o = r.compile;
-  o.name = "model";
-  if (tcc::ImportOptions check; !makeImportOptions(o, check))
-    return kExitUsageError;
-  DialectRegistry registry;
-  tcc::registerAllDialects(registry);
-  MLIRContext ctx(registry);
-  std::map<std::string, tcc::NodeInfo> nodes;
-  Diagnostics diagnostics(ctx, nodes);
+/// A model compiled in memory (tcc run, tcc bench), with its buffers.
+struct JitModel {
+  Compiled compiled;
+  SmallString<0> object; // the code, which the JIT reads in place
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  tcc_run_packed_ctx_fn runPacked = nullptr;
+  std::vector<tcc::HostTensor> inputs, outputs;
+  std::vector<const void *> inputPtrs;
+  std::vector<void *> outputPtrs;
+  void *workspace = nullptr;
+  ~JitModel() { std::free(workspace); }
+};
 
+std::string shapeString(const std::vector<int64_t> &dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? "," : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+/// Deterministic stand-in data for an input `tcc bench` was not given:
+/// floats in [-1, 1), zeros for integers and bools (valid indices, masks).
+void fillInput(tcc::HostTensor &t) {
+  uint32_t state = 12345;
+  auto next = [&] { return state = state * 1664525u + 1013904223u; };
+  int64_t n = t.data.size() / tcc::dtypeSize(t.dtype);
+  auto fill = [&](auto *data) {
+    for (int64_t i = 0; i < n; ++i)
+      data[i] = (next() >> 8) / double(1 << 23) - 1.0;
+  };
+  if (t.dtype == 1) // float32
+    fill(reinterpret_cast<float *>(t.data.data()));
+  else if (t.dtype == 11) // float64
+    fill(reinterpret_cast<double *>(t.data.data()));
+}
+
+/// Reads the --input files (or, when `fillMissing`, makes stand-in data
+/// for the inputs not given), compiles the model in memory and allocates
+/// its outputs and workspace. Returns an exit status (0: ready).
+int prepareJit(RunOptions &r, MLIRContext &ctx,
+               std::map<std::string, tcc::NodeInfo> &nodes, bool fillMissing,
+               JitModel &m) {
+  CompileOptions &o = r.compile;
   // Read and check the inputs before compiling: wrong inputs fail fast.
   std::map<std::string, tcc::HostTensor> given;
   for (const std::string &spec : r.inputs) {
@@ -461,105 +503,215 @@ int runRun(RunOptions &r) {
     given[name.str()] = std::move(t);
   }
 
-  Compiled compiled;
+  Compiled &compiled = m.compiled;
   compiled.name = o.name;
   if (failed(compileToLLVMDialect(ctx, o, compiled, tcc::Stage::LLVM, nodes)))
     return kExitModelError;
 
-  auto shapeStr = [](const std::vector<int64_t> &dims) {
-    std::string s = "[";
-    for (size_t i = 0; i < dims.size(); ++i)
-      s += (i ? "," : "") + std::to_string(dims[i]);
-    return s + "]";
-  };
-  std::vector<const void *> inputPtrs;
   for (const tcc::TensorSignature &in : compiled.signature.inputs) {
     auto it = given.find(in.name);
+    if (it == given.end() && fillMissing) {
+      tcc::HostTensor t;
+      t.dtype = in.dtype;
+      t.dims = in.dims;
+      t.data.resize(in.numElements() * tcc::dtypeSize(in.dtype));
+      fillInput(t);
+      it = given.emplace(in.name, std::move(t)).first;
+    }
     if (it == given.end())
       return error("missing input '" + in.name + "' (" +
-                   tcc::dtypeString(in.dtype) + " " + shapeStr(in.dims) +
+                   tcc::dtypeString(in.dtype) + " " + shapeString(in.dims) +
                    "): pass --input " + in.name + "=FILE.npy");
     const tcc::HostTensor &t = it->second;
     if (t.dtype != in.dtype || t.dims != in.dims)
       return error("input '" + in.name + "': expected " +
-                   tcc::dtypeString(in.dtype) + " " + shapeStr(in.dims) +
+                   tcc::dtypeString(in.dtype) + " " + shapeString(in.dims) +
                    ", got " + tcc::dtypeString(t.dtype) + " " +
-                   shapeStr(t.dims));
-    // A zero-element tensor has no data, but the ABI wants a non-null pointer.
-    inputPtrs.push_back(t.data.empty() ? (const void *)&kEmptyTensor
-                                       : t.data.data());
+                   shapeString(t.dims));
   }
   for (const auto &[name, t] : given)
     if (!llvm::any_of(compiled.signature.inputs,
                       [&](auto &in) { return in.name == name; }))
       return error("--input names '" + name +
                    "', which is not an input of the model");
+  for (const tcc::TensorSignature &in : compiled.signature.inputs)
+    m.inputs.push_back(std::move(given[in.name]));
+  // A zero-element tensor has no data, but the ABI wants a non-null pointer.
+  for (const tcc::HostTensor &t : m.inputs)
+    m.inputPtrs.push_back(t.data.empty() ? (const void *)&kEmptyTensor
+                                         : t.data.data());
 
+  // The object `tcc compile` would write, loaded in memory: the same code.
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = makeOptimizingTransformer(o.optLevel, 0, nullptr);
-  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine = ExecutionEngine::create(*compiled.module, engineOptions);
-  if (!engine)
-    return error("JIT compilation failed: " +
-                 llvm::toString(engine.takeError()));
-  // The runtime functions generated code calls, from the copy linked in.
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    symbols[interner("tcc_parallel_for")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&tcc_parallel_for),
-        llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
-  auto fn = (*engine)->lookup(compiled.name + "_run_packed_ctx");
+  tcc::TargetOptions target{"", "", (unsigned)o.optLevel};
+  SmallString<0> &object = m.object;
+  {
+    llvm::raw_svector_ostream os(object);
+    if (failed(tcc::emitModule(*compiled.module, target,
+                               tcc::OutputKind::Object, os)))
+      return kExitModelError;
+  }
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return error("cannot start the JIT: " + llvm::toString(jit.takeError()));
+  m.jit = std::move(*jit);
+  llvm::orc::JITDylib &lib = m.jit->getMainJITDylib();
+  // libc and libm from the process; the runtime functions generated code
+  // calls from the copy linked into tcc.
+  auto process =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          m.jit->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return error("JIT: " + llvm::toString(process.takeError()));
+  lib.addGenerator(std::move(*process));
+  llvm::orc::SymbolMap runtime;
+  runtime[m.jit->mangleAndIntern("tcc_parallel_for")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&tcc_parallel_for),
+      llvm::JITSymbolFlags::Exported};
+  runtime[m.jit->mangleAndIntern("__truncsfbf2")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&__truncsfbf2),
+      llvm::JITSymbolFlags::Exported};
+  if (llvm::Error err = lib.define(llvm::orc::absoluteSymbols(runtime)))
+    return error("JIT: " + llvm::toString(std::move(err)));
+  if (llvm::Error err = m.jit->addObjectFile(
+          llvm::MemoryBuffer::getMemBuffer(object, "model.o",
+                                           /*RequiresNullTerminator=*/false)))
+    return error("JIT: cannot load the object: " +
+                 llvm::toString(std::move(err)));
+  auto fn = m.jit->lookup(compiled.name + "_run_packed_ctx");
   if (!fn)
     return error("JIT lookup failed: " + llvm::toString(fn.takeError()));
-  auto runPacked = reinterpret_cast<tcc_run_packed_ctx_fn>(*fn);
-  tcc_context *threads = nullptr;
-  if (tcc_context_create(r.threads, &threads) != TCC_OK)
-    return error("cannot start " + std::to_string(r.threads) + " threads");
-  auto destroyThreads =
-      llvm::make_scope_exit([&] { tcc_context_destroy(threads); });
+  m.runPacked = fn->toPtr<tcc_run_packed_ctx_fn>();
 
-  std::vector<tcc::HostTensor> outputs;
-  std::vector<void *> outputPtrs;
   for (const tcc::TensorSignature &out : compiled.signature.outputs) {
     tcc::HostTensor t;
     t.dtype = out.dtype;
     t.dims = out.dims;
     t.data.resize(out.numElements() * tcc::dtypeSize(out.dtype));
-    outputs.push_back(std::move(t));
+    m.outputs.push_back(std::move(t));
   }
-  for (tcc::HostTensor &t : outputs)
-    outputPtrs.push_back(t.data.empty() ? (void *)&kEmptyTensor : t.data.data());
-  size_t wsSize = llvm::alignTo(std::max<int64_t>(compiled.workspaceSize, 1), 64);
-  void *workspace = std::aligned_alloc(64, wsSize);
-  if (!workspace)
+  for (tcc::HostTensor &t : m.outputs)
+    m.outputPtrs.push_back(t.data.empty() ? (void *)&kEmptyTensor
+                                          : t.data.data());
+  size_t wsSize =
+      llvm::alignTo(std::max<int64_t>(compiled.workspaceSize, 1), 64);
+  m.workspace = std::aligned_alloc(64, wsSize);
+  if (!m.workspace)
     return error("cannot allocate " + std::to_string(wsSize) +
                  " bytes of workspace");
-  int32_t status =
-      runPacked(threads, inputPtrs.data(), outputPtrs.data(), workspace);
-  std::free(workspace);
+  return 0;
+}
+
+int runRun(RunOptions &r) {
+  CompileOptions &o = r.compile;
+  o.name = "model";
+  if (tcc::ImportOptions check; !makeImportOptions(o, check))
+    return kExitUsageError;
+  DialectRegistry registry;
+  tcc::registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  std::map<std::string, tcc::NodeInfo> nodes;
+  Diagnostics diagnostics(ctx, nodes);
+  JitModel m;
+  if (int status = prepareJit(r, ctx, nodes, /*fillMissing=*/false, m))
+    return status;
+
+  tcc_context *threads = nullptr;
+  if (tcc_context_create(r.threads, &threads) != TCC_OK)
+    return error("cannot start " + std::to_string(r.threads) + " threads");
+  llvm::scope_exit destroyThreads([&] { tcc_context_destroy(threads); });
+  int32_t status = m.runPacked(threads, m.inputPtrs.data(),
+                               m.outputPtrs.data(), m.workspace);
   if (status != 0)
     return error("the model returned status " + std::to_string(status));
 
   if (std::error_code ec = llvm::sys::fs::create_directories(r.outputDir))
     return error("cannot create '" + r.outputDir + "': " + ec.message());
-  for (size_t i = 0; i < outputs.size(); ++i) {
+  const tcc::ModelSignature &signature = m.compiled.signature;
+  for (size_t i = 0; i < m.outputs.size(); ++i) {
     std::string file;
-    for (char c : compiled.signature.outputs[i].name)
+    for (char c : signature.outputs[i].name)
       file += (c == '/' || c == '\\' || c == '\0') ? '_' : c;
     if (file.empty() || file == "." || file == "..")
       file = "output_" + std::to_string(i);
     SmallString<256> path(r.outputDir);
     llvm::sys::path::append(path, file);
     std::string err;
-    if (tcc::writeOutputTensor(path.str().str(),
-                               compiled.signature.outputs[i].name, outputs[i],
-                               err)
+    if (tcc::writeOutputTensor(path.str().str(), signature.outputs[i].name,
+                               m.outputs[i], err)
             .empty())
       return error(err);
+  }
+  return 0;
+}
+
+/// tcc bench: latency statistics of the compiled model, after warm-up.
+int runBench(RunOptions &r) {
+  CompileOptions &o = r.compile;
+  o.name = "model";
+  if (tcc::ImportOptions check; !makeImportOptions(o, check))
+    return kExitUsageError;
+  DialectRegistry registry;
+  tcc::registerAllDialects(registry);
+  MLIRContext ctx(registry);
+  std::map<std::string, tcc::NodeInfo> nodes;
+  Diagnostics diagnostics(ctx, nodes);
+  JitModel m;
+  if (int status = prepareJit(r, ctx, nodes, /*fillMissing=*/true, m))
+    return status;
+
+  tcc_context *threads = nullptr;
+  if (tcc_context_create(r.threads, &threads) != TCC_OK)
+    return error("cannot start " + std::to_string(r.threads) + " threads");
+  llvm::scope_exit destroyThreads([&] { tcc_context_destroy(threads); });
+  std::vector<double> runs;
+  for (int i = 0; i < r.warmup + r.iterations; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    int32_t status = m.runPacked(threads, m.inputPtrs.data(),
+                                 m.outputPtrs.data(), m.workspace);
+    std::chrono::duration<double, std::milli> ms =
+        std::chrono::steady_clock::now() - start;
+    if (status != 0)
+      return error("the model returned status " + std::to_string(status));
+    if (i >= r.warmup)
+      runs.push_back(ms.count());
+  }
+  std::vector<double> sorted = runs;
+  llvm::sort(sorted);
+  // The value below which `q` of the runs fall (nearest rank).
+  auto quantile = [&](double q) {
+    size_t rank = (size_t)std::ceil(q * sorted.size());
+    return sorted[std::clamp<size_t>(rank, 1, sorted.size()) - 1];
+  };
+  double mean = 0;
+  for (double t : runs)
+    mean += t / runs.size();
+  int32_t numThreads = tcc_context_num_threads(threads);
+  if (r.json) {
+    llvm::outs() << "{\"model\": \"" << llvm::sys::path::filename(o.model)
+                 << "\", \"threads\": " << numThreads
+                 << ", \"warmup\": " << r.warmup
+                 << ", \"iterations\": " << r.iterations
+                 << llvm::formatv(", \"latency_ms\": {{\"min\": {0:F4}, "
+                                  "\"median\": {1:F4}, \"p90\": {2:F4}, "
+                                  "\"max\": {3:F4}, \"mean\": {4:F4}}",
+                                  sorted.front(), quantile(0.5),
+                                  quantile(0.9), sorted.back(), mean)
+                 << ", \"runs_ms\": [";
+    for (size_t i = 0; i < runs.size(); ++i)
+      llvm::outs() << (i ? ", " : "") << llvm::formatv("{0:F4}", runs[i]);
+    llvm::outs() << "]}\n";
+  } else {
+    llvm::outs() << llvm::sys::path::filename(o.model) << ": " << r.iterations
+                 << " runs on " << numThreads << " thread"
+                 << (numThreads == 1 ? "" : "s") << " after " << r.warmup
+                 << " warm-up runs: "
+                 << llvm::formatv("min {0:F3} ms, median {1:F3} ms, p90 "
+                                  "{2:F3} ms, max {3:F3} ms, mean {4:F3} ms",
+                                  sorted.front(), quantile(0.5),
+                                  quantile(0.9), sorted.back(), mean)
+                 << "\n";
   }
   return 0;
 }
@@ -629,6 +781,26 @@ int main(int argc, char **argv) {
                      "results do not depend on it")
       ->check(CLI::NonNegativeNumber);
 
+  RunOptions bench;
+  CLI::App *benchCmd = app.add_subcommand(
+      "bench", "Compile a model and time it: min, median, p90 latency");
+  addModelOptions(benchCmd, bench.compile);
+  benchCmd->add_option("--input", bench.inputs,
+                       "An input: NAME=FILE (.npy or .pb); inputs not given "
+                       "get deterministic data (floats in [-1, 1), zeros "
+                       "for integers)");
+  benchCmd->add_option("--threads", bench.threads,
+                       "Threads to run on (default 0: one per CPU)")
+      ->check(CLI::NonNegativeNumber);
+  benchCmd->add_option("--iterations", bench.iterations,
+                       "Timed runs (default 20)")
+      ->check(CLI::PositiveNumber);
+  benchCmd->add_option("--warmup", bench.warmup,
+                       "Untimed runs first (default 3)")
+      ->check(CLI::NonNegativeNumber);
+  benchCmd->add_flag("--json", bench.json,
+                     "Print one JSON object (statistics and every run)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -639,5 +811,7 @@ int main(int argc, char **argv) {
   }
   if (compileCmd->parsed())
     return runCompile(compile);
+  if (benchCmd->parsed())
+    return runBench(bench);
   return runRun(run);
 }
