@@ -183,7 +183,7 @@ def VectorizeContractions
     when nothing else reads it.
 
     Each output element sums its products in the loop order of the op,
-    one fused multiply-add at a time, in blocks of about 128 terms that
+    one fused multiply-add at a time, in blocks of about 64 terms that
     each start from zero and are then added to the running total (as
     BLAS kernels block K; the rounding error grows with the block length
     and the number of blocks, not the whole reduction), so the result

@@ -153,12 +153,12 @@ func.func @left_alone(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf
 
 // -----
 
-// A reduction longer than 128 terms is summed in blocks of 128: each
+// A reduction longer than 64 terms is summed in blocks of 64: each
 // block's accumulators start from zero and are added to the running total
 // (started from the output) when the block ends.
 // CHECK-LABEL: func.func @long_reduction
 // CHECK: %[[INIT:[a-z0-9_]+]] = vector.load %arg2
-// CHECK: %[[TOTAL:[a-z0-9_]+]] = scf.for %[[BLK:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %c128{{.*}} iter_args(%[[TOT:[a-z0-9_]+]] = %[[INIT]]) -> (vector<4xf32>)
+// CHECK: %[[TOTAL:[a-z0-9_]+]] = scf.for %[[BLK:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %c64{{.*}} iter_args(%[[TOT:[a-z0-9_]+]] = %[[INIT]]) -> (vector<4xf32>)
 // CHECK: %[[END:[a-z0-9_]+]] = arith.minsi %{{.*}}, %c300
 // CHECK: %[[ZERO:[a-z0-9_]+]] = arith.constant dense<0.000000e+00> : vector<4xf32>
 // CHECK: %[[PART:[a-z0-9_]+]] = scf.for %[[K:[a-z0-9_]+]] = %[[BLK]] to %[[END]] step %{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %[[ZERO]])

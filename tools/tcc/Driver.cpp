@@ -603,7 +603,10 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   return 0;
 }
 
-int runRun(RunOptions &r) {
+/// Compiles the model of `r` in memory, starts a context of r.threads
+/// threads and calls `body` with both; returns an exit status.
+int withJitModel(RunOptions &r, bool fillMissing,
+                 llvm::function_ref<int(JitModel &, tcc_context *)> body) {
   CompileOptions &o = r.compile;
   o.name = "model";
   if (tcc::ImportOptions check; !makeImportOptions(o, check))
@@ -614,13 +617,17 @@ int runRun(RunOptions &r) {
   std::map<std::string, tcc::NodeInfo> nodes;
   Diagnostics diagnostics(ctx, nodes);
   JitModel m;
-  if (int status = prepareJit(r, ctx, nodes, /*fillMissing=*/false, m))
+  if (int status = prepareJit(r, ctx, nodes, fillMissing, m))
     return status;
-
   tcc_context *threads = nullptr;
   if (tcc_context_create(r.threads, &threads) != TCC_OK)
     return error("cannot start " + std::to_string(r.threads) + " threads");
   llvm::scope_exit destroyThreads([&] { tcc_context_destroy(threads); });
+  return body(m, threads);
+}
+
+/// tcc run's work once compiled: one run, then the outputs to files.
+int writeOutputs(RunOptions &r, JitModel &m, tcc_context *threads) {
   int32_t status = m.runPacked(threads, m.inputPtrs.data(),
                                m.outputPtrs.data(), m.workspace);
   if (status != 0)
@@ -646,25 +653,16 @@ int runRun(RunOptions &r) {
   return 0;
 }
 
-/// tcc bench: latency statistics of the compiled model, after warm-up.
-int runBench(RunOptions &r) {
-  CompileOptions &o = r.compile;
-  o.name = "model";
-  if (tcc::ImportOptions check; !makeImportOptions(o, check))
-    return kExitUsageError;
-  DialectRegistry registry;
-  tcc::registerAllDialects(registry);
-  MLIRContext ctx(registry);
-  std::map<std::string, tcc::NodeInfo> nodes;
-  Diagnostics diagnostics(ctx, nodes);
-  JitModel m;
-  if (int status = prepareJit(r, ctx, nodes, /*fillMissing=*/true, m))
-    return status;
+int runRun(RunOptions &r) {
+  return withJitModel(r, /*fillMissing=*/false, [&](JitModel &m,
+                                                    tcc_context *threads) {
+    return writeOutputs(r, m, threads);
+  });
+}
 
-  tcc_context *threads = nullptr;
-  if (tcc_context_create(r.threads, &threads) != TCC_OK)
-    return error("cannot start " + std::to_string(r.threads) + " threads");
-  llvm::scope_exit destroyThreads([&] { tcc_context_destroy(threads); });
+/// tcc bench's work once compiled.
+int timeRuns(RunOptions &r, JitModel &m, tcc_context *threads) {
+  CompileOptions &o = r.compile;
   std::vector<double> runs;
   for (int i = 0; i < r.warmup + r.iterations; ++i) {
     auto start = std::chrono::steady_clock::now();
@@ -714,6 +712,14 @@ int runBench(RunOptions &r) {
                  << "\n";
   }
   return 0;
+}
+
+/// tcc bench: latency statistics of the compiled model, after warm-up.
+int runBench(RunOptions &r) {
+  return withJitModel(r, /*fillMissing=*/true, [&](JitModel &m,
+                                                   tcc_context *threads) {
+    return timeRuns(r, m, threads);
+  });
 }
 
 void addModelOptions(CLI::App *cmd, CompileOptions &o) {
