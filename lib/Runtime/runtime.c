@@ -94,8 +94,9 @@ void tcc_workspace_free(void *workspace) { free(workspace); }
  * Weights files (tcc compile --weights file): a 64-byte header, then the
  * weights, each at a 64-byte aligned offset. The header holds the magic
  * "TCCWGHT1", the header's size (64, u32) and a zero u32, the weights'
- * bytes (u64) and their FNV-1a fingerprint (u64), in the byte order of the
- * target; the generated code knows both numbers and refuses other files.
+ * bytes (u64) and their FNV-1a fingerprint (u64), little-endian as tcc
+ * writes them (read here in the host's order: little-endian hosts only);
+ * the generated code knows both numbers and refuses other files.
  *===----------------------------------------------------------------------===*/
 
 enum { kWeightsHeaderBytes = 64 };

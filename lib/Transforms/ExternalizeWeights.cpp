@@ -63,6 +63,21 @@ std::optional<ArrayRef<char>> rawBytes(memref::GlobalOp global) {
   return bytes;
 }
 
+/// Each weight at its offset in the array.
+using Layout = SmallVector<std::pair<int64_t, ArrayRef<char>>>;
+
+/// Calls `fn` with the array's bytes in order, zero padding included.
+void forEachPiece(const Layout &layout,
+                  llvm::function_ref<void(ArrayRef<char>)> fn) {
+  static const char zeros[kAlignment] = {};
+  int64_t at = 0;
+  for (auto [offset, bytes] : layout) {
+    fn(ArrayRef<char>(zeros, offset - at));
+    fn(bytes);
+    at = offset + bytes.size();
+  }
+}
+
 /// 64-bit FNV-1a, continued from `hash`.
 uint64_t fnv1a(ArrayRef<char> bytes, uint64_t hash) {
   for (char c : bytes) {
@@ -86,13 +101,8 @@ struct ExternalizeWeights
     if (main->hasAttr(tcc::attr::kWeightsBytes))
       return;
 
-    // The layout: each weight at a 64-byte aligned offset.
-    SmallVector<std::pair<int64_t, ArrayRef<char>>> layout;
-    llvm::StringMap<int64_t> offsets;
-    int64_t size = 0;
     // Only the globals the code reads: others are dead (LLVM would drop
     // them from the object), such as weights repacked into panels.
-    llvm::StringSet<> read;
     for (bool erased = true; erased;) {
       SmallVector<Operation *> dead;
       for (auto fn : module.getOps<func::FuncOp>())
@@ -104,8 +114,17 @@ struct ExternalizeWeights
         op->erase();
       erased = !dead.empty();
     }
-    module.walk(
-        [&](memref::GetGlobalOp get) { read.insert(get.getName()); });
+    SmallVector<memref::GetGlobalOp> gets;
+    llvm::StringSet<> read;
+    module.walk([&](memref::GetGlobalOp get) {
+      gets.push_back(get);
+      read.insert(get.getName());
+    });
+
+    // The layout: each weight at a 64-byte aligned offset.
+    Layout layout;
+    llvm::StringMap<int64_t> offsets;
+    int64_t size = 0;
     for (auto global : module.getOps<memref::GlobalOp>()) {
       std::optional<ArrayRef<char>> bytes = rawBytes(global);
       if (!bytes || !read.contains(global.getSymName()))
@@ -118,13 +137,9 @@ struct ExternalizeWeights
     // The fingerprint hashes the array as the file holds it, padding
     // included.
     uint64_t fingerprint = 0xcbf29ce484222325ULL; // FNV-1a's offset basis
-    const char zeros[kAlignment] = {};
-    int64_t at = 0;
-    for (auto [offset, bytes] : layout) {
-      fingerprint = fnv1a(ArrayRef<char>(zeros, offset - at), fingerprint);
-      fingerprint = fnv1a(bytes, fingerprint);
-      at = offset + bytes.size();
-    }
+    forEachPiece(layout, [&](ArrayRef<char> piece) {
+      fingerprint = fnv1a(piece, fingerprint);
+    });
     if (!weightsFile.empty() && failed(write(layout, size, fingerprint)))
       return signalPassFailure();
 
@@ -133,15 +148,13 @@ struct ExternalizeWeights
     module.walk([&](func::CallOp call) {
       callsOf[call.getCalleeAttr().getAttr()].push_back(call);
     });
+    llvm::erase_if(gets, [&](memref::GetGlobalOp get) {
+      return !offsets.contains(get.getName());
+    });
     llvm::SetVector<func::FuncOp> users;
     users.insert(main);
-    SmallVector<memref::GetGlobalOp> gets;
-    module.walk([&](memref::GetGlobalOp get) {
-      if (!offsets.contains(get.getName()))
-        return;
-      gets.push_back(get);
+    for (memref::GetGlobalOp get : gets)
       users.insert(get->getParentOfType<func::FuncOp>());
-    });
     for (size_t i = 0; i < users.size(); ++i) {
       func::FuncOp user = users[i];
       for (func::CallOp call : callsOf.lookup(user.getSymNameAttr()))
@@ -182,8 +195,8 @@ struct ExternalizeWeights
   }
 
   /// Writes the header and the array to `weightsFile`.
-  LogicalResult write(ArrayRef<std::pair<int64_t, ArrayRef<char>>> layout,
-                      int64_t size, uint64_t fingerprint) {
+  LogicalResult write(const Layout &layout, int64_t size,
+                      uint64_t fingerprint) {
     std::error_code ec;
     llvm::raw_fd_ostream os(weightsFile, ec, llvm::sys::fs::OF_None);
     if (ec)
@@ -196,13 +209,9 @@ struct ExternalizeWeights
     endian::write64le(header + 16, size);
     endian::write64le(header + 24, fingerprint);
     os.write(header, kHeaderBytes);
-    const char zeros[kAlignment] = {};
-    int64_t at = 0;
-    for (auto [offset, bytes] : layout) {
-      os.write(zeros, offset - at);
-      os.write(bytes.data(), bytes.size());
-      at = offset + bytes.size();
-    }
+    forEachPiece(layout, [&](ArrayRef<char> piece) {
+      os.write(piece.data(), piece.size());
+    });
     os.close();
     if (os.has_error())
       return getOperation().emitError("cannot write the weights file '")

@@ -133,6 +133,18 @@ private:
   std::map<std::string, tcc::NodeInfo> &nodes;
 };
 
+/// An MLIR context with tcc's dialects whose diagnostics name ONNX nodes.
+struct Session {
+  static DialectRegistry allDialects() {
+    DialectRegistry registry;
+    tcc::registerAllDialects(registry);
+    return registry;
+  }
+  MLIRContext ctx{allDialects()};
+  std::map<std::string, tcc::NodeInfo> nodes;
+  Diagnostics diagnostics{ctx, nodes};
+};
+
 /// A C identifier from the output file's stem.
 std::string defaultName(StringRef path) {
   std::string name;
@@ -189,6 +201,16 @@ bool makeImportOptions(const CompileOptions &o, tcc::ImportOptions &import) {
   return true;
 }
 
+/// Renames `tmp` to `path`; on failure removes `tmp` and says why.
+LogicalResult renameInto(const llvm::Twine &tmp, const llvm::Twine &path) {
+  if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
+    llvm::sys::fs::remove(tmp);
+    error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+    return failure();
+  }
+  return success();
+}
+
 /// Writes `text` to `path` through a temporary file.
 LogicalResult writeAtomically(
     const std::string &path,
@@ -210,12 +232,7 @@ LogicalResult writeAtomically(
     }
     out.keep();
   }
-  if ((ec = llvm::sys::fs::rename(tmp, path))) {
-    llvm::sys::fs::remove(tmp);
-    error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
-    return failure();
-  }
-  return success();
+  return renameInto(tmp, path);
 }
 
 struct Compiled {
@@ -336,21 +353,13 @@ int runCompile(CompileOptions &o) {
   });
   // Renames the weights file into place, after the other outputs.
   auto keepWeights = [&]() -> LogicalResult {
-    if (o.weightsTmp.empty())
-      return success();
-    if (std::error_code ec = llvm::sys::fs::rename(o.weightsTmp, weightsPath)) {
-      error("cannot rename '" + o.weightsTmp + "' to '" + weightsPath +
-            "': " + ec.message());
-      return failure();
-    }
-    return success();
+    return o.weightsTmp.empty() ? success()
+                                : renameInto(o.weightsTmp, weightsPath);
   };
 
-  DialectRegistry registry;
-  tcc::registerAllDialects(registry);
-  MLIRContext ctx(registry);
-  std::map<std::string, tcc::NodeInfo> nodes;
-  Diagnostics diagnostics(ctx, nodes);
+  Session session;
+  MLIRContext &ctx = session.ctx;
+  std::map<std::string, tcc::NodeInfo> &nodes = session.nodes;
   Compiled compiled;
   compiled.name = o.name;
   if (failed(compileToLLVMDialect(ctx, o, compiled, *stop, nodes)))
@@ -611,11 +620,9 @@ int withJitModel(RunOptions &r, bool fillMissing,
   o.name = "model";
   if (tcc::ImportOptions check; !makeImportOptions(o, check))
     return kExitUsageError;
-  DialectRegistry registry;
-  tcc::registerAllDialects(registry);
-  MLIRContext ctx(registry);
-  std::map<std::string, tcc::NodeInfo> nodes;
-  Diagnostics diagnostics(ctx, nodes);
+  Session session;
+  MLIRContext &ctx = session.ctx;
+  std::map<std::string, tcc::NodeInfo> &nodes = session.nodes;
   JitModel m;
   if (int status = prepareJit(r, ctx, nodes, fillMissing, m))
     return status;
