@@ -144,8 +144,9 @@ def link_harness(args, name, obj, work):
     return exe
 
 
-def run_harness_exe(exe, feeds, refs, work, timeout=None, capture=False):
-    """Runs the harness on `feeds` (in order) and returns its outputs shaped like `refs`."""
+def run_harness_exe(exe, feeds, refs, work, timeout=None, capture=False, batch=None):
+    """Runs the harness on `feeds` (in order) and returns its outputs shaped like `refs`; `batch`
+    (a model with a run-time batch dim): the samples the feeds hold."""
     io_dir = os.path.join(work, "io")
     os.makedirs(io_dir, exist_ok=True)
     for i, a in enumerate(feeds.values()):
@@ -154,7 +155,7 @@ def run_harness_exe(exe, feeds, refs, work, timeout=None, capture=False):
         path = os.path.join(io_dir, f"output_{i}.bin")
         if os.path.exists(path):
             os.unlink(path)
-    run([exe, io_dir], timeout=timeout, capture=capture)
+    run([exe, io_dir] + ([] if batch is None else [str(batch)]), timeout=timeout, capture=capture)
     got = {}
     for i, (oname, ref) in enumerate(refs.items()):
         path = os.path.join(io_dir, f"output_{i}.bin")
@@ -237,6 +238,27 @@ def compare(got, refs, rtol, atol):
     return ok
 
 
+def check_batches(args, onnx_path, name, model, work):
+    """Compiles the model once, its symbolic batch dim left to run time, and checks it at each of
+    args.batches (every symbolic input dim takes the batch's value)."""
+    obj = os.path.join(work, name + ".o")
+    run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name])
+    exe = link_harness(args, name, obj, work)
+    symbolic = {d.dim_param for v in model.graph.input
+                for d in v.type.tensor_type.shape.dim if d.dim_param}
+    ok = True
+    for batch in args.batches:
+        feeds = make_inputs(model, args.seed + batch, {d: batch for d in symbolic})
+        refs = reference(onnx_path, feeds)
+        got = run_harness_exe(exe, feeds, refs, work, batch=batch)
+        print(f"batch {batch}: inputs " + ", ".join(
+            f"{n!r} {list(a.shape)}" for n, a in feeds.items()))
+        ok = compare(got, refs, args.rtol, args.atol) and ok
+    print(f"e2e_check: {'PASS' if ok else 'FAIL'}: {os.path.basename(onnx_path)} at batches "
+          f"{', '.join(map(str, args.batches))}, compiled once")
+    return 0 if ok else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     src = p.add_mutually_exclusive_group(required=True)
@@ -255,6 +277,9 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--tcc-run", action="store_true",
                    help="run with `tcc run ... --output-dir` instead of the C harness")
+    p.add_argument("--batches", type=lambda v: [int(b) for b in v.split(",")],
+                   help="B1,B2,...: compile once with the symbolic batch dim left to run time, "
+                        "run the C harness at each batch")
     args = p.parse_args()
 
     try:
@@ -276,6 +301,8 @@ def main():
               f"workdir {work}, seed {args.seed}")
 
         model = onnx.load(onnx_path, load_external_data=False)
+        if args.batches:
+            return check_batches(args, onnx_path, name, model, work)
         feeds = make_inputs(model, args.seed)
         for iname, a in feeds.items():
             print(f"input {iname!r}: shape {list(a.shape)} {a.dtype}")

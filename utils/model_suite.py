@@ -100,7 +100,8 @@ def step_reason(what, e, path=None):
 
 
 def check_model(args, spec, flavour, path, row):
-    """Fills `row` for one exported model: reference, compile, link, run, compare."""
+    """Fills `row` for one exported model: reference, compile, link, run, compare. With
+    --batches, the batch dim is left symbolic: compiled once, run at each batch."""
     work = os.path.join(args.out_dir, "work", flavour, spec.name)
     os.makedirs(work, exist_ok=True)
     model = onnx.load(path, load_external_data=False)
@@ -109,7 +110,13 @@ def check_model(args, spec, flavour, path, row):
     row["op_types"] = sorted({n.op_type for n in model.graph.node})
     run_dims = dict(export_suite.RUN_DIMS, batch=args.batch)
     dims = pinned_dims(model, spec, run_dims)
-    feeds = export_suite.make_feeds(spec, args.seed, run_dims)
+    batches = [None]
+    if args.batches:
+        # The dims that follow the batch stay symbolic: the model's own names for it.
+        other = pinned_dims(model, spec, dict(run_dims, batch=run_dims["batch"] + 1))
+        dims = {d: v for d, v in dims.items() if other.get(d) == v}
+        batches = args.batches
+        row["batches"] = batches
     name = e2e_check.model_name(path)
     obj = os.path.join(work, name + ".o")
     compile_cmd = [args.tcc, "compile", path, "-o", obj, "--name", name]
@@ -119,18 +126,23 @@ def check_model(args, spec, flavour, path, row):
     row["compile_cmd"] = shlex.join([rel(c) if os.path.isabs(c) else c for c in compile_cmd])
     row["repro"] = shlex.join(
         [rel(sys.executable), rel(__file__), "--flavour", flavour, "--filter", f"^{spec.name}$",
-         "--tcc", rel(args.tcc), "--rtlib", rel(args.rtlib), "--include", rel(args.include)])
+         "--tcc", rel(args.tcc), "--rtlib", rel(args.rtlib), "--include", rel(args.include)]
+        + (["--batches", ",".join(map(str, batches))] if args.batches else []))
 
+    # (batch, feeds, refs) per run; the references first: a model onnxruntime rejects is not
+    # tcc's failure.
+    cases = []
     start = time.monotonic()
-    try:
-        refs = e2e_check.reference(path, feeds)
-    except Exception as e:  # onnxruntime rejects the model: the exporter's fault, not tcc's
-        row.update(stage="reference", reason=f"onnxruntime failed: {type(e).__name__}: "
-                                             f"{export_suite._first_line(e)}")
-        return
+    for batch in batches:
+        feeds = export_suite.make_feeds(
+            spec, args.seed, run_dims if batch is None else dict(run_dims, batch=batch))
+        try:
+            cases.append((batch, feeds, e2e_check.reference(path, feeds)))
+        except Exception as e:  # onnxruntime rejects the model: the exporter's fault, not tcc's
+            row.update(stage="reference", reason=f"onnxruntime failed: {type(e).__name__}: "
+                                                 f"{export_suite._first_line(e)}")
+            return
     row["ort_s"] = round(time.monotonic() - start, 3)
-    bad_refs = [o for o, r in refs.items() if np.issubdtype(r.dtype, np.floating)
-                and not np.isfinite(r).all()]
 
     try:
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -150,17 +162,28 @@ def check_model(args, spec, flavour, path, row):
     except StepError as e:
         row.update(stage="link", reason=step_reason("link", e))
         return
-    try:
-        start = time.monotonic()
-        got = e2e_check.run_harness_exe(exe, feeds, refs, work, timeout=args.run_timeout,
-                                        capture=True)
-        row["run_s"] = round(time.monotonic() - start, 3)
-    except StepError as e:
-        row.update(stage="run", reason=step_reason("run", e))
-        if e.timed_out:
-            row["reason"] = f"run timeout (> {args.run_timeout} s)"
-        return
+    row["run_s"] = 0.0
+    for batch, feeds, refs in cases:
+        try:
+            start = time.monotonic()
+            got = e2e_check.run_harness_exe(exe, feeds, refs, work, timeout=args.run_timeout,
+                                            capture=True, batch=batch)
+            row["run_s"] = round(row["run_s"] + time.monotonic() - start, 3)
+        except StepError as e:
+            row.update(stage="run", reason=step_reason("run", e))
+            if e.timed_out:
+                row["reason"] = f"run timeout (> {args.run_timeout} s)"
+            if batch is not None:
+                row["reason"] = f"batch {batch}: {row['reason']}"
+            return
+        if not compare_outputs(args, spec, feeds, refs, got, row, batch):
+            return
 
+
+def compare_outputs(args, spec, feeds, refs, got, row, batch):
+    """Compares one run's outputs with onnxruntime's into `row`; False when they differ."""
+    bad_refs = [o for o, r in refs.items() if np.issubdtype(r.dtype, np.floating)
+                and not np.isfinite(r).all()]
     outs, fails = {}, []
     for oname, ref in refs.items():
         st = e2e_check.output_stats(got[oname], ref, args.rtol, args.atol)
@@ -176,25 +199,29 @@ def check_model(args, spec, flavour, path, row):
     row["outputs"] = outs
     numeric = [st for st in outs.values() if "max_abs" in st]
     if numeric:
-        row["max_abs"] = max(st["max_abs"] for st in numeric)
-        row["max_rel"] = max(st["max_rel"] for st in numeric)
+        row["max_abs"] = max([row.get("max_abs", 0.0)] + [st["max_abs"] for st in numeric])
+        row["max_rel"] = max([row.get("max_rel", 0.0)] + [st["max_rel"] for st in numeric])
     first = outs[next(iter(refs))]
     if spec.classifier and "topk" in first:
         row["top1"], row["top5"] = first["topk"].get(1), first["topk"].get(5)
         row["rows"] = int(refs[next(iter(refs))].shape[0])
+    at = "" if batch is None else f"batch {batch}: "
     if fails and all("max_abs" in st for st in outs.values()):
         verdict = float64_arbiter(args, spec, feeds, refs, got)
         if verdict["closer"]:
             row.update(stage="ok", status="pass", arbiter=verdict,
-                       note=f"outside tolerance of onnxruntime ({'; '.join(fails)}); "
+                       note=f"{at}outside tolerance of onnxruntime ({'; '.join(fails)}); "
                             f"{verdict['detail']}")
-            return finish_notes(row, refs, bad_refs)
+            finish_notes(row, refs, bad_refs)
+            return True
         fails.append(verdict["detail"])
     if fails:
-        row.update(stage="compare", reason="numerical mismatch: " + "; ".join(fails))
-    else:
-        row.update(stage="ok", status="pass")
+        row.update(stage="compare", status="fail",
+                   reason=f"{at}numerical mismatch: " + "; ".join(fails))
+        return False
+    row.update(stage="ok", status="pass")
     finish_notes(row, refs, bad_refs)
+    return True
 
 
 def finish_notes(row, refs, bad_refs):
@@ -420,6 +447,9 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--batch", type=int, default=export_suite.RUN_DIMS["batch"],
                    help="the batch dim the models are compiled and run with (default 1)")
+    p.add_argument("--batches", type=lambda v: [int(b) for b in v.split(",")],
+                   help="B1,B2,...: leave the batch dim symbolic, compile each model once and "
+                        "run it at each batch (through the checked call, tcc_run_tensors)")
     args = p.parse_args()
     for opt in ("tcc", "rtlib", "include", "harness", "cache_dir", "out_dir"):
         val = getattr(args, opt)

@@ -70,7 +70,16 @@ static LogicalResult verifyTrailingNorm(Operation *op, Value x, int64_t axis,
     if (!s)
       continue;
     FailureOr<SmallVector<int64_t>> b = broadcastShapes(normalized, *s);
-    if (failed(b) || ArrayRef<int64_t>(*b) != normalized)
+    // A dynamic normalized dim (a symbolic dim not pinned) is checked once
+    // it is known.
+    auto fits = [&] {
+      return b->size() == normalized.size() &&
+             llvm::all_of(llvm::zip(*b, normalized), [](auto dims) {
+               auto [got, want] = dims;
+               return got == want || ShapedType::isDynamic(want);
+             });
+    };
+    if (failed(b) || !fits())
       return op->emitOpError() << "expects " << what << " broadcastable to "
                                << formatShape(normalized) << ", got "
                                << formatShape(*s);

@@ -101,7 +101,43 @@ struct FoldBatchNormIntoConv : OpRewritePattern<BatchNormalizationOp> {
   }
 };
 
+/// A Gather whose constant indices are 0, 1, ..., n-1 in order over the
+/// whole axis (of size n) moves no element: it is a Reshape. Exporters emit
+/// it for advanced indexing (HF's attention masks, mask[:, None, None, :],
+/// become a Gather of the flattened mask at computed positions).
+struct GatherOfIotaIsReshape : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto x = rankedShape(op.getData());
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!x || !type || !type.hasStaticShape() ||
+        llvm::is_contained(type.getShape(), 0))
+      return rewriter.notifyMatchFailure(op, "shapes not static, non-empty");
+    int64_t axis = normAxis(op.getAxis(), x->size());
+    auto indices = getConstantIntValues(op.getIndices());
+    if (!indices || (int64_t)indices->size() != (*x)[axis])
+      return rewriter.notifyMatchFailure(op, "indices do not cover the axis");
+    for (auto [i, index] : llvm::enumerate(*indices))
+      if (index != (int64_t)i)
+        return rewriter.notifyMatchFailure(op, "indices are not 0, 1, ...");
+    auto shapeType =
+        RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
+    Value shape = ConstantOp::create(
+        rewriter, op.getLoc(), shapeType,
+        DenseElementsAttr::get(shapeType, type.getShape()));
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, op.getData(), shape,
+                                           rewriter.getI64IntegerAttr(0));
+    return success();
+  }
+};
+
 } // namespace
+
+void GatherOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<GatherOfIotaIsReshape>(context);
+}
 
 void DropoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {

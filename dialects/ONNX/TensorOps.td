@@ -69,6 +69,7 @@ def ONNX_GatherOp : ONNX_Op<"Gather"> {
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def ONNX_SliceOp : ONNX_Op<"Slice"> {

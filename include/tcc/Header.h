@@ -17,11 +17,16 @@ struct TensorSignature {
   std::vector<int64_t> dims; ///< static dims
   /// The ONNX dim_param of each dim ("" for a fixed dim); empty when none.
   std::vector<std::string> dimNames;
+  /// 0, or k when dim 0 is k x the run-time batch (`dims` hold one sample).
+  int64_t batchMultiple = 0;
   int64_t numElements() const;
 };
 
 struct ModelSignature {
   std::vector<TensorSignature> inputs, outputs;
+  /// The symbolic dim that varies at run time ("" when none): the compiled
+  /// code runs one sample, the runtime loops over the batch.
+  std::string batchDim;
 };
 
 /// Attribute names the importer puts on @main's arguments and results.

@@ -40,6 +40,16 @@
  * A null handle or the weights of another model returns
  * TCC_ERROR_INVALID_ARGUMENT. One handle serves any number of threads.
  *
+ * A model whose inputs have a symbolic batch dim left unpinned (no --dim)
+ * compiles for one sample, when no op mixes samples. The calls above then
+ * run one sample: the dims in NAME_info() are one sample's, with dim 0 of
+ * each batched tensor `batch_multiple` (usually 1). NAME_run_tensors runs
+ * any batch, read from dim 0 of the tensors; so does the static inline
+ *   tcc_status NAME_run_batch(tcc_context *context, int64_t batch,
+ *                             <NAME_run's arguments>);
+ * on buffers of `batch` samples. The samples run one after the other with
+ * the one workspace. NAME_BATCH_DIM names the dim.
+ *
  * The workspace must be at least NAME_workspace_size() bytes and aligned to
  * TCC_WORKSPACE_ALIGNMENT bytes; tcc_workspace_alloc() returns such memory.
  * Generated code has no mutable global state: two threads may run the same
@@ -96,6 +106,10 @@ typedef struct tcc_tensor_info {
    * dim), or null when no dim has one. A named dim was pinned at compile
    * time (--dim NAME=V) to the value in `dims`. */
   const char *const *dim_names;
+  /* 0, or k when dim 0 is k x the run-time batch (tcc_model_info's
+   * batch_dim): `dims`, `num_elements` and `size_bytes` are one sample's
+   * then, with dims[0] == k. */
+  int64_t batch_multiple;
 } tcc_tensor_info;
 
 /* A tensor passed to the checked entry point NAME_run_tensors. */
@@ -137,6 +151,10 @@ typedef struct tcc_model_info {
    * the weights are in the object. */
   uint64_t weights_bytes;
   uint64_t weights_fingerprint;
+  /* The symbolic dim that varies at run time ("batch"), or null when every
+   * dim is fixed. The entry points run one sample; tcc_run_tensors* any
+   * number. */
+  const char *batch_dim;
 } tcc_model_info;
 
 /* A short English description of a status code (never null). */
@@ -157,7 +175,10 @@ void tcc_workspace_free(void *workspace);
 
 /* Checks `inputs` and `outputs` (count, dtype, rank, every dim, non-null
  * data) and the workspace (non-null when needed, aligned, at least
- * info->workspace_size bytes) against `info`, then calls `run`. On a
+ * info->workspace_size bytes) against `info`, then calls `run`: once per
+ * sample, at each sample's data, when info->batch_dim is set (the batch is
+ * dim 0 of the first batched tensor over its batch_multiple; every other
+ * batched tensor must agree; a batch of 0 runs nothing). On a
  * mismatch nothing runs: returns TCC_ERROR_INVALID_ARGUMENT and, when
  * `error` is not null, writes a message naming the tensor and dim. What
  * NAME_run_tensors calls. */

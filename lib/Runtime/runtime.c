@@ -219,9 +219,42 @@ const void *tcc_weights_bind(const tcc_weights *weights, uint64_t bytes,
   return (const char *)weights->map + kWeightsHeaderBytes;
 }
 
-/* Checks one tensor against its signature. */
-static tcc_status check_tensor(const char *what, const tcc_tensor_info *want,
-                               const tcc_tensor *got, tcc_error *error) {
+/* The batch of a call to a model with a run-time batch dim: dim 0 of its
+ * first batched tensor over the tensor's batch_multiple (1 for a model
+ * without one). check_tensor checks the other tensors against it. */
+static tcc_status find_batch(const tcc_model_info *info,
+                             const tcc_tensor *inputs, const tcc_tensor *outputs,
+                             int64_t *batch, tcc_error *error) {
+  *batch = 1;
+  if (!info->batch_dim)
+    return TCC_OK;
+  for (int32_t i = 0; i < info->num_inputs + info->num_outputs; ++i) {
+    int is_input = i < info->num_inputs;
+    const tcc_tensor_info *want =
+        is_input ? &info->inputs[i] : &info->outputs[i - info->num_inputs];
+    const tcc_tensor *got = is_input ? &inputs[i] : &outputs[i - info->num_inputs];
+    if (!want->batch_multiple || got->rank != want->rank || got->rank < 1 ||
+        !got->dims)
+      continue; /* check_tensor says what is wrong */
+    int64_t k = want->batch_multiple, rows = got->dims[0];
+    if (rows < 0 || rows % k)
+      return invalid(error,
+                     "%s '%s': dim 0 ('%s') is %lld, not a multiple of %lld "
+                     "(the rows of one sample)",
+                     is_input ? "input" : "output", want->name, info->batch_dim,
+                     (long long)rows, (long long)k);
+    *batch = rows / k;
+    return TCC_OK;
+  }
+  return TCC_OK;
+}
+
+/* Checks one tensor against its signature (dim 0 of a batched tensor
+ * against `batch` samples). */
+static tcc_status check_tensor(const char *what, const tcc_model_info *info,
+                               const tcc_tensor_info *want,
+                               const tcc_tensor *got, int64_t batch,
+                               tcc_error *error) {
   if (!got->data)
     return invalid(error, "%s '%s': data is null", what, want->name);
   if (got->dtype != want->dtype)
@@ -234,6 +267,17 @@ static tcc_status check_tensor(const char *what, const tcc_tensor_info *want,
   if (got->rank > 0 && !got->dims)
     return invalid(error, "%s '%s': dims is null", what, want->name);
   for (int32_t d = 0; d < got->rank; ++d) {
+    if (d == 0 && want->batch_multiple) {
+      int64_t rows = batch * want->batch_multiple;
+      if (got->dims[0] == rows)
+        continue;
+      return invalid(error,
+                     "%s '%s': dim 0 ('%s') is %lld; the tensors before it "
+                     "give %s=%lld, so %lld rows",
+                     what, want->name, info->batch_dim,
+                     (long long)got->dims[0], info->batch_dim,
+                     (long long)batch, (long long)rows);
+    }
     if (got->dims[d] == want->dims[d])
       continue;
     const char *dim_name = want->dim_names ? want->dim_names[d] : "";
@@ -282,14 +326,19 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
     return invalid(error, "%s gives %d outputs, got %d%s", info->name,
                    (int)info->num_outputs, (int)num_outputs,
                    num_outputs > 0 && !outputs ? " (a null array)" : "");
+  int64_t batch;
+  tcc_status found = find_batch(info, inputs, outputs, &batch, error);
+  if (found != TCC_OK)
+    return found;
   for (int32_t i = 0; i < num_inputs; ++i) {
-    tcc_status st = check_tensor("input", &info->inputs[i], &inputs[i], error);
+    tcc_status st = check_tensor("input", info, &info->inputs[i], &inputs[i],
+                                 batch, error);
     if (st != TCC_OK)
       return st;
   }
   for (int32_t i = 0; i < num_outputs; ++i) {
-    tcc_status st =
-        check_tensor("output", &info->outputs[i], &outputs[i], error);
+    tcc_status st = check_tensor("output", info, &info->outputs[i],
+                                 &outputs[i], batch, error);
     if (st != TCC_OK)
       return st;
   }
@@ -314,12 +363,17 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
   void **out = num_outputs <= kMaxOnStack
                    ? out_stack
                    : malloc(sizeof(void *) * (size_t)num_outputs);
-  tcc_status st = TCC_ERROR_OUT_OF_MEMORY;
-  if (in && out) {
+  tcc_status st = in && out ? TCC_OK : TCC_ERROR_OUT_OF_MEMORY;
+  /* One call per sample, at the sample's data. */
+  for (int64_t b = 0; st == TCC_OK && b < batch; ++b) {
     for (int32_t i = 0; i < num_inputs; ++i)
-      in[i] = inputs[i].data;
+      in[i] = (const char *)inputs[i].data +
+              (info->inputs[i].batch_multiple ? b * info->inputs[i].size_bytes
+                                              : 0);
     for (int32_t i = 0; i < num_outputs; ++i)
-      out[i] = outputs[i].data;
+      out[i] = (char *)outputs[i].data +
+               (info->outputs[i].batch_multiple ? b * info->outputs[i].size_bytes
+                                                : 0);
     st = run       ? run(in, out, workspace)
          : run_ctx ? run_ctx(context, in, out, workspace)
                    : run_weights(context, weights, in, out, workspace);

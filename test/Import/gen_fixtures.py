@@ -340,8 +340,65 @@ def split_pad_v10():
                  [vi("pa", [2, 2, 8]), vi("pb", [2, 4, 8]), vi("pc", [3, 6, 8])], opset=10)
 
 
+def batch_mlp():
+    # A symbolic batch that may vary at run time: the Reshape's target comes from Shape (as
+    # PyTorch exports x.view(x.size(0), -1)); every op keeps the samples apart.
+    r = rng(40)
+    i64 = lambda name, v: init(name, np.array(v, dtype=np.int64))
+    nodes = [helper.make_node("Shape", ["x"], ["shape"], name="shape0"),
+             helper.make_node("Gather", ["shape", "zero"], ["n"], name="gather0", axis=0),
+             helper.make_node("Unsqueeze", ["n", "zero_axes"], ["n1"], name="unsqueeze0"),
+             helper.make_node("Concat", ["n1", "minus_one"], ["target"], name="concat0", axis=0),
+             helper.make_node("Reshape", ["x", "target"], ["flat"], name="reshape0"),
+             helper.make_node("MatMul", ["flat", "w"], ["mm"], name="matmul0"),
+             helper.make_node("Add", ["mm", "b"], ["logits"], name="add0"),
+             helper.make_node("Softmax", ["logits"], ["y"], name="softmax0", axis=-1),
+             helper.make_node("ReduceMean", ["x"], ["z"], name="mean0", axes=[1, 2], keepdims=0)]
+    inits = [i64("zero", 0), i64("zero_axes", [0]), i64("minus_one", [-1]),
+             init("w", r.standard_normal((6, 5), dtype=np.float32)),
+             init("b", r.standard_normal(5, dtype=np.float32))]
+    return model("batch_mlp", nodes, [vi("x", ["batch", 2, 3])],
+                 [vi("y", ["batch", 5]), vi("z", ["batch"])], inits)
+
+
+def batch_reduce():
+    # Valid ONNX whose samples are not independent: a mean over the batch.
+    nodes = [helper.make_node("ReduceMean", ["x"], ["y"], name="mean0", axes=[0], keepdims=1)]
+    return model("batch_reduce", nodes, [vi("x", ["batch", 4])], [vi("y", [1, 4])])
+
+
+def batch_transposed():
+    # The batch ends up in dim 1 of the output.
+    nodes = [helper.make_node("Transpose", ["x"], ["y"], name="transpose0", perm=[1, 0])]
+    return model("batch_transposed", nodes, [vi("x", ["batch", 3])], [vi("y", [3, "batch"])])
+
+
+def batch_count():
+    # Divides by the batch size: each sample's result depends on how many there are.
+    nodes = [helper.make_node("Shape", ["x"], ["shape"], name="shape0"),
+             helper.make_node("Gather", ["shape", "zero"], ["n"], name="gather0", axis=0),
+             helper.make_node("Cast", ["n"], ["nf"], name="cast0", to=F32),
+             helper.make_node("Div", ["x", "nf"], ["y"], name="div0")]
+    inits = [init("zero", np.array(0, dtype=np.int64))]
+    return model("batch_count", nodes, [vi("x", ["batch", 4])], [vi("y", ["batch", 4])], inits)
+
+
+def batch_gram():
+    # x^T x sums over the samples.
+    nodes = [helper.make_node("Transpose", ["x"], ["xt"], name="transpose0", perm=[1, 0]),
+             helper.make_node("MatMul", ["xt", "x"], ["y"], name="gram0")]
+    return model("batch_gram", nodes, [vi("x", ["batch", 4])], [vi("y", [4, 4])])
+
+
+def batch_seq():
+    # Two symbolic dims: only one (the batch) may vary at run time.
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu0")]
+    return model("batch_seq", nodes, [vi("x", ["batch", "seq"])], [vi("y", ["batch", "seq"])])
+
+
 CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
-           norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10]
+           norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10,
+           batch_mlp, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq]
 
 
 def if_constant():

@@ -4,9 +4,12 @@
  *   cc -I include -I DIR_OF_HEADER -DTCC_MODEL_HEADER='"resnet18.h"' \
  *      -DTCC_MODEL_PREFIX=resnet18 test/e2e/harness.c resnet18.o \
  *      build/lib/libtccrt.a -lm -lpthread -o harness
- * Usage: harness DIR
+ * Usage: harness DIR [BATCH]
  *   Reads DIR/input_<i>.bin (raw bytes, exactly inputs[i].size_bytes), runs
  *   PREFIX_run_packed once and writes DIR/output_<i>.bin. Exit 0 on success.
+ *   With BATCH, for a model compiled with a run-time batch dim: the batched
+ *   tensors hold BATCH samples, and the model runs through the checked
+ *   call, tcc_run_tensors.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,17 +80,47 @@ static int write_all(const char *path, const void *buf, size_t size) {
   return 0;
 }
 
+/* Bytes of tensor `t` for `batch` samples. */
+static size_t batch_bytes(const tcc_tensor_info *t, long long batch) {
+  return t->batch_multiple ? t->size_bytes * (size_t)batch : t->size_bytes;
+}
+
+/* A descriptor of `t` for `batch` samples at `data`; `dims` has room for its rank. */
+static tcc_tensor describe(const tcc_tensor_info *t, long long batch, int64_t *dims, void *data) {
+  tcc_tensor d;
+  int j;
+  for (j = 0; j < t->rank; ++j)
+    dims[j] = t->dims[j];
+  if (t->batch_multiple)
+    dims[0] = t->batch_multiple * batch;
+  d.dtype = t->dtype;
+  d.rank = t->rank;
+  d.dims = dims;
+  d.data = data;
+  return d;
+}
+
 int main(int argc, char **argv) {
   const tcc_model_info *info = MODEL_INFO();
   void **inputs, **outputs, *workspace = NULL;
   char path[4096];
   int i, rc = 1;
+  long long batch = 1;
   tcc_status st;
 
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s DIR  (reads DIR/input_<i>.bin, writes DIR/output_<i>.bin)\n",
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: %s DIR [BATCH]  (reads DIR/input_<i>.bin, writes DIR/output_<i>.bin)\n",
             argv[0]);
     return 2;
+  }
+  if (argc == 3) {
+    char *end;
+    batch = strtoll(argv[2], &end, 10);
+    if (*end || batch < 0 || !info->batch_dim) {
+      fprintf(stderr, "harness: error: BATCH '%s': %s\n", argv[2],
+              info->batch_dim ? "not a count" : "the model has no run-time batch dim");
+      return 2;
+    }
   }
   inputs = calloc((size_t)info->num_inputs + 1, sizeof *inputs);
   outputs = calloc((size_t)info->num_outputs + 1, sizeof *outputs);
@@ -97,11 +130,11 @@ int main(int argc, char **argv) {
   }
   for (i = 0; i < info->num_inputs; ++i) {
     snprintf(path, sizeof path, "%s/input_%d.bin", argv[1], i);
-    if (!(inputs[i] = read_exact(path, info->inputs[i].size_bytes)))
+    if (!(inputs[i] = read_exact(path, batch_bytes(&info->inputs[i], batch))))
       goto done;
   }
   for (i = 0; i < info->num_outputs; ++i) {
-    size_t n = info->outputs[i].size_bytes;
+    size_t n = batch_bytes(&info->outputs[i], batch);
     if (!(outputs[i] = tcc_workspace_alloc(n))) {
       fprintf(stderr, "harness: error: out of memory (output %d, %zu bytes)\n", i, n);
       goto done;
@@ -116,7 +149,35 @@ int main(int argc, char **argv) {
             MODEL_WORKSPACE_SIZE());
     goto done;
   }
-  st = MODEL_RUN_PACKED((const void *const *)inputs, (void *const *)outputs, workspace);
+  if (argc == 3) {
+    /* The checked call, with the dims of `batch` samples. */
+    tcc_tensor *in_t = calloc((size_t)info->num_inputs + 1, sizeof *in_t);
+    tcc_tensor *out_t = calloc((size_t)info->num_outputs + 1, sizeof *out_t);
+    size_t ranks = 0, at = 0;
+    int64_t *dims;
+    tcc_error err;
+    for (i = 0; i < info->num_inputs; ++i)
+      ranks += (size_t)info->inputs[i].rank;
+    for (i = 0; i < info->num_outputs; ++i)
+      ranks += (size_t)info->outputs[i].rank;
+    dims = calloc(ranks + 1, sizeof *dims);
+    if (!in_t || !out_t || !dims) {
+      fprintf(stderr, "harness: error: out of memory\n");
+      free(in_t), free(out_t), free(dims);
+      goto done;
+    }
+    for (i = 0; i < info->num_inputs; at += (size_t)info->inputs[i++].rank)
+      in_t[i] = describe(&info->inputs[i], batch, dims + at, inputs[i]);
+    for (i = 0; i < info->num_outputs; at += (size_t)info->outputs[i++].rank)
+      out_t[i] = describe(&info->outputs[i], batch, dims + at, outputs[i]);
+    st = tcc_run_tensors(info, MODEL_RUN_PACKED, in_t, info->num_inputs, out_t,
+                         info->num_outputs, workspace, MODEL_WORKSPACE_SIZE(), &err);
+    if (st != TCC_OK)
+      fprintf(stderr, "harness: error: %s\n", err.message);
+    free(in_t), free(out_t), free(dims);
+  } else {
+    st = MODEL_RUN_PACKED((const void *const *)inputs, (void *const *)outputs, workspace);
+  }
   if (st != TCC_OK) {
     fprintf(stderr, "harness: error: %s_run_packed failed: %s (status %d)\n", info->name,
             tcc_status_string(st), (int)st);
@@ -124,7 +185,7 @@ int main(int argc, char **argv) {
   }
   for (i = 0; i < info->num_outputs; ++i) {
     snprintf(path, sizeof path, "%s/output_%d.bin", argv[1], i);
-    if (write_all(path, outputs[i], info->outputs[i].size_bytes))
+    if (write_all(path, outputs[i], batch_bytes(&info->outputs[i], batch)))
       goto done;
   }
   rc = 0;

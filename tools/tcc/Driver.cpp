@@ -17,6 +17,7 @@
 #include "tcc/Passes.h"
 #include "tcc/InitAll.h"
 #include "tcc/Pipelines.h"
+#include "tcc/RunTimeBatch.h"
 #include "tcc/Target.h"
 #include "tcc/runtime.h"
 
@@ -38,6 +39,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -246,6 +248,56 @@ struct Compiled {
   std::optional<tcc::WeightsFile> weights;
 };
 
+/// The name of the symbolic dim the inputs leave unpinned ("" when none
+/// or when a dim has no name: getSignature says so). More than one is an
+/// error: one may vary at run time, the batch.
+FailureOr<std::string> unpinnedDim(func::FuncOp main) {
+  std::set<std::string> names;
+  for (unsigned i = 0; i < main.getNumArguments(); ++i) {
+    auto type = dyn_cast<RankedTensorType>(main.getArgument(i).getType());
+    auto dimNames = main.getArgAttrOfType<ArrayAttr>(i, tcc::kDimNamesAttr);
+    if (!type || !dimNames || (int64_t)dimNames.size() != type.getRank())
+      continue;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      StringRef name = cast<StringAttr>(dimNames[d]).getValue();
+      if (type.isDynamicDim(d) && !name.empty())
+        names.insert(name.str());
+    }
+  }
+  if (names.size() <= 1)
+    return names.empty() ? std::string() : *names.begin();
+  std::string list;
+  for (const std::string &name : names)
+    list += (list.empty() ? "'" : ", '") + name + "'";
+  emitError(main.getLoc())
+      << "the inputs have symbolic dims " << list
+      << "; one of them, the batch, may vary at run time: pin the others "
+         "with --dim NAME=VALUE";
+  return failure();
+}
+
+/// Whether symbolic dim `dim` may vary at run time: the model is lowered to
+/// linalg at two values of it and compared (tcc::analyzeRunTimeBatch).
+FailureOr<tcc::BatchLayout>
+probeBatch(MLIRContext &ctx, StringRef model, tcc::ImportOptions import,
+           const std::string &dim,
+           std::map<std::string, tcc::NodeInfo> &nodes) {
+  OwningOpRef<ModuleOp> probes[2];
+  int64_t values[2] = {tcc::kBatchProbeA, tcc::kBatchProbeB};
+  for (int i = 0; i < 2; ++i) {
+    import.dims[dim] = values[i];
+    probes[i] = tcc::importONNXModel(ctx, model, import, &nodes);
+    if (!probes[i] ||
+        failed(tcc::runPipeline(*probes[i], tcc::PipelineOptions(),
+                                tcc::Stage::Linalg)))
+      return emitError(UnknownLoc::get(&ctx))
+             << "symbolic dim '" << dim << "' cannot vary at run time: the "
+             << "model does not compile with " << dim << "=" << values[i]
+             << " (above); pin it with --dim " << dim << "=N";
+  }
+  return tcc::analyzeRunTimeBatch(*probes[0], *probes[1], dim);
+}
+
 /// Imports and lowers the model to the LLVM dialect (or `stopAfter`).
 LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
                                    Compiled &out, tcc::Stage stopAfter,
@@ -265,10 +317,36 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     return failure();
   auto main = out.module->lookupSymbol<func::FuncOp>("main");
   if (stopAfter >= tcc::Stage::Linalg) {
+    // A symbolic batch left unpinned: compile one sample, when the samples
+    // are independent.
+    std::optional<tcc::BatchLayout> batch;
+    FailureOr<std::string> dim = unpinnedDim(main);
+    if (failed(dim))
+      return failure();
+    if (!dim->empty()) {
+      FailureOr<tcc::BatchLayout> layout =
+          probeBatch(ctx, o.model, import, *dim, nodes);
+      if (failed(layout))
+        return failure();
+      batch = *layout;
+      import.dims[*dim] = 1;
+      out.module = tcc::importONNXModel(ctx, o.model, import, &nodes);
+      if (!out.module)
+        return failure();
+      main = out.module->lookupSymbol<func::FuncOp>("main");
+    }
     FailureOr<tcc::ModelSignature> sig = tcc::getSignature(main);
     if (failed(sig))
       return failure();
     out.signature = *sig;
+    if (batch) {
+      out.signature.batchDim = batch->dimName;
+      for (auto [t, k] : llvm::zip(out.signature.inputs, batch->inputMultiples))
+        t.batchMultiple = k;
+      for (auto [t, k] :
+           llvm::zip(out.signature.outputs, batch->outputMultiples))
+        t.batchMultiple = k;
+    }
   }
   tcc::PipelineOptions pipeline;
   pipeline.modelName = out.name;
@@ -463,8 +541,38 @@ struct JitModel {
   std::vector<const void *> inputPtrs;
   std::vector<void *> outputPtrs;
   void *workspace = nullptr;
+  /// Samples per run, for a model with a run-time batch (else 1).
+  int64_t batch = 1;
   ~JitModel() { std::free(workspace); }
+
+  /// Runs the model once on the buffers: once per sample, at each sample's
+  /// data, for a model with a run-time batch.
+  int32_t run(tcc_context *threads) {
+    const tcc::ModelSignature &sig = compiled.signature;
+    std::vector<const void *> in = inputPtrs;
+    std::vector<void *> out = outputPtrs;
+    auto sampleBytes = [](const tcc::TensorSignature &t) {
+      return t.batchMultiple ? t.numElements() * tcc::dtypeSize(t.dtype) : 0;
+    };
+    for (int64_t b = 0; b < batch; ++b) {
+      for (size_t i = 0; i < in.size(); ++i)
+        in[i] = (const char *)inputPtrs[i] + b * sampleBytes(sig.inputs[i]);
+      for (size_t i = 0; i < out.size(); ++i)
+        out[i] = (char *)outputPtrs[i] + b * sampleBytes(sig.outputs[i]);
+      if (int32_t status = runPacked(threads, in.data(), out.data(), workspace))
+        return status;
+    }
+    return 0;
+  }
 };
+
+/// The dims of `t` for `batch` samples.
+std::vector<int64_t> batchDims(const tcc::TensorSignature &t, int64_t batch) {
+  std::vector<int64_t> dims = t.dims;
+  if (t.batchMultiple)
+    dims[0] = t.batchMultiple * batch;
+  return dims;
+}
 
 std::string shapeString(const std::vector<int64_t> &dims) {
   std::string s = "[";
@@ -517,24 +625,37 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   if (failed(compileToLLVMDialect(ctx, o, compiled, tcc::Stage::LLVM, nodes)))
     return kExitModelError;
 
+  // A run-time batch: from dim 0 of the first batched input given.
   for (const tcc::TensorSignature &in : compiled.signature.inputs) {
+    auto it = given.find(in.name);
+    if (!in.batchMultiple || it == given.end() || it->second.dims.empty())
+      continue;
+    m.batch = it->second.dims[0] / in.batchMultiple;
+    break;
+  }
+  for (const tcc::TensorSignature &in : compiled.signature.inputs) {
+    std::vector<int64_t> dims = batchDims(in, m.batch);
     auto it = given.find(in.name);
     if (it == given.end() && fillMissing) {
       tcc::HostTensor t;
       t.dtype = in.dtype;
-      t.dims = in.dims;
-      t.data.resize(in.numElements() * tcc::dtypeSize(in.dtype));
+      t.dims = dims;
+      t.data.resize(in.numElements() * (in.batchMultiple ? m.batch : 1) *
+                    tcc::dtypeSize(in.dtype));
       fillInput(t);
       it = given.emplace(in.name, std::move(t)).first;
     }
     if (it == given.end())
       return error("missing input '" + in.name + "' (" +
-                   tcc::dtypeString(in.dtype) + " " + shapeString(in.dims) +
+                   tcc::dtypeString(in.dtype) + " " + shapeString(dims) +
                    "): pass --input " + in.name + "=FILE.npy");
     const tcc::HostTensor &t = it->second;
-    if (t.dtype != in.dtype || t.dims != in.dims)
+    if (t.dtype != in.dtype || t.dims != dims)
       return error("input '" + in.name + "': expected " +
-                   tcc::dtypeString(in.dtype) + " " + shapeString(in.dims) +
+                   tcc::dtypeString(in.dtype) + " " + shapeString(dims) +
+                   (in.batchMultiple ? " (" + compiled.signature.batchDim +
+                                           "=" + std::to_string(m.batch) + ")"
+                                     : std::string()) +
                    ", got " + tcc::dtypeString(t.dtype) + " " +
                    shapeString(t.dims));
   }
@@ -596,8 +717,9 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   for (const tcc::TensorSignature &out : compiled.signature.outputs) {
     tcc::HostTensor t;
     t.dtype = out.dtype;
-    t.dims = out.dims;
-    t.data.resize(out.numElements() * tcc::dtypeSize(out.dtype));
+    t.dims = batchDims(out, m.batch);
+    t.data.resize(out.numElements() * (out.batchMultiple ? m.batch : 1) *
+                  tcc::dtypeSize(out.dtype));
     m.outputs.push_back(std::move(t));
   }
   for (tcc::HostTensor &t : m.outputs)
@@ -635,9 +757,7 @@ int withJitModel(RunOptions &r, bool fillMissing,
 
 /// tcc run's work once compiled: one run, then the outputs to files.
 int writeOutputs(RunOptions &r, JitModel &m, tcc_context *threads) {
-  int32_t status = m.runPacked(threads, m.inputPtrs.data(),
-                               m.outputPtrs.data(), m.workspace);
-  if (status != 0)
+  if (int32_t status = m.run(threads))
     return error("the model returned status " + std::to_string(status));
 
   if (std::error_code ec = llvm::sys::fs::create_directories(r.outputDir))
@@ -673,8 +793,7 @@ int timeRuns(RunOptions &r, JitModel &m, tcc_context *threads) {
   std::vector<double> runs;
   for (int i = 0; i < r.warmup + r.iterations; ++i) {
     auto start = std::chrono::steady_clock::now();
-    int32_t status = m.runPacked(threads, m.inputPtrs.data(),
-                                 m.outputPtrs.data(), m.workspace);
+    int32_t status = m.run(threads);
     std::chrono::duration<double, std::milli> ms =
         std::chrono::steady_clock::now() - start;
     if (status != 0)

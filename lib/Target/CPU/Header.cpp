@@ -125,10 +125,20 @@ FailureOr<tcc::ModelSignature> tcc::getSignature(func::FuncOp func) {
   return sig;
 }
 
-static std::string dimsString(const std::vector<int64_t> &dims) {
+/// "1x3x224x224"; dim 0 of a tensor with a run-time batch is "(batch)"
+/// or "(8*batch)".
+static std::string dimsString(const tcc::TensorSignature &t,
+                              StringRef batchDim) {
   std::string s;
-  for (size_t i = 0; i < dims.size(); ++i)
-    s += (i ? "x" : "") + std::to_string(dims[i]);
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    s += i ? "x" : "";
+    if (i == 0 && t.batchMultiple)
+      s += "(" +
+           (t.batchMultiple == 1 ? "" : std::to_string(t.batchMultiple) + "*") +
+           batchDim.str() + ")";
+    else
+      s += std::to_string(t.dims[i]);
+  }
   return s.empty() ? "scalar" : s;
 }
 
@@ -156,6 +166,36 @@ static std::string cString(StringRef s) {
   return out + "\"";
 }
 
+/// NAME_run_batch: NAME_run_ctx once per sample, at each sample's data.
+static void writeRunBatch(const tcc::ModelSignature &sig, StringRef name,
+                          bool weights, ArrayRef<std::string> params,
+                          raw_ostream &os) {
+  os << "/* Runs `batch` samples, one after the other, on buffers that hold\n"
+     << " * them all (dim 0 of each batched tensor is its rows x batch). */\n"
+     << "static inline tcc_status " << name
+     << "_run_batch(tcc_context *context, int64_t batch";
+  for (const std::string &p : params)
+    os << ",\n    " << p;
+  os << ") {\n  tcc_status status = batch < 0 ? TCC_ERROR_INVALID_ARGUMENT "
+     << ": TCC_OK;\n"
+     << "  for (int64_t i = 0; status == TCC_OK && i < batch; ++i)\n"
+     << "    status = " << name << "_run_ctx(context, ";
+  if (weights)
+    os << "weights, ";
+  auto arg = [&](const tcc::TensorSignature &t, const char *fallback,
+                 unsigned i) {
+    os << paramName(t.name, fallback, i);
+    if (t.batchMultiple)
+      os << " + i * " << t.numElements();
+    os << ", ";
+  };
+  for (size_t i = 0; i < sig.inputs.size(); ++i)
+    arg(sig.inputs[i], "input", i);
+  for (size_t i = 0; i < sig.outputs.size(); ++i)
+    arg(sig.outputs[i], "output", i);
+  os << "workspace);\n  return status;\n}\n\n";
+}
+
 void tcc::writeHeader(const ModelSignature &sig, StringRef name,
                       int64_t workspaceSize, StringRef modelPath,
                       const WeightsFile *weights, raw_ostream &os) {
@@ -166,10 +206,11 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
   auto describe = [&](const char *what, const std::vector<TensorSignature> &ts) {
     for (size_t i = 0; i < ts.size(); ++i) {
       os << " *   " << what << " " << i << ": " << ts[i].name << "  "
-         << cType(ts[i].dtype) << " [" << dimsString(ts[i].dims) << "]";
+         << cType(ts[i].dtype) << " [" << dimsString(ts[i], sig.batchDim)
+         << "]";
       std::string pinned;
       for (size_t d = 0; d < ts[i].dimNames.size(); ++d)
-        if (!ts[i].dimNames[d].empty())
+        if (!ts[i].dimNames[d].empty() && !(d == 0 && ts[i].batchMultiple))
           pinned += (pinned.empty() ? "" : ", ") + ts[i].dimNames[d] + "=" +
                     std::to_string(ts[i].dims[d]);
       if (!pinned.empty())
@@ -179,6 +220,10 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
   };
   describe("input ", sig.inputs);
   describe("output", sig.outputs);
+  if (!sig.batchDim.empty())
+    os << " *   batch: '" << sig.batchDim << "' varies at run time. The calls "
+       << "below run one sample;\n *   " << name << "_run_batch and " << name
+       << "_run_tensors run any number, one after the other.\n";
   os << " *   workspace: " << workspaceSize << " bytes, aligned to "
      << "TCC_WORKSPACE_ALIGNMENT\n";
   if (weights)
@@ -193,6 +238,9 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
      << "#include <tcc/runtime.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   os << "#define " << upper << "_WORKSPACE_SIZE " << workspaceSize << "\n\n";
+  if (!sig.batchDim.empty())
+    os << "/* The symbolic dim that varies at run time. */\n#define " << upper
+       << "_BATCH_DIM " << cString(sig.batchDim) << "\n\n";
   // The weights handle the calls take first (after the context).
   std::string weightsParam;
   if (weights) {
@@ -244,6 +292,8 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
      << "tcc_status " << name << "_run_packed_ctx(tcc_context *context,\n"
      << "    " << weightsParam << "const void *const *inputs, "
      << "void *const *outputs,\n    void *workspace);\n\n";
+  if (!sig.batchDim.empty())
+    writeRunBatch(sig, name, weights != nullptr, params, os);
 
   os << "/* Names, dtypes and shapes of the inputs and outputs. */\n"
      << "static inline const tcc_model_info *" << name << "_info(void) {\n";
@@ -283,9 +333,9 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
          << (ts[i].dimNames.empty()
                  ? std::string("0")
                  : prefix + std::to_string(i) + "_dim_names")
-         << "},\n";
+         << ", " << ts[i].batchMultiple << "},\n";
     if (ts.empty())
-      os << "    {0, (tcc_dtype)0, 0, 0, 0u, 0u, 0},\n";
+      os << "    {0, (tcc_dtype)0, 0, 0, 0u, 0u, 0, 0},\n";
     os << "  };\n";
   };
   emitInfos("inputs", "in", sig.inputs);
@@ -295,6 +345,7 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
      << ", inputs, outputs, " << workspaceSize << "u, "
      << (weights ? upper + "_WEIGHTS_BYTES, " + upper + "_WEIGHTS_FINGERPRINT"
                  : std::string("0u, 0u"))
+     << ", " << (sig.batchDim.empty() ? std::string("0") : cString(sig.batchDim))
      << "};\n"
      << "  return &info;\n}\n\n";
   os << "/* The checked call: compares each tensor's dtype, rank and dims\n"

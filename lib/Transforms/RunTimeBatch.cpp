@@ -1,0 +1,403 @@
+//===- RunTimeBatch.cpp - may a symbolic batch dim vary at run time? ------===//
+//
+// The model's linalg IR at batch A and at batch B is walked in step. Every
+// value whose type differs between the two holds the batch in one dim
+// (`multiple` x batch entries); every op is checked to compute each sample
+// from that sample alone: linalg ops index the batch of all their operands
+// by one parallel loop, reshapes keep it outermost, slices and pads leave it
+// whole. Anything else that touches a batched value, and any attribute that
+// differs between the two (a value computed from the batch size), refuses.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/RunTimeBatch.h"
+#include "tcc/Header.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Where a value of the model at batch A holds the batch.
+struct Batched {
+  int64_t axis = -1;    ///< -1: the value does not depend on the batch
+  int64_t multiple = 0; ///< the axis has `multiple` x batch entries
+  explicit operator bool() const { return axis >= 0; }
+  bool operator==(const Batched &o) const {
+    return axis == o.axis && multiple == o.multiple;
+  }
+  bool operator!=(const Batched &o) const { return !(*this == o); }
+};
+
+class Analysis {
+public:
+  explicit Analysis(StringRef dimName) : dimName(dimName) {}
+
+  FailureOr<tcc::BatchLayout> run(ModuleOp a, ModuleOp b) {
+    SmallVector<std::pair<Operation *, Operation *>> ops;
+    if (failed(pair(a, b, ops)))
+      return failure();
+    // Constants last: an op that mixes samples says more than the constant
+    // it computes with (a mean's divisor).
+    for (bool constants : {false, true})
+      for (auto [opA, opB] : ops)
+        if (isa<arith::ConstantOp>(opA) == constants &&
+            failed(check(opA, opB)))
+          return failure();
+
+    auto main = a.lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal())
+      return a.emitError("no @main to analyze");
+    tcc::BatchLayout layout;
+    layout.dimName = dimName.str();
+    auto record = [&](Value v, StringRef what, DictionaryAttr attrs,
+                      std::vector<int64_t> &multiples) -> LogicalResult {
+      Batched info = batched.lookup(v);
+      auto name = attrs ? attrs.getAs<StringAttr>(tcc::kNameAttr) : nullptr;
+      if (info && info.axis != 0)
+        return fail(main, Twine(what) + " '" +
+                              (name ? name.getValue() : StringRef("?")) +
+                              "' holds the batch in dim " + Twine(info.axis) +
+                              "; the samples run one after the other, so it "
+                              "must be dim 0");
+      multiples.push_back(info ? info.multiple : 0);
+      return success();
+    };
+    for (BlockArgument arg : main.getArguments())
+      if (failed(record(arg, "input", main.getArgAttrDict(arg.getArgNumber()),
+                        layout.inputMultiples)))
+        return failure();
+    auto ret = cast<func::ReturnOp>(main.getBody().front().getTerminator());
+    for (OpOperand &result : ret->getOpOperands())
+      if (failed(record(result.get(), "output",
+                        main.getResultAttrDict(result.getOperandNumber()),
+                        layout.outputMultiples)))
+        return failure();
+    return layout;
+  }
+
+private:
+  InFlightDiagnostic fail(Operation *op, const Twine &why) {
+    return op->emitError() << "symbolic dim '" << dimName
+                           << "' cannot vary at run time: " << why
+                           << "; pin it with --dim " << dimName << "=N";
+  }
+
+  /// Walks both modules in step, pairing ops and classifying the values.
+  LogicalResult pair(ModuleOp a, ModuleOp b,
+                     SmallVector<std::pair<Operation *, Operation *>> &ops) {
+    SmallVector<Operation *> opsA, opsB;
+    a->walk<WalkOrder::PreOrder>([&](Operation *op) { opsA.push_back(op); });
+    b->walk<WalkOrder::PreOrder>([&](Operation *op) { opsB.push_back(op); });
+    for (size_t i = 0; i < opsA.size(); ++i) {
+      Operation *opA = opsA[i], *opB = i < opsB.size() ? opsB[i] : nullptr;
+      if (!opB || opA->getName() != opB->getName() ||
+          opA->getNumResults() != opB->getNumResults() ||
+          opA->getNumRegions() != opB->getNumRegions())
+        return changes(opA);
+      for (auto [ra, rb] : llvm::zip(opA->getResults(), opB->getResults()))
+        if (failed(classify(opA, ra, rb)))
+          return failure();
+      for (auto [regionA, regionB] :
+           llvm::zip(opA->getRegions(), opB->getRegions())) {
+        if (regionA.getBlocks().size() != regionB.getBlocks().size())
+          return changes(opA);
+        for (auto [blockA, blockB] : llvm::zip(regionA, regionB)) {
+          if (blockA.getNumArguments() != blockB.getNumArguments())
+            return changes(opA);
+          for (auto [argA, argB] :
+               llvm::zip(blockA.getArguments(), blockB.getArguments()))
+            if (failed(classify(opA, argA, argB)))
+              return failure();
+        }
+      }
+      ops.push_back({opA, opB});
+    }
+    if (opsA.size() != opsB.size())
+      return changes(a);
+    return success();
+  }
+
+  LogicalResult changes(Operation *op) {
+    return fail(op, "the graph changes with its value (compared at " +
+                        Twine(tcc::kBatchProbeA) + " and " +
+                        Twine(tcc::kBatchProbeB) + ")");
+  }
+
+  /// Finds the dim of `a` (batch A) that is `multiple` x the batch in `b`.
+  LogicalResult classify(Operation *op, Value a, Value b) {
+    if (a.getType() == b.getType())
+      return success();
+    auto ta = dyn_cast<RankedTensorType>(a.getType());
+    auto tb = dyn_cast<RankedTensorType>(b.getType());
+    auto differs = [&] {
+      return fail(op, "a value's type changes with it in more than one dim "
+                      "(" + typeString(a.getType()) + " at " +
+                      Twine(tcc::kBatchProbeA) + ", " +
+                      typeString(b.getType()) + " at " +
+                      Twine(tcc::kBatchProbeB) + ")");
+    };
+    if (!ta || !tb || ta.getRank() != tb.getRank() ||
+        ta.getElementType() != tb.getElementType() ||
+        ta.getEncoding() != tb.getEncoding() || !ta.hasStaticShape() ||
+        !tb.hasStaticShape())
+      return differs();
+    Batched info;
+    for (int64_t d = 0; d < ta.getRank(); ++d) {
+      int64_t da = ta.getDimSize(d), db = tb.getDimSize(d);
+      if (da == db)
+        continue;
+      if (info || da % tcc::kBatchProbeA || db % tcc::kBatchProbeB ||
+          da / tcc::kBatchProbeA != db / tcc::kBatchProbeB)
+        return differs();
+      info = {d, da / tcc::kBatchProbeA};
+    }
+    batched[a] = info;
+    return success();
+  }
+
+  static std::string typeString(Type t) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << t;
+    return s;
+  }
+
+  LogicalResult check(Operation *op, Operation *twin) {
+    if (isa<ModuleOp, func::FuncOp, func::ReturnOp, tensor::EmptyOp>(op))
+      return success();
+    // Reads inside a linalg body are the linalg op's to check.
+    if (isa<tensor::ExtractOp>(op) && isa<linalg::LinalgOp>(op->getParentOp()))
+      return success();
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      return failed(sameAttributes(op, twin)) ? failure()
+                                              : checkLinalg(linalgOp);
+    if (auto c = dyn_cast<arith::ConstantOp>(op))
+      return checkConstant(c, cast<arith::ConstantOp>(twin));
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+      return checkReshape(op, expand.getResultType(), batched.lookup(expand),
+                          batched.lookup(expand.getSrc()),
+                          expand.getReassociationIndices());
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+      return checkReshape(op, collapse.getSrcType(),
+                          batched.lookup(collapse.getSrc()),
+                          batched.lookup(collapse),
+                          collapse.getReassociationIndices());
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
+      return checkExtractSlice(slice);
+    if (auto slice = dyn_cast<tensor::InsertSliceOp>(op))
+      return checkInsertSlice(slice);
+    if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+      Batched info = batched.lookup(pad.getSource());
+      if (info && (pad.getStaticLow()[info.axis] != 0 ||
+                   pad.getStaticHigh()[info.axis] != 0))
+        return fail(op, "it pads along the batch");
+      return sameAs(op, info, batched.lookup(pad.getResult()));
+    }
+    if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+      Batched info = batched.lookup(concat.getResult());
+      if (info && (int64_t)concat.getDim() == info.axis)
+        return fail(op, "it concatenates along the batch");
+      for (Value input : concat.getInputs())
+        if (failed(sameAs(op, batched.lookup(input), info)))
+          return failure();
+      return success();
+    }
+    if (auto cast = dyn_cast<tensor::CastOp>(op))
+      return sameAs(op, batched.lookup(cast.getSource()),
+                    batched.lookup(cast.getResult()));
+    // Any other op: it must not see the batch.
+    for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+      if (batched.lookup(v))
+        return fail(op, "'" + op->getName().getStringRef() +
+                            "' is not known to keep the samples apart");
+    return sameAttributes(op, twin);
+  }
+
+  LogicalResult sameAttributes(Operation *op, Operation *twin) {
+    if (op->getRawDictionaryAttrs() != twin->getRawDictionaryAttrs() ||
+        op->getPropertiesAsAttribute() != twin->getPropertiesAsAttribute())
+      return fail(op, "'" + op->getName().getStringRef() +
+                          "' computes with the batch size");
+    return success();
+  }
+
+  LogicalResult sameAs(Operation *op, Batched in, Batched out) {
+    if (in != out)
+      return fail(op, "'" + op->getName().getStringRef() +
+                          "' moves the batch to another dim");
+    return success();
+  }
+
+  LogicalResult checkConstant(arith::ConstantOp op, arith::ConstantOp twin) {
+    if (!batched.lookup(op.getResult()) &&
+        isa<IntegerAttr, FloatAttr, SplatElementsAttr>(op.getValue()) &&
+        op.getValue() != twin.getValue()) {
+      auto scalar = [](Attribute a) {
+        if (auto splat = dyn_cast<SplatElementsAttr>(a))
+          a = splat.getSplatValue<Attribute>();
+        std::string s;
+        llvm::raw_string_ostream os(s);
+        if (auto f = dyn_cast<FloatAttr>(a))
+          os << llvm::format("%g", f.getValueAsDouble());
+        else if (auto i = dyn_cast<IntegerAttr>(a))
+          os << i.getValue();
+        else
+          os << a;
+        return s;
+      };
+      return fail(op, "the model computes with the batch size (a constant "
+                      "is " + scalar(op.getValue()) + " at batch " +
+                      Twine(tcc::kBatchProbeA) + ", " +
+                      scalar(twin.getValue()) + " at " +
+                      Twine(tcc::kBatchProbeB) + ")");
+    }
+    if (!batched.lookup(op.getResult())) {
+      // Each import names its blobs anew: compare their bytes.
+      auto a = dyn_cast<DenseResourceElementsAttr>(op.getValue());
+      auto b = dyn_cast<DenseResourceElementsAttr>(twin.getValue());
+      if (!a || !b)
+        return sameAttributes(op, twin);
+      AsmResourceBlob *blobA = a.getRawHandle().getBlob();
+      AsmResourceBlob *blobB = b.getRawHandle().getBlob();
+      if (a.getType() != b.getType() || !blobA || !blobB ||
+          blobA->getData() != blobB->getData())
+        return fail(op, "a constant changes with its value");
+      return success();
+    }
+    auto a = dyn_cast<DenseElementsAttr>(op.getValue());
+    auto b = dyn_cast<DenseElementsAttr>(twin.getValue());
+    if (!a || !b || !a.isSplat() || !b.isSplat() ||
+        a.getSplatValue<Attribute>() != b.getSplatValue<Attribute>())
+      return fail(op, "a constant differs from sample to sample");
+    return success();
+  }
+
+  /// A collapse (or expand) of `big` (more dims) into `small`: the batch must
+  /// be the outermost dim of its group that is not 1.
+  LogicalResult checkReshape(Operation *op, RankedTensorType bigType,
+                             Batched big, Batched small,
+                             ArrayRef<ReassociationIndices> groups) {
+    if (!big && !small)
+      return success();
+    if (!big || !small || small.axis >= (int64_t)groups.size())
+      return fail(op, "the reshape mixes the batch with other dims");
+    ArrayRef<int64_t> group = groups[small.axis];
+    if (!llvm::is_contained(group, big.axis))
+      return fail(op, "the reshape mixes the batch with other dims");
+    int64_t inner = 1;
+    for (int64_t d : group) {
+      if (d < big.axis && bigType.getDimSize(d) != 1)
+        return fail(op, "the reshape puts dims outside the batch");
+      if (d > big.axis)
+        inner *= bigType.getDimSize(d);
+    }
+    if (small.multiple != big.multiple * inner)
+      return fail(op, "the reshape mixes the batch with other dims");
+    return success();
+  }
+
+  /// Whether a slice takes the whole of `axis` (of a dim of `size`).
+  static bool whole(OffsetSizeAndStrideOpInterface slice, int64_t axis,
+                    int64_t size) {
+    return slice.getStaticOffsets()[axis] == 0 &&
+           slice.getStaticStrides()[axis] == 1 &&
+           slice.getStaticSizes()[axis] == size;
+  }
+
+  LogicalResult checkExtractSlice(tensor::ExtractSliceOp op) {
+    Batched src = batched.lookup(op.getSource());
+    Batched result = batched.lookup(op.getResult());
+    if (!src)
+      return sameAs(op, src, result);
+    if (!whole(op, src.axis, op.getSourceType().getDimSize(src.axis)))
+      return fail(op, "it slices the batch");
+    llvm::SmallBitVector dropped = op.getDroppedDims();
+    int64_t axis = src.axis;
+    for (int64_t d = 0; d < src.axis; ++d)
+      axis -= dropped.test(d);
+    return sameAs(op, {axis, src.multiple}, result);
+  }
+
+  LogicalResult checkInsertSlice(tensor::InsertSliceOp op) {
+    Batched src = batched.lookup(op.getSource());
+    Batched dest = batched.lookup(op.getDest());
+    if (!dest)
+      return sameAs(op, src, dest);
+    if (op.getSourceType().getRank() != op.getDestType().getRank() ||
+        !whole(op, dest.axis, op.getDestType().getDimSize(dest.axis)))
+      return fail(op, "it writes part of the batch");
+    return sameAs(op, src, dest);
+  }
+
+  /// A linalg op keeps the samples apart when one parallel loop indexes the
+  /// batch of every batched operand (each of its inits among them) and no
+  /// other operand, and its body reads batched tensors at that loop only.
+  LogicalResult checkLinalg(linalg::LinalgOp op) {
+    std::optional<unsigned> loop;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Batched info = batched.lookup(operand.get());
+      if (!info)
+        continue;
+      AffineExpr e = op.getMatchingIndexingMap(&operand).getResult(info.axis);
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim || (loop && *loop != dim.getPosition()))
+        return fail(op, "it reads the batch of operand #" +
+                            Twine(operand.getOperandNumber()) +
+                            " at other positions than the sample it writes");
+      loop = dim.getPosition();
+    }
+    if (loop &&
+        op.getIteratorTypesArray()[*loop] != utils::IteratorType::parallel)
+      return fail(op, "it reduces over the batch");
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<ShapedType>(operand.get().getType()) ||
+          batched.lookup(operand.get()) || !loop)
+        continue;
+      if (op.isDpsInit(&operand))
+        return fail(op, "it writes a result that holds no batch from one "
+                        "that does");
+      if (op.getMatchingIndexingMap(&operand).isFunctionOfDim(*loop))
+        return fail(op, "it reads operand #" +
+                            Twine(operand.getOperandNumber()) +
+                            " along the batch loop");
+    }
+    // Tensors the body reads directly (gathers).
+    WalkResult walk = op->walk([&](Operation *inner) {
+      if (inner == op.getOperation())
+        return WalkResult::advance();
+      for (OpOperand &use : inner->getOpOperands()) {
+        Batched info = batched.lookup(use.get());
+        if (!info)
+          continue;
+        auto extract = dyn_cast<tensor::ExtractOp>(inner);
+        auto index =
+            extract && use.getOperandNumber() == 0
+                ? extract.getIndices()[info.axis].getDefiningOp<linalg::IndexOp>()
+                : linalg::IndexOp();
+        if (!loop || !index || index.getDim() != *loop ||
+            index->getParentOp() != op.getOperation()) {
+          (void)fail(op, "its body reads a batched tensor at another sample");
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    return failure(walk.wasInterrupted());
+  }
+
+  StringRef dimName;
+  DenseMap<Value, Batched> batched;
+};
+
+} // namespace
+
+FailureOr<tcc::BatchLayout> tcc::analyzeRunTimeBatch(ModuleOp a, ModuleOp b,
+                                                     StringRef dimName) {
+  return Analysis(dimName).run(a, b);
+}
