@@ -26,6 +26,7 @@ def ONNX_GatherNDOp : ONNX_Op<"GatherND"> {
     $data `,` $indices attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def ONNX_ScatterElementsOp : ONNX_Op<"ScatterElements"> {

@@ -101,33 +101,174 @@ struct FoldBatchNormIntoConv : OpRewritePattern<BatchNormalizationOp> {
   }
 };
 
-/// A Gather whose constant indices are 0, 1, ..., n-1 in order over the
-/// whole axis (of size n) moves no element: it is a Reshape. Exporters emit
-/// it for advanced indexing (HF's attention masks, mask[:, None, None, :],
-/// become a Gather of the flattened mask at computed positions).
+/// An integer tensor computed from constants: static shape, row-major values.
+struct IntTensor {
+  SmallVector<int64_t> shape;
+  std::vector<int64_t> values;
+};
+
+/// Index tensors this big are still evaluated (to recognize them, never to
+/// make constants of them).
+constexpr int64_t kMaxEvaluatedElements = 1 << 22;
+
+/// `t` broadcast (numpy rules) to `shape`.
+static std::optional<IntTensor> broadcastTo(const IntTensor &t,
+                                            ArrayRef<int64_t> shape) {
+  if (t.shape.size() > shape.size())
+    return std::nullopt;
+  size_t lead = shape.size() - t.shape.size();
+  SmallVector<int64_t> strides(shape.size(), 0);
+  for (int64_t d = t.shape.size() - 1, stride = 1; d >= 0; --d) {
+    if (t.shape[d] != 1 && t.shape[d] != shape[lead + d])
+      return std::nullopt;
+    strides[lead + d] = t.shape[d] == 1 ? 0 : stride;
+    stride *= t.shape[d];
+  }
+  IntTensor out{SmallVector<int64_t>(shape), {}};
+  int64_t n = mulDims(shape);
+  out.values.reserve(n);
+  SmallVector<int64_t> index(shape.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t at = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      at += index[d] * strides[d];
+    out.values.push_back(t.values[at]);
+    for (int64_t d = shape.size() - 1; d >= 0 && ++index[d] == shape[d]; --d)
+      index[d] = 0;
+  }
+  return out;
+}
+
+/// The values of an integer tensor that constants, integer arithmetic and
+/// shape ops compute (as exporters build gather indices from Range); nullopt
+/// for anything else or anything over kMaxEvaluatedElements.
+static std::optional<IntTensor> evaluateInts(Value v, int depth = 0) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (depth > 16 || !type || !type.hasStaticShape() ||
+      !type.getElementType().isSignlessInteger() ||
+      type.getNumElements() > kMaxEvaluatedElements)
+    return std::nullopt;
+  SmallVector<int64_t> shape(type.getShape());
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (auto c = dyn_cast<ConstantOp>(op)) {
+    auto values = getIntValues(c.getValue(), kMaxEvaluatedElements);
+    if (!values)
+      return std::nullopt;
+    return IntTensor{shape, std::vector<int64_t>(values->begin(), values->end())};
+  }
+  if (isa<AddOp, SubOp, MulOp>(op)) {
+    auto a = evaluateInts(op->getOperand(0), depth + 1);
+    auto b = evaluateInts(op->getOperand(1), depth + 1);
+    if (!a || !b || !(a = broadcastTo(*a, shape)) || !(b = broadcastTo(*b, shape)))
+      return std::nullopt;
+    for (auto [x, y] : llvm::zip(a->values, b->values))
+      x = isa<AddOp>(op) ? x + y : isa<SubOp>(op) ? x - y : x * y;
+    return a;
+  }
+  if (isa<CastOp, UnsqueezeOp, SqueezeOp, ReshapeOp, FlattenOp>(op)) {
+    auto in = evaluateInts(op->getOperand(0), depth + 1);
+    if (!in || (int64_t)in->values.size() != type.getNumElements())
+      return std::nullopt;
+    in->shape = shape;
+    return in;
+  }
+  if (isa<ExpandOp>(op)) {
+    auto in = evaluateInts(op->getOperand(0), depth + 1);
+    return in ? broadcastTo(*in, shape) : std::nullopt;
+  }
+  if (auto concat = dyn_cast<ConcatOp>(op)) {
+    int64_t axis = normAxis(concat.getAxis(), shape.size());
+    int64_t outer = mulDims(ArrayRef<int64_t>(shape).take_front(axis));
+    SmallVector<IntTensor> parts;
+    for (Value input : concat.getInputs()) {
+      auto part = evaluateInts(input, depth + 1);
+      if (!part || part->shape.size() != shape.size())
+        return std::nullopt;
+      parts.push_back(std::move(*part));
+    }
+    IntTensor out{shape, {}};
+    for (int64_t o = 0; o < outer; ++o)
+      for (const IntTensor &part : parts) {
+        int64_t chunk = part.values.size() / std::max<int64_t>(outer, 1);
+        out.values.insert(out.values.end(), part.values.begin() + o * chunk,
+                          part.values.begin() + (o + 1) * chunk);
+      }
+    return out;
+  }
+  return std::nullopt;
+}
+
+/// Replaces `op` by a Reshape of `data` to its (static) result type.
+static void replaceByReshape(PatternRewriter &rewriter, Operation *op,
+                             Value data) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  auto shapeType =
+      RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
+  Value shape = ConstantOp::create(
+      rewriter, op->getLoc(), shapeType,
+      DenseElementsAttr::get(shapeType, type.getShape()));
+  rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, data, shape,
+                                         rewriter.getI64IntegerAttr(0));
+}
+
+static bool staticNonEmpty(Type t) {
+  auto type = dyn_cast<RankedTensorType>(t);
+  return type && type.hasStaticShape() && !llvm::is_contained(type.getShape(), 0);
+}
+
+/// A Gather whose indices are 0, 1, ..., n-1 in order over the whole axis
+/// (of size n) moves no element: it is a Reshape. Exporters emit it for
+/// advanced indexing (HF's attention masks, mask[:, None, None, :], become a
+/// Gather of the flattened mask at positions computed from Range).
 struct GatherOfIotaIsReshape : OpRewritePattern<GatherOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GatherOp op,
                                 PatternRewriter &rewriter) const override {
     auto x = rankedShape(op.getData());
-    auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!x || !type || !type.hasStaticShape() ||
-        llvm::is_contained(type.getShape(), 0))
+    if (!x || !staticNonEmpty(op.getType()))
       return rewriter.notifyMatchFailure(op, "shapes not static, non-empty");
     int64_t axis = normAxis(op.getAxis(), x->size());
-    auto indices = getConstantIntValues(op.getIndices());
-    if (!indices || (int64_t)indices->size() != (*x)[axis])
+    auto indices = evaluateInts(op.getIndices());
+    if (!indices || (int64_t)indices->values.size() != (*x)[axis])
       return rewriter.notifyMatchFailure(op, "indices do not cover the axis");
-    for (auto [i, index] : llvm::enumerate(*indices))
+    for (auto [i, index] : llvm::enumerate(indices->values))
       if (index != (int64_t)i)
         return rewriter.notifyMatchFailure(op, "indices are not 0, 1, ...");
-    auto shapeType =
-        RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
-    Value shape = ConstantOp::create(
-        rewriter, op.getLoc(), shapeType,
-        DenseElementsAttr::get(shapeType, type.getShape()));
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, op.getData(), shape,
-                                           rewriter.getI64IntegerAttr(0));
+    replaceByReshape(rewriter, op, op.getData());
+    return success();
+  }
+};
+
+/// The GatherND form of the same (the dynamo exporter's): index tuples that
+/// enumerate the leading dims of the data in row-major order.
+struct GatherNDOfIotaIsReshape : OpRewritePattern<GatherNDOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherNDOp op,
+                                PatternRewriter &rewriter) const override {
+    auto x = rankedShape(op.getData());
+    if (!x || op.getBatchDims() != 0 || !staticNonEmpty(op.getType()))
+      return rewriter.notifyMatchFailure(op, "shapes not static, non-empty");
+    auto indices = evaluateInts(op.getIndices());
+    if (!indices || indices->shape.empty())
+      return rewriter.notifyMatchFailure(op, "indices not constant");
+    int64_t r = indices->shape.back();
+    if (r < 1 || r > (int64_t)x->size())
+      return rewriter.notifyMatchFailure(op, "bad index tuples");
+    ArrayRef<int64_t> lead = x->take_front(r);
+    int64_t tuples = indices->values.size() / r;
+    if (tuples != mulDims(lead))
+      return rewriter.notifyMatchFailure(op, "tuples do not cover the data");
+    SmallVector<int64_t> want(r, 0);
+    for (int64_t t = 0; t < tuples; ++t) {
+      for (int64_t d = 0; d < r; ++d)
+        if (indices->values[t * r + d] != want[d])
+          return rewriter.notifyMatchFailure(op, "tuples are not in order");
+      for (int64_t d = r - 1; d >= 0 && ++want[d] == lead[d]; --d)
+        want[d] = 0;
+    }
+    replaceByReshape(rewriter, op, op.getData());
     return success();
   }
 };
@@ -137,6 +278,11 @@ struct GatherOfIotaIsReshape : OpRewritePattern<GatherOp> {
 void GatherOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
   results.add<GatherOfIotaIsReshape>(context);
+}
+
+void GatherNDOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  results.add<GatherNDOfIotaIsReshape>(context);
 }
 
 void DropoutOp::getCanonicalizationPatterns(RewritePatternSet &results,

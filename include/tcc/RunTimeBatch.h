@@ -16,8 +16,10 @@
 
 namespace tcc {
 
-/// The two batch sizes the model is compared at: coprime, unlikely dims.
-inline constexpr int64_t kBatchProbeA = 31, kBatchProbeB = 37;
+/// The pairs of batch sizes the model is compared at, in order: a second
+/// pair when the graph at the first differs by more than its dims (a fold
+/// that stops at a size the two straddle).
+inline constexpr int64_t kBatchProbes[2][2] = {{11, 13}, {3, 5}};
 
 /// How the batch dim appears in the model's inputs and outputs.
 struct BatchLayout {
@@ -29,13 +31,14 @@ struct BatchLayout {
 
 /// Decides whether the symbolic dim `dimName` may vary at run time: `a` and
 /// `b` are the model's linalg-on-tensors IR (tcc's onnx-to-linalg stage)
-/// with the dim set to kBatchProbeA and kBatchProbeB. It may when the two
+/// with the dim set to `probeA` and `probeB`. It may when the two
 /// differ only in the dims that are a multiple of the batch, those dims lead
 /// every input and output they appear in, and every op computes each sample
 /// from the same sample alone. Otherwise emits an error at the op (or the
 /// model) that says why, and fails.
 mlir::FailureOr<BatchLayout> analyzeRunTimeBatch(mlir::ModuleOp a,
                                                  mlir::ModuleOp b,
+                                                 int64_t probeA, int64_t probeB,
                                                  llvm::StringRef dimName);
 
 } // namespace tcc

@@ -36,7 +36,8 @@ struct Batched {
 
 class Analysis {
 public:
-  explicit Analysis(StringRef dimName) : dimName(dimName) {}
+  Analysis(int64_t probeA, int64_t probeB, StringRef dimName)
+      : probeA(probeA), probeB(probeB), dimName(dimName) {}
 
   FailureOr<tcc::BatchLayout> run(ModuleOp a, ModuleOp b) {
     SmallVector<std::pair<Operation *, Operation *>> ops;
@@ -125,8 +126,8 @@ private:
 
   LogicalResult changes(Operation *op) {
     return fail(op, "the graph changes with its value (compared at " +
-                        Twine(tcc::kBatchProbeA) + " and " +
-                        Twine(tcc::kBatchProbeB) + ")");
+                        Twine(probeA) + " and " +
+                        Twine(probeB) + ")");
   }
 
   /// Finds the dim of `a` (batch A) that is `multiple` x the batch in `b`.
@@ -138,9 +139,9 @@ private:
     auto differs = [&] {
       return fail(op, "a value's type changes with it in more than one dim "
                       "(" + typeString(a.getType()) + " at " +
-                      Twine(tcc::kBatchProbeA) + ", " +
+                      Twine(probeA) + ", " +
                       typeString(b.getType()) + " at " +
-                      Twine(tcc::kBatchProbeB) + ")");
+                      Twine(probeB) + ")");
     };
     if (!ta || !tb || ta.getRank() != tb.getRank() ||
         ta.getElementType() != tb.getElementType() ||
@@ -152,10 +153,10 @@ private:
       int64_t da = ta.getDimSize(d), db = tb.getDimSize(d);
       if (da == db)
         continue;
-      if (info || da % tcc::kBatchProbeA || db % tcc::kBatchProbeB ||
-          da / tcc::kBatchProbeA != db / tcc::kBatchProbeB)
+      if (info || da % probeA || db % probeB ||
+          da / probeA != db / probeB)
         return differs();
-      info = {d, da / tcc::kBatchProbeA};
+      info = {d, da / probeA};
     }
     batched[a] = info;
     return success();
@@ -253,9 +254,9 @@ private:
       };
       return fail(op, "the model computes with the batch size (a constant "
                       "is " + scalar(op.getValue()) + " at batch " +
-                      Twine(tcc::kBatchProbeA) + ", " +
+                      Twine(probeA) + ", " +
                       scalar(twin.getValue()) + " at " +
-                      Twine(tcc::kBatchProbeB) + ")");
+                      Twine(probeB) + ")");
     }
     if (!batched.lookup(op.getResult())) {
       // Each import names its blobs anew: compare their bytes.
@@ -391,6 +392,7 @@ private:
     return failure(walk.wasInterrupted());
   }
 
+  int64_t probeA, probeB;
   StringRef dimName;
   DenseMap<Value, Batched> batched;
 };
@@ -398,6 +400,8 @@ private:
 } // namespace
 
 FailureOr<tcc::BatchLayout> tcc::analyzeRunTimeBatch(ModuleOp a, ModuleOp b,
+                                                     int64_t probeA,
+                                                     int64_t probeB,
                                                      StringRef dimName) {
-  return Analysis(dimName).run(a, b);
+  return Analysis(probeA, probeB, dimName).run(a, b);
 }

@@ -277,25 +277,38 @@ FailureOr<std::string> unpinnedDim(func::FuncOp main) {
 }
 
 /// Whether symbolic dim `dim` may vary at run time: the model is lowered to
-/// linalg at two values of it and compared (tcc::analyzeRunTimeBatch).
+/// linalg at two values of it and compared (tcc::analyzeRunTimeBatch), at
+/// a second pair when the first fails (its errors unseen).
 FailureOr<tcc::BatchLayout>
 probeBatch(MLIRContext &ctx, StringRef model, tcc::ImportOptions import,
            const std::string &dim,
            std::map<std::string, tcc::NodeInfo> &nodes) {
-  OwningOpRef<ModuleOp> probes[2];
-  int64_t values[2] = {tcc::kBatchProbeA, tcc::kBatchProbeB};
-  for (int i = 0; i < 2; ++i) {
-    import.dims[dim] = values[i];
-    probes[i] = tcc::importONNXModel(ctx, model, import, &nodes);
-    if (!probes[i] ||
-        failed(tcc::runPipeline(*probes[i], tcc::PipelineOptions(),
-                                tcc::Stage::Linalg)))
-      return emitError(UnknownLoc::get(&ctx))
-             << "symbolic dim '" << dim << "' cannot vary at run time: the "
-             << "model does not compile with " << dim << "=" << values[i]
-             << " (above); pin it with --dim " << dim << "=N";
+  FailureOr<tcc::BatchLayout> layout = failure();
+  for (const auto &probes : tcc::kBatchProbes) {
+    std::optional<ScopedDiagnosticHandler> quiet;
+    if (&probes != &tcc::kBatchProbes[std::size(tcc::kBatchProbes) - 1])
+      quiet.emplace(&ctx, [](Diagnostic &) { return success(); });
+    OwningOpRef<ModuleOp> lowered[2];
+    bool compiles = true;
+    for (int i = 0; i < 2 && compiles; ++i) {
+      import.dims[dim] = probes[i];
+      lowered[i] = tcc::importONNXModel(ctx, model, import, &nodes);
+      compiles = lowered[i] &&
+                 succeeded(tcc::runPipeline(*lowered[i], tcc::PipelineOptions(),
+                                            tcc::Stage::Linalg));
+      if (!compiles)
+        emitError(UnknownLoc::get(&ctx))
+            << "symbolic dim '" << dim << "' cannot vary at run time: the "
+            << "model does not compile with " << dim << "=" << probes[i]
+            << " (above); pin it with --dim " << dim << "=N";
+    }
+    if (compiles)
+      layout = tcc::analyzeRunTimeBatch(*lowered[0], *lowered[1], probes[0],
+                                        probes[1], dim);
+    if (succeeded(layout))
+      break;
   }
-  return tcc::analyzeRunTimeBatch(*probes[0], *probes[1], dim);
+  return layout;
 }
 
 /// Imports and lowers the model to the LLVM dialect (or `stopAfter`).

@@ -171,3 +171,57 @@ func.func @split_constant_folds() -> (tensor<2xi64>, tensor<1xi64>) {
   %0:2 = onnx.Split %s, %sizes : (tensor<3xi64>, tensor<2xi64>) -> (tensor<2xi64>, tensor<1xi64>)
   return %0#0, %0#1 : tensor<2xi64>, tensor<1xi64>
 }
+
+// -----
+
+// Gather indices computed from Range-like constants (as TorchScript exports
+// mask[:, None, None, :]): b * 4 + s enumerates the flattened [3, 4] mask in
+// order, so the Gather is a Reshape. (Indices too big to fold are
+// evaluated all the same: BERT's at sequence 128 and batch 13.)
+// CHECK-LABEL: func @gather_of_iota
+// CHECK-SAME: (%[[X:.*]]: tensor<12x1xi1>)
+// CHECK-NOT: onnx.Gather
+// CHECK: %[[SHAPE:.*]] = onnx.Constant dense<[3, 1, 1, 4, 1]> : tensor<5xi64>
+// CHECK: %[[R:.*]] = onnx.Reshape %[[X]], %[[SHAPE]]
+// CHECK: return %[[R]]
+func.func @gather_of_iota(%x: tensor<12x1xi1>) -> tensor<3x1x1x4x1xi1> {
+  %rows = onnx.Constant dense<[[[[0]]], [[[4]]], [[[8]]]]> : tensor<3x1x1x1xi64>
+  %cols = onnx.Constant dense<[[[[0, 1, 2, 3]]]]> : tensor<1x1x1x4xi64>
+  %i = onnx.Add %rows, %cols : (tensor<3x1x1x1xi64>, tensor<1x1x1x4xi64>) -> tensor<3x1x1x4xi64>
+  %0 = onnx.Gather %x, %i : (tensor<12x1xi1>, tensor<3x1x1x4xi64>) -> tensor<3x1x1x4x1xi1>
+  return %0 : tensor<3x1x1x4x1xi1>
+}
+
+// -----
+
+// Indices that skip or repeat an element stay a Gather.
+// CHECK-LABEL: func @gather_not_iota
+// CHECK: onnx.Gather
+func.func @gather_not_iota(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %i = onnx.Constant dense<[0, 1, 3, 2]> : tensor<4xi64>
+  %0 = onnx.Gather %x, %i : (tensor<4xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// The dynamo exporter's form: GatherND at (b, s) tuples that Expand,
+// Unsqueeze and Concat build from two ranges.
+// CHECK-LABEL: func @gathernd_of_iota
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xi1>)
+// CHECK-NOT: onnx.GatherND
+// CHECK: %[[SHAPE:.*]] = onnx.Constant dense<[2, 1, 1, 3]> : tensor<4xi64>
+// CHECK: onnx.Reshape %[[X]], %[[SHAPE]]
+func.func @gathernd_of_iota(%x: tensor<2x3xi1>) -> tensor<2x1x1x3xi1> {
+  %b = onnx.Constant dense<[[[[0]]], [[[1]]]]> : tensor<2x1x1x1xi64>
+  %s = onnx.Constant dense<[[[[0, 1, 2]]]]> : tensor<1x1x1x3xi64>
+  %shape = onnx.Constant dense<[2, 1, 1, 3]> : tensor<4xi64>
+  %axis = onnx.Constant dense<[-1]> : tensor<1xi64>
+  %be = onnx.Expand %b, %shape : (tensor<2x1x1x1xi64>, tensor<4xi64>) -> tensor<2x1x1x3xi64>
+  %bu = onnx.Unsqueeze %be, %axis : (tensor<2x1x1x3xi64>, tensor<1xi64>) -> tensor<2x1x1x3x1xi64>
+  %se = onnx.Expand %s, %shape : (tensor<1x1x1x3xi64>, tensor<4xi64>) -> tensor<2x1x1x3xi64>
+  %su = onnx.Unsqueeze %se, %axis : (tensor<2x1x1x3xi64>, tensor<1xi64>) -> tensor<2x1x1x3x1xi64>
+  %i = onnx.Concat %bu, %su {axis = -1 : i64} : (tensor<2x1x1x3x1xi64>, tensor<2x1x1x3x1xi64>) -> tensor<2x1x1x3x2xi64>
+  %0 = onnx.GatherND %x, %i : (tensor<2x3xi1>, tensor<2x1x1x3x2xi64>) -> tensor<2x1x1x3xi1>
+  return %0 : tensor<2x1x1x3xi1>
+}
