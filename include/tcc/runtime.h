@@ -46,8 +46,9 @@
  * each batched tensor `batch_multiple` (usually 1). NAME_run_tensors runs
  * any batch, read from dim 0 of the tensors; so does the static inline
  *   tcc_status NAME_run_batch(tcc_context *context, int64_t batch,
- *                             <NAME_run's arguments>);
- * on buffers of `batch` samples. The samples run one after the other with
+ *                             <NAME_run's buffers>, void *workspace);
+ * on buffers of `batch` samples (with --weights file, the weights come
+ * between the context and the batch). The samples run one after the other with
  * the one workspace. NAME_BATCH_DIM names the dim.
  *
  * The workspace must be at least NAME_workspace_size() bytes and aligned to

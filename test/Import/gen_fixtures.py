@@ -361,6 +361,13 @@ def batch_mlp():
                  [vi("y", ["batch", 5]), vi("z", ["batch"])], inits)
 
 
+def batch_rows():
+    # The output's dim 0 holds 2 rows per sample (Flatten merges the batch with the next dim).
+    nodes = [helper.make_node("Flatten", ["x"], ["flat"], name="flatten0", axis=2),
+             helper.make_node("Relu", ["flat"], ["y"], name="relu0")]
+    return model("batch_rows", nodes, [vi("x", ["batch", 2, 3])], [vi("y", ["rows", 3])])
+
+
 def batch_reduce():
     # Valid ONNX whose samples are not independent: a mean over the batch.
     nodes = [helper.make_node("ReduceMean", ["x"], ["y"], name="mean0", axes=[0], keepdims=1)]
@@ -398,7 +405,7 @@ def batch_seq():
 
 CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
            norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10,
-           batch_mlp, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq]
+           batch_mlp, batch_rows, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq]
 
 
 def if_constant():
@@ -847,8 +854,13 @@ BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime,
 SYMBOLIC_DIM = 2  # value fed for a dim_param (e.g. "batch") when checking
 
 
+# Output dims named as a multiple of the symbolic dim ("rows" of batch_rows).
+SYMBOLIC_MULTIPLES = {"rows": 2}
+
+
 def dims_of(info):
-    return [d.dim_value if d.HasField("dim_value") else SYMBOLIC_DIM
+    return [d.dim_value if d.HasField("dim_value")
+            else SYMBOLIC_DIM * SYMBOLIC_MULTIPLES.get(d.dim_param, 1)
             for d in info.type.tensor_type.shape.dim]
 
 

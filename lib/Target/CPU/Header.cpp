@@ -172,9 +172,10 @@ static void writeRunBatch(const tcc::ModelSignature &sig, StringRef name,
                           raw_ostream &os) {
   os << "/* Runs `batch` samples, one after the other, on buffers that hold\n"
      << " * them all (dim 0 of each batched tensor is its rows x batch). */\n"
-     << "static inline tcc_status " << name
-     << "_run_batch(tcc_context *context, int64_t batch";
-  for (const std::string &p : params)
+     << "static inline tcc_status " << name << "_run_batch(tcc_context *context, "
+     << (weights ? "const tcc_weights *weights,\n    " : "") << "int64_t batch";
+  // The weights (params' first, when there are some) came before the batch.
+  for (const std::string &p : params.drop_front(weights ? 1 : 0))
     os << ",\n    " << p;
   os << ") {\n  tcc_status status = batch < 0 ? TCC_ERROR_INVALID_ARGUMENT "
      << ": TCC_OK;\n"
