@@ -27,9 +27,14 @@ namespace {
 struct Batched {
   int64_t axis = -1;    ///< -1: the value does not depend on the batch
   int64_t multiple = 0; ///< the axis has `multiple` x batch entries
+  /// The axis runs over [outer][batch][multiple / outer]: 1 when the batch
+  /// is its outermost part (as it must be in the inputs and outputs); more
+  /// where a reshape merged leading dims into it (sequence-first attention,
+  /// [seq, batch, d] -> [seq * batch, d]).
+  int64_t outer = 1;
   explicit operator bool() const { return axis >= 0; }
   bool operator==(const Batched &o) const {
-    return axis == o.axis && multiple == o.multiple;
+    return axis == o.axis && multiple == o.multiple && outer == o.outer;
   }
   bool operator!=(const Batched &o) const { return !(*this == o); }
 };
@@ -60,12 +65,13 @@ public:
                       std::vector<int64_t> &multiples) -> LogicalResult {
       Batched info = batched.lookup(v);
       auto name = attrs ? attrs.getAs<StringAttr>(tcc::kNameAttr) : nullptr;
-      if (info && info.axis != 0)
+      if (info && (info.axis != 0 || info.outer != 1))
         return fail(main, Twine(what) + " '" +
                               (name ? name.getValue() : StringRef("?")) +
                               "' holds the batch in dim " + Twine(info.axis) +
+                              (info.outer != 1 ? " behind other rows" : "") +
                               "; the samples run one after the other, so it "
-                              "must be dim 0");
+                              "must lead dim 0");
       multiples.push_back(info ? info.multiple : 0);
       return success();
     };
@@ -181,14 +187,14 @@ private:
     if (auto c = dyn_cast<arith::ConstantOp>(op))
       return checkConstant(c, cast<arith::ConstantOp>(twin));
     if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-      return checkReshape(op, expand.getResultType(), batched.lookup(expand),
-                          batched.lookup(expand.getSrc()),
-                          expand.getReassociationIndices());
+      return checkReshape(op, expand.getResultType(), expand.getResult(),
+                          expand.getSrc(), expand.getReassociationIndices(),
+                          /*intoSmall=*/false);
     if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-      return checkReshape(op, collapse.getSrcType(),
-                          batched.lookup(collapse.getSrc()),
-                          batched.lookup(collapse),
-                          collapse.getReassociationIndices());
+      return checkReshape(op, collapse.getSrcType(), collapse.getSrc(),
+                          collapse.getResult(),
+                          collapse.getReassociationIndices(),
+                          /*intoSmall=*/true);
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op))
       return checkExtractSlice(slice);
     if (auto slice = dyn_cast<tensor::InsertSliceOp>(op))
@@ -198,20 +204,19 @@ private:
       if (info && (pad.getStaticLow()[info.axis] != 0 ||
                    pad.getStaticHigh()[info.axis] != 0))
         return fail(op, "it pads along the batch");
-      return sameAs(op, info, batched.lookup(pad.getResult()));
+      return produce(op, pad.getResult(), info);
     }
     if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
-      Batched info = batched.lookup(concat.getResult());
+      Batched info = batched.lookup(concat.getInputs().front());
       if (info && (int64_t)concat.getDim() == info.axis)
         return fail(op, "it concatenates along the batch");
       for (Value input : concat.getInputs())
         if (failed(sameAs(op, batched.lookup(input), info)))
           return failure();
-      return success();
+      return produce(op, concat.getResult(), info);
     }
     if (auto cast = dyn_cast<tensor::CastOp>(op))
-      return sameAs(op, batched.lookup(cast.getSource()),
-                    batched.lookup(cast.getResult()));
+      return produce(op, cast.getResult(), batched.lookup(cast.getSource()));
     // Any other op: it must not see the batch.
     for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
       if (batched.lookup(v))
@@ -233,6 +238,28 @@ private:
       return fail(op, "'" + op->getName().getStringRef() +
                           "' moves the batch to another dim");
     return success();
+  }
+
+  /// Records that `result` of `op` holds the batch as `expected` says (its
+  /// type must agree).
+  LogicalResult produce(Operation *op, Value result, Batched expected) {
+    Batched &info = batched[result];
+    if (info.axis != expected.axis || info.multiple != expected.multiple)
+      return fail(op, "'" + op->getName().getStringRef() +
+                          "' moves the batch to another dim");
+    info.outer = expected.outer;
+    return success();
+  }
+
+  /// A tensor whose every sample is the same (an init without data), so
+  /// how the batch sits in it does not matter.
+  static bool uniform(Value v) {
+    Operation *def = v.getDefiningOp();
+    if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                        tensor::CastOp>(def))
+      return uniform(def->getOperand(0));
+    return isa_and_nonnull<tensor::EmptyOp, linalg::FillOp, arith::ConstantOp>(
+        def);
   }
 
   LogicalResult checkConstant(arith::ConstantOp op, arith::ConstantOp twin) {
@@ -279,28 +306,38 @@ private:
     return success();
   }
 
-  /// A collapse (or expand) of `big` (more dims) into `small`: the batch must
-  /// be the outermost dim of its group that is not 1.
+  /// A collapse (or expand) of `big` (more dims) into `small`: the dims of
+  /// the batch's group before it join its outer part, those after it its
+  /// inner part. `intoSmall`: the small side is the result (a collapse).
   LogicalResult checkReshape(Operation *op, RankedTensorType bigType,
-                             Batched big, Batched small,
-                             ArrayRef<ReassociationIndices> groups) {
+                             Value bigValue, Value smallValue,
+                             ArrayRef<ReassociationIndices> groups,
+                             bool intoSmall) {
+    Batched big = batched.lookup(bigValue), small = batched.lookup(smallValue);
     if (!big && !small)
       return success();
-    if (!big || !small || small.axis >= (int64_t)groups.size())
+    if (!big || !small || small.axis >= (int64_t)groups.size() ||
+        !llvm::is_contained(groups[small.axis], big.axis))
       return fail(op, "the reshape mixes the batch with other dims");
-    ArrayRef<int64_t> group = groups[small.axis];
-    if (!llvm::is_contained(group, big.axis))
-      return fail(op, "the reshape mixes the batch with other dims");
-    int64_t inner = 1;
-    for (int64_t d : group) {
-      if (d < big.axis && bigType.getDimSize(d) != 1)
-        return fail(op, "the reshape puts dims outside the batch");
-      if (d > big.axis)
-        inner *= bigType.getDimSize(d);
+    int64_t before = 1, after = 1;
+    for (int64_t d : groups[small.axis]) {
+      if (d < big.axis)
+        before *= bigType.getDimSize(d);
+      else if (d > big.axis)
+        after *= bigType.getDimSize(d);
     }
-    if (small.multiple != big.multiple * inner)
+    if (intoSmall)
+      return produce(op, smallValue,
+                     {small.axis, small.multiple, before * big.outer});
+    if (uniform(smallValue))
+      return success();
+    // The small side's outer rows must be whole rows of the dims before.
+    int64_t inner = small.multiple / small.outer;
+    if (small.outer % before || inner % after ||
+        (small.outer / before) * (inner / after) != big.multiple)
       return fail(op, "the reshape mixes the batch with other dims");
-    return success();
+    return produce(op, bigValue,
+                   {big.axis, big.multiple, small.outer / before});
   }
 
   /// Whether a slice takes the whole of `axis` (of a dim of `size`).
@@ -322,7 +359,7 @@ private:
     int64_t axis = src.axis;
     for (int64_t d = 0; d < src.axis; ++d)
       axis -= dropped.test(d);
-    return sameAs(op, {axis, src.multiple}, result);
+    return produce(op, op.getResult(), {axis, src.multiple, src.outer});
   }
 
   LogicalResult checkInsertSlice(tensor::InsertSliceOp op) {
@@ -333,7 +370,9 @@ private:
     if (op.getSourceType().getRank() != op.getDestType().getRank() ||
         !whole(op, dest.axis, op.getDestType().getDimSize(dest.axis)))
       return fail(op, "it writes part of the batch");
-    return sameAs(op, src, dest);
+    if (!src || (src.outer != dest.outer && !uniform(op.getDest())))
+      return sameAs(op, src, dest);
+    return produce(op, op.getResult(), src);
   }
 
   /// A linalg op keeps the samples apart when one parallel loop indexes the
@@ -356,6 +395,17 @@ private:
     if (loop &&
         op.getIteratorTypesArray()[*loop] != utils::IteratorType::parallel)
       return fail(op, "it reduces over the batch");
+    // How the batch sits in its dim: as in the inputs (the inits' data, if
+    // they have any, must agree), all alike.
+    std::optional<int64_t> outer;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Batched info = batched.lookup(operand.get());
+      if (!info || (op.isDpsInit(&operand) && uniform(operand.get())))
+        continue;
+      if (outer && *outer != info.outer)
+        return fail(op, "its operands hold the batch behind different rows");
+      outer = info.outer;
+    }
     for (OpOperand &operand : op->getOpOperands()) {
       if (!isa<ShapedType>(operand.get().getType()) ||
           batched.lookup(operand.get()) || !loop)
@@ -382,14 +432,20 @@ private:
                 ? extract.getIndices()[info.axis].getDefiningOp<linalg::IndexOp>()
                 : linalg::IndexOp();
         if (!loop || !index || index.getDim() != *loop ||
-            index->getParentOp() != op.getOperation()) {
+            index->getParentOp() != op.getOperation() ||
+            info.outer != outer.value_or(1)) {
           (void)fail(op, "its body reads a batched tensor at another sample");
           return WalkResult::interrupt();
         }
       }
       return WalkResult::advance();
     });
-    return failure(walk.wasInterrupted());
+    if (walk.wasInterrupted())
+      return failure();
+    for (Value result : op->getResults())
+      if (Batched info = batched.lookup(result))
+        batched[result].outer = outer.value_or(1);
+    return success();
   }
 
   int64_t probeA, probeB;

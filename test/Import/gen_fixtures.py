@@ -368,6 +368,35 @@ def batch_rows():
     return model("batch_rows", nodes, [vi("x", ["batch", 2, 3])], [vi("y", ["rows", 3])])
 
 
+def seq_first(name, restore):
+    # nn.MultiheadAttention's layout: [batch, seq, d] -> [seq, batch, d] -> [seq * batch, d] rows
+    # for a MatMul; `restore` brings the batch back to the front.
+    r = rng(41)
+    i64 = lambda n, v: init(n, np.array(v, dtype=np.int64))
+    nodes = [helper.make_node("Transpose", ["x"], ["t"], name="transpose0", perm=[1, 0, 2]),
+             helper.make_node("Reshape", ["t", "rows"], ["flat"], name="reshape0"),
+             helper.make_node("MatMul", ["flat", "w"], ["mm"], name="matmul0")]
+    inits = [i64("rows", [-1, 3]), init("w", r.standard_normal((3, 3), dtype=np.float32))]
+    if restore:
+        nodes += [helper.make_node("Reshape", ["mm", "back"], ["u"], name="reshape1"),
+                  helper.make_node("Transpose", ["u"], ["y"], name="transpose1", perm=[1, 0, 2])]
+        inits.append(i64("back", [2, -1, 3]))
+        out = vi("y", ["batch", 2, 3])
+    else:
+        nodes[-1].output[0] = "y"
+        out = vi("y", ["rows", 3])
+    return model(name, nodes, [vi("x", ["batch", 2, 3])], [out], inits)
+
+
+def batch_seq_first():
+    return seq_first("batch_seq_first", restore=True)
+
+
+def batch_rows_behind():
+    # The same without the way back: the output's rows are [seq][batch].
+    return seq_first("batch_rows_behind", restore=False)
+
+
 def batch_reduce():
     # Valid ONNX whose samples are not independent: a mean over the batch.
     nodes = [helper.make_node("ReduceMean", ["x"], ["y"], name="mean0", axes=[0], keepdims=1)]
@@ -405,7 +434,7 @@ def batch_seq():
 
 CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
            norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10,
-           batch_mlp, batch_rows, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq]
+           batch_mlp, batch_rows, batch_seq_first, batch_rows_behind, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq]
 
 
 def if_constant():
