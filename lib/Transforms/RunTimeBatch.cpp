@@ -4,9 +4,11 @@
 // value whose type differs between the two holds the batch in one dim
 // (`multiple` x batch entries); every op is checked to compute each sample
 // from that sample alone: linalg ops index the batch of all their operands
-// by one parallel loop, reshapes keep it outermost, slices and pads leave it
-// whole. Anything else that touches a batched value, and any attribute that
-// differs between the two (a value computed from the batch size), refuses.
+// by one parallel loop, reshapes keep each sample's rows one block (which
+// rows sit outside it is tracked, and must be none at the inputs and
+// outputs), slices and pads leave it whole. Anything else that touches a
+// batched value, and any attribute that differs between the two (a value
+// computed from the batch size), refuses.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/RunTimeBatch.h"
