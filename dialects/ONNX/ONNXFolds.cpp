@@ -101,43 +101,46 @@ struct FoldBatchNormIntoConv : OpRewritePattern<BatchNormalizationOp> {
   }
 };
 
+/// Calls `fn` with the values (of `shapes`) at each index of `shape`, each
+/// broadcast numpy-style to it; fails when one has more dims.
+template <typename T>
+static LogicalResult broadcastEach(ArrayRef<SmallVector<int64_t>> shapes,
+                                   ArrayRef<int64_t> shape,
+                                   ArrayRef<SmallVector<T>> values,
+                                   llvm::function_ref<void(ArrayRef<T>)> fn) {
+  SmallVector<SmallVector<int64_t>> strides;
+  for (ArrayRef<int64_t> s : shapes) {
+    if (s.size() > shape.size())
+      return failure();
+    SmallVector<int64_t> st = rowMajorStrides(s);
+    for (size_t j = 0; j < s.size(); ++j)
+      if (s[j] == 1)
+        st[j] = 0;
+    st.insert(st.begin(), shape.size() - s.size(), 0);
+    strides.push_back(std::move(st));
+  }
+  SmallVector<T> args(values.size());
+  forEachIndex(shape, [&](ArrayRef<int64_t> index) {
+    for (size_t k = 0; k < values.size(); ++k) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < index.size(); ++d)
+        offset += index[d] * strides[k][d];
+      args[k] = values[k][offset];
+    }
+    fn(args);
+  });
+  return success();
+}
+
 /// An integer tensor computed from constants: static shape, row-major values.
 struct IntTensor {
   SmallVector<int64_t> shape;
-  std::vector<int64_t> values;
+  SmallVector<int64_t> values;
 };
 
 /// Index tensors this big are still evaluated (to recognize them, never to
 /// make constants of them).
 constexpr int64_t kMaxEvaluatedElements = 1 << 22;
-
-/// `t` broadcast (numpy rules) to `shape`.
-static std::optional<IntTensor> broadcastTo(const IntTensor &t,
-                                            ArrayRef<int64_t> shape) {
-  if (t.shape.size() > shape.size())
-    return std::nullopt;
-  size_t lead = shape.size() - t.shape.size();
-  SmallVector<int64_t> strides(shape.size(), 0);
-  for (int64_t d = t.shape.size() - 1, stride = 1; d >= 0; --d) {
-    if (t.shape[d] != 1 && t.shape[d] != shape[lead + d])
-      return std::nullopt;
-    strides[lead + d] = t.shape[d] == 1 ? 0 : stride;
-    stride *= t.shape[d];
-  }
-  IntTensor out{SmallVector<int64_t>(shape), {}};
-  int64_t n = mulDims(shape);
-  out.values.reserve(n);
-  SmallVector<int64_t> index(shape.size(), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t at = 0;
-    for (size_t d = 0; d < shape.size(); ++d)
-      at += index[d] * strides[d];
-    out.values.push_back(t.values[at]);
-    for (int64_t d = shape.size() - 1; d >= 0 && ++index[d] == shape[d]; --d)
-      index[d] = 0;
-  }
-  return out;
-}
 
 /// The values of an integer tensor that constants, integer arithmetic and
 /// shape ops compute (as exporters build gather indices from Range); nullopt
@@ -156,16 +159,23 @@ static std::optional<IntTensor> evaluateInts(Value v, int depth = 0) {
     auto values = getIntValues(c.getValue(), kMaxEvaluatedElements);
     if (!values)
       return std::nullopt;
-    return IntTensor{shape, std::vector<int64_t>(values->begin(), values->end())};
+    return IntTensor{shape, std::move(*values)};
   }
+  IntTensor out{shape, {}};
+  auto push = [&](ArrayRef<int64_t> v) {
+    out.values.push_back(isa<AddOp>(op)   ? v[0] + v[1]
+                         : isa<SubOp>(op) ? v[0] - v[1]
+                         : isa<MulOp>(op) ? v[0] * v[1]
+                                          : v[0]);
+  };
   if (isa<AddOp, SubOp, MulOp>(op)) {
     auto a = evaluateInts(op->getOperand(0), depth + 1);
     auto b = evaluateInts(op->getOperand(1), depth + 1);
-    if (!a || !b || !(a = broadcastTo(*a, shape)) || !(b = broadcastTo(*b, shape)))
+    if (!a || !b ||
+        failed(broadcastEach<int64_t>({a->shape, b->shape}, shape,
+                                      {a->values, b->values}, push)))
       return std::nullopt;
-    for (auto [x, y] : llvm::zip(a->values, b->values))
-      x = isa<AddOp>(op) ? x + y : isa<SubOp>(op) ? x - y : x * y;
-    return a;
+    return out;
   }
   if (isa<CastOp, UnsqueezeOp, SqueezeOp, ReshapeOp, FlattenOp>(op)) {
     auto in = evaluateInts(op->getOperand(0), depth + 1);
@@ -176,7 +186,10 @@ static std::optional<IntTensor> evaluateInts(Value v, int depth = 0) {
   }
   if (isa<ExpandOp>(op)) {
     auto in = evaluateInts(op->getOperand(0), depth + 1);
-    return in ? broadcastTo(*in, shape) : std::nullopt;
+    if (!in || failed(broadcastEach<int64_t>({in->shape}, shape, {in->values},
+                                             push)))
+      return std::nullopt;
+    return out;
   }
   if (auto concat = dyn_cast<ConcatOp>(op)) {
     int64_t axis = normAxis(concat.getAxis(), shape.size());
@@ -188,7 +201,6 @@ static std::optional<IntTensor> evaluateInts(Value v, int depth = 0) {
         return std::nullopt;
       parts.push_back(std::move(*part));
     }
-    IntTensor out{shape, {}};
     for (int64_t o = 0; o < outer; ++o)
       for (const IntTensor &part : parts) {
         int64_t chunk = part.values.size() / std::max<int64_t>(outer, 1);
@@ -445,32 +457,17 @@ private:
   broadcastApply(Operation *op, RankedTensorType type,
                  ArrayRef<SmallVector<T>> values,
                  llvm::function_ref<void(ArrayRef<T>)> fn) {
-    SmallVector<SmallVector<int64_t>> strides;
+    SmallVector<SmallVector<int64_t>> shapes;
     for (Value value : op->getOperands()) {
       // A missing optional operand (Clip's bound) stands for a scalar.
       auto s = isa<NoneType>(value.getType())
                    ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
                    : rankedShape(value);
-      if (!s || s->size() > (size_t)type.getRank())
+      if (!s)
         return failure();
-      SmallVector<int64_t> st = rowMajorStrides(*s);
-      for (size_t j = 0; j < s->size(); ++j)
-        if ((*s)[j] == 1)
-          st[j] = 0;
-      st.insert(st.begin(), type.getRank() - s->size(), 0);
-      strides.push_back(std::move(st));
+      shapes.emplace_back(*s);
     }
-    SmallVector<T> args(values.size());
-    forEachIndex(type.getShape(), [&](ArrayRef<int64_t> index) {
-      for (size_t k = 0; k < values.size(); ++k) {
-        int64_t offset = 0;
-        for (size_t d = 0; d < index.size(); ++d)
-          offset += index[d] * strides[k][d];
-        args[k] = values[k][offset];
-      }
-      fn(args);
-    });
-    return success();
+    return broadcastEach<T>(shapes, type.getShape(), values, fn);
   }
 
   /// Float scalars of function bodies (a window's size cast to float, a

@@ -545,6 +545,12 @@ int runCompile(CompileOptions &o) {
 }
 
 /// A model compiled in memory (tcc run, tcc bench), with its buffers.
+/// Bytes of `t` for `batch` samples.
+int64_t bytesFor(const tcc::TensorSignature &t, int64_t batch) {
+  return t.numElements() * (t.batchMultiple ? batch : 1) *
+         tcc::dtypeSize(t.dtype);
+}
+
 struct JitModel {
   Compiled compiled;
   SmallString<0> object; // the code, which the JIT reads in place
@@ -564,8 +570,9 @@ struct JitModel {
     const tcc::ModelSignature &sig = compiled.signature;
     std::vector<const void *> in = inputPtrs;
     std::vector<void *> out = outputPtrs;
+    // Where sample b starts: b samples in, for the tensors that hold one each.
     auto sampleBytes = [](const tcc::TensorSignature &t) {
-      return t.batchMultiple ? t.numElements() * tcc::dtypeSize(t.dtype) : 0;
+      return t.batchMultiple ? bytesFor(t, 1) : 0;
     };
     for (int64_t b = 0; b < batch; ++b) {
       for (size_t i = 0; i < in.size(); ++i)
@@ -653,8 +660,7 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
       tcc::HostTensor t;
       t.dtype = in.dtype;
       t.dims = dims;
-      t.data.resize(in.numElements() * (in.batchMultiple ? m.batch : 1) *
-                    tcc::dtypeSize(in.dtype));
+      t.data.resize(bytesFor(in, m.batch));
       fillInput(t);
       it = given.emplace(in.name, std::move(t)).first;
     }
@@ -731,8 +737,7 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
     tcc::HostTensor t;
     t.dtype = out.dtype;
     t.dims = batchDims(out, m.batch);
-    t.data.resize(out.numElements() * (out.batchMultiple ? m.batch : 1) *
-                  tcc::dtypeSize(out.dtype));
+    t.data.resize(bytesFor(out, m.batch));
     m.outputs.push_back(std::move(t));
   }
   for (tcc::HostTensor &t : m.outputs)
