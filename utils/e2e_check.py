@@ -152,14 +152,21 @@ def run_harness_exe(exe, feeds, refs, work, timeout=None, capture=False, batch=N
     for i, a in enumerate(feeds.values()):
         a.tofile(os.path.join(io_dir, f"input_{i}.bin"))
     for i in range(len(refs)):
-        path = os.path.join(io_dir, f"output_{i}.bin")
-        if os.path.exists(path):
-            os.unlink(path)
+        for ext in ("bin", "dims"):
+            path = os.path.join(io_dir, f"output_{i}.{ext}")
+            if os.path.exists(path):
+                os.unlink(path)
     run([exe, io_dir] + ([] if batch is None else [str(batch)]), timeout=timeout, capture=capture)
     got = {}
     for i, (oname, ref) in enumerate(refs.items()):
         path = os.path.join(io_dir, f"output_{i}.bin")
         raw = np.fromfile(path, dtype=ref.dtype)
+        dims_path = os.path.join(io_dir, f"output_{i}.dims")
+        if os.path.exists(dims_path):  # dims known only after the run
+            with open(dims_path) as f:
+                dims = tuple(int(d) for d in f.read().split())
+            if dims != ref.shape:
+                raise StepError(f"output {oname!r}: tcc reports dims {dims}, onnxruntime gives {ref.shape}")
         if raw.size != ref.size:
             raise StepError(f"{path}: {raw.size} elements, onnxruntime gives {ref.size} {ref.shape}")
         got[oname] = raw.reshape(ref.shape)

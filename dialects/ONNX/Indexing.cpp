@@ -185,3 +185,61 @@ LogicalResult EyeLikeOp::inferShapes() {
     return setShape(*this, *x, elem);
   return keepUnranked(*this, elem);
 }
+
+//===----------------------------------------------------------------------===//
+// NonZero
+//===----------------------------------------------------------------------===//
+
+/// The row-major positions of the non-zero elements of a dense constant.
+static std::optional<SmallVector<int64_t>> nonZeroPositions(Attribute attr) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
+  if (!dense)
+    return std::nullopt;
+  SmallVector<int64_t> positions;
+  int64_t i = 0;
+  if (isa<FloatType>(dense.getElementType())) {
+    for (const APFloat &v : dense.getValues<APFloat>()) {
+      if (!v.isZero())
+        positions.push_back(i);
+      ++i;
+    }
+  } else if (dense.getElementType().isIntOrIndex()) {
+    for (const APInt &v : dense.getValues<APInt>()) {
+      if (!v.isZero())
+        positions.push_back(i);
+      ++i;
+    }
+  } else {
+    return std::nullopt;
+  }
+  return positions;
+}
+
+LogicalResult NonZeroOp::inferShapes() {
+  Type i64 = IntegerType::get(getContext(), 64);
+  auto x = rankedShape(getX());
+  if (!x)
+    return setShape(*this, {ShapedType::kDynamic, ShapedType::kDynamic}, i64);
+  int64_t count = ShapedType::kDynamic;
+  if (auto positions = nonZeroPositions(constantAttr(getX())))
+    count = positions->size();
+  return setShape(*this, {(int64_t)x->size(), count}, i64);
+}
+
+OpFoldResult NonZeroOp::fold(FoldAdaptor adaptor) {
+  auto x = rankedShape(getX());
+  std::optional<SmallVector<int64_t>> positions =
+      nonZeroPositions(adaptor.getX());
+  if (!x || !positions)
+    return {};
+  // Row r holds dim r of each position's index.
+  int64_t rank = x->size(), count = positions->size();
+  SmallVector<int64_t> strides = rowMajorStrides(*x);
+  SmallVector<int64_t> values(rank * count);
+  for (int64_t k = 0; k < count; ++k)
+    for (int64_t r = 0, rest = (*positions)[k]; r < rank; ++r) {
+      values[r * count + k] = rest / strides[r];
+      rest %= strides[r];
+    }
+  return foldedInts(*this, values);
+}

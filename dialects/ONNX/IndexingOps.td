@@ -105,4 +105,17 @@ def ONNX_EyeLikeOp : ONNX_Op<"EyeLike"> {
   let hasVerifier = 1;
 }
 
+def ONNX_NonZeroOp : ONNX_Op<"NonZero"> {
+  let summary = "Indices of the non-zero elements, [rank, count], row-major order";
+  let description = [{
+    The count is known only at run time, so the result's dim 1 is dynamic
+    unless the input is constant (then the op folds). The lowering writes
+    the indices into a buffer sized for every element being non-zero.
+  }];
+  let arguments = (ins AnyTensor:$X);
+  let results = (outs AnyTensor:$Y);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
 #endif // TCC_ONNX_INDEXINGOPS_TD

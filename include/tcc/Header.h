@@ -19,6 +19,9 @@ struct TensorSignature {
   std::vector<std::string> dimNames;
   /// 0, or k when dim 0 is k x the run-time batch (`dims` hold one sample).
   int64_t batchMultiple = 0;
+  /// Bit d: dim d is known only after the run (NonZero's count); dims[d]
+  /// is its bound, the buffer holds the bound's elements.
+  uint32_t runTimeDims = 0;
   int64_t numElements() const;
 };
 
@@ -27,6 +30,9 @@ struct ModelSignature {
   /// The symbolic dim that varies at run time ("" when none): the compiled
   /// code runs one sample, the runtime loops over the batch.
   std::string batchDim;
+  /// The number of output dims known only after the run: their values come
+  /// back in one more output buffer of as many int64s.
+  int numRunTimeDims() const;
 };
 
 /// Attribute names the importer puts on @main's arguments and results.
@@ -34,10 +40,20 @@ inline constexpr llvm::StringLiteral kNameAttr = "tcc.name";
 inline constexpr llvm::StringLiteral kDtypeAttr = "tcc.dtype";
 /// ONNX dim_param of each dim ("" for a fixed dim), when an input has any.
 inline constexpr llvm::StringLiteral kDimNamesAttr = "tcc.dim_names";
+/// On @main after tcc-bound-dynamic-results: (output, dim, bound) triples
+/// of the output dims known only at run time; its last output holds them.
+inline constexpr llvm::StringLiteral kRunTimeDimsAttr = "tcc.run_time_dims";
 
 /// Reads the signature of the imported, shape-inferred @main. Fails (with
-/// an error on `func`) when a shape is not static.
+/// an error on `func`) when a shape is not static, except for output dims
+/// that come from a NonZero: they are marked in `runTimeDims`, with a dim
+/// of -1 until setRunTimeBounds.
 llvm::FailureOr<ModelSignature> getSignature(mlir::func::FuncOp func);
+
+/// Sets the bounds of the run-time output dims from the lowered @main's
+/// tcc.run_time_dims; fails (with an error on `func`) when one is missing.
+llvm::LogicalResult setRunTimeBounds(ModelSignature &signature,
+                                     mlir::Operation *func);
 
 /// Size in bytes of one element of an ONNX dtype (0 when unknown).
 int64_t dtypeSize(int dtype);

@@ -31,6 +31,30 @@ def ConvertONNXToLinalg
 // Transforms
 //===----------------------------------------------------------------------===//
 
+def BoundDynamicResults
+    : Pass<"tcc-bound-dynamic-results", "::mlir::func::FuncOp"> {
+  let summary = "Gives model outputs with run-time dims a static bound";
+  let description = [{
+    Runs on @main in linalg on tensors. An output with dims known only at
+    run time (NonZero's count) must be the leading block of a static
+    tensor (a `tensor.extract_slice` at offset 0, stride 1: its bound). It
+    becomes that tensor's shape, with the block written row-major at its
+    start and zeros after it, and one more result, `tensor<Kxi64>`, holds
+    the K run-time dims, output by output:
+
+      %s = tensor.extract_slice %buf[0, 0] [2, %n] [1, 1]
+          : tensor<2x6xi64> to tensor<2x?xi64>
+      return %s : tensor<2x?xi64>
+
+    becomes `return %packed, %dims : tensor<2x6xi64>, tensor<1xi64>` and
+    @main gets `tcc.run_time_dims = array<i64: output, dim, bound, ...>`.
+    Any other dynamic output is an error naming the output.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def EmitEntryPoints : Pass<"tcc-emit-entry-points", "::mlir::ModuleOp"> {
   let summary = "Wraps the lowered model function in the tcc C ABI";
   let description = [{

@@ -51,6 +51,14 @@
  * between the context and the batch). The samples run one after the other with
  * the one workspace. NAME_BATCH_DIM names the dim.
  *
+ * An output whose size depends on the data (NonZero) has a bound: its
+ * buffer is sized for the bound (tcc_tensor_info.run_time_dims marks the
+ * dims). NAME_run then takes `int64_t *run_time_dims` after the outputs (the
+ * last output of NAME_run_packed), where it writes the actual value of
+ * each such dim, output by output; the output's data is packed row-major
+ * in its actual dims at the start of its buffer. NAME_run_tensors writes
+ * them to the output's `result_dims`.
+ *
  * The workspace must be at least NAME_workspace_size() bytes and aligned to
  * TCC_WORKSPACE_ALIGNMENT bytes; tcc_workspace_alloc() returns such memory.
  * Generated code has no mutable global state: two threads may run the same
@@ -111,6 +119,12 @@ typedef struct tcc_tensor_info {
    * batch_dim): `dims`, `num_elements` and `size_bytes` are one sample's
    * then, with dims[0] == k. */
   int64_t batch_multiple;
+  /* Bit d set: dim d of this output is known only after the run (the count
+   * of a NonZero); dims[d] is its bound, and `num_elements` and
+   * `size_bytes` are for the bounds. The run packs the output row-major in
+   * its actual dims at the start of the buffer and reports them: in
+   * tcc_tensor's result_dims, or (NAME_run) in its run_time_dims array. */
+  uint32_t run_time_dims;
 } tcc_tensor_info;
 
 /* A tensor passed to the checked entry point NAME_run_tensors. */
@@ -119,6 +133,10 @@ typedef struct tcc_tensor {
   int32_t rank;
   const int64_t *dims; /* rank entries */
   void *data;          /* contiguous, row-major */
+  /* Outputs with dims known only after the run (tcc_tensor_info's
+   * run_time_dims): `dims` are the bounds, and the call writes the actual
+   * dims here (rank entries). Not read for other tensors. */
+  int64_t *result_dims;
 } tcc_tensor;
 
 /* Why a checked call failed (filled by NAME_run_tensors when not null). */
@@ -175,8 +193,9 @@ void *tcc_workspace_alloc(size_t size);
 void tcc_workspace_free(void *workspace);
 
 /* Checks `inputs` and `outputs` (count, dtype, rank, every dim, non-null
- * data) and the workspace (non-null when needed, aligned, at least
- * info->workspace_size bytes) against `info`, then calls `run`: once per
+ * data, result_dims where the output has run-time dims) and the workspace
+ * (non-null when needed, aligned, at least info->workspace_size bytes)
+ * against `info`, then calls `run`: once per
  * sample, at each sample's data, when info->batch_dim is set (the batch is
  * dim 0 of the first batched tensor over its batch_multiple; every other
  * batched tensor must agree; a batch of 0 runs nothing). On a

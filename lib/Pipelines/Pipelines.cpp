@@ -55,6 +55,7 @@ void tcc::buildONNXToLinalgPipeline(OpPassManager &pm) {
   fpm.addPass(tcc::onnx::createONNXDecompose());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(tcc::createConvertONNXToLinalg());
+  fpm.addPass(tcc::createBoundDynamicResults());
   fpm.addPass(tcc::createFuseElementwise());
   fpm.addPass(createCanonicalizerPass());
   fpm.addPass(createCSEPass());

@@ -280,6 +280,12 @@ static tcc_status check_tensor(const char *what, const tcc_model_info *info,
     }
     if (got->dims[d] == want->dims[d])
       continue;
+    if (want->run_time_dims >> d & 1)
+      return invalid(error,
+                     "%s '%s': dim %d is %lld; it is known only after the "
+                     "run, so pass its bound, %lld, and a buffer for it",
+                     what, want->name, (int)d, (long long)got->dims[d],
+                     (long long)want->dims[d]);
     const char *dim_name = want->dim_names ? want->dim_names[d] : "";
     if (dim_name && dim_name[0])
       return invalid(error,
@@ -353,17 +359,42 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
       return invalid(error, "%s needs a workspace of %zu bytes, got %zu",
                      info->name, info->workspace_size, workspace_bytes);
   }
+  /* Output dims known only after the run come back in one more output. */
+  int32_t num_run_time_dims = 0;
+  for (int32_t i = 0; i < num_outputs; ++i) {
+    uint32_t mask = info->outputs[i].run_time_dims;
+    if (!mask)
+      continue;
+    if (!outputs[i].result_dims)
+      return invalid(error,
+                     "output '%s': some dims are known only after the run; "
+                     "result_dims is null",
+                     info->outputs[i].name);
+    for (; mask; mask &= mask - 1)
+      ++num_run_time_dims;
+  }
+  if (num_run_time_dims > 0 && info->batch_dim)
+    return invalid(error, "%s: a run-time batch and run-time output dims",
+                   info->name);
   /* The packed call takes arrays of data pointers. */
   enum { kMaxOnStack = 64 };
   const void *in_stack[kMaxOnStack];
-  void *out_stack[kMaxOnStack];
+  void *out_stack[kMaxOnStack + 1];
+  int64_t dims_stack[kMaxOnStack];
   const void **in = num_inputs <= kMaxOnStack
                         ? in_stack
                         : malloc(sizeof(void *) * (size_t)num_inputs);
   void **out = num_outputs <= kMaxOnStack
                    ? out_stack
-                   : malloc(sizeof(void *) * (size_t)num_outputs);
-  tcc_status st = in && out ? TCC_OK : TCC_ERROR_OUT_OF_MEMORY;
+                   : malloc(sizeof(void *) * ((size_t)num_outputs + 1));
+  int64_t *run_time_dims =
+      num_run_time_dims <= kMaxOnStack
+          ? dims_stack
+          : malloc(sizeof(int64_t) * (size_t)num_run_time_dims);
+  tcc_status st =
+      in && out && run_time_dims ? TCC_OK : TCC_ERROR_OUT_OF_MEMORY;
+  if (out)
+    out[num_outputs] = run_time_dims;
   /* One call per sample, at the sample's data. */
   for (int64_t b = 0; st == TCC_OK && b < batch; ++b) {
     for (int32_t i = 0; i < num_inputs; ++i)
@@ -378,10 +409,20 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
          : run_ctx ? run_ctx(context, in, out, workspace)
                    : run_weights(context, weights, in, out, workspace);
   }
+  /* The actual dims of the outputs with run-time dims. */
+  for (int32_t i = 0, next = 0; st == TCC_OK && i < num_outputs; ++i) {
+    const tcc_tensor_info *want = &info->outputs[i];
+    for (int32_t d = 0; want->run_time_dims && d < want->rank; ++d)
+      outputs[i].result_dims[d] = want->run_time_dims >> d & 1
+                                      ? run_time_dims[next++]
+                                      : outputs[i].dims[d];
+  }
   if (in != in_stack)
     free((void *)in);
   if (out != out_stack)
     free(out);
+  if (run_time_dims != dims_stack)
+    free(run_time_dims);
   if (st == TCC_ERROR_OUT_OF_MEMORY)
     invalid(error, "out of memory");
   else if (st != TCC_OK)

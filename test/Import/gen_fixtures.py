@@ -432,9 +432,36 @@ def batch_seq():
     return model("batch_seq", nodes, [vi("x", ["batch", "seq"])], [vi("y", ["batch", "seq"])])
 
 
+def nonzero():
+    # NonZero's count depends on the data: the output's dim 1 is known only after the run.
+    nodes = [helper.make_node("Greater", ["x", "half"], ["mask"], name="greater0"),
+             helper.make_node("NonZero", ["mask"], ["idx"], name="nonzero0"),
+             helper.make_node("Relu", ["x"], ["r"], name="relu0")]
+    inits = [init("half", np.array(0.5, np.float32))]
+    return model("nonzero", nodes, [vi("x", [2, 3, 4])],
+                 [vi("idx", [3, "count"], TensorProto.INT64), vi("r", [2, 3, 4])], inits)
+
+
+def nonzero_transposed():
+    # torch.nonzero: NonZero then Transpose, an op after the data-dependent dim.
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu0"),
+             helper.make_node("NonZero", ["r"], ["nz"], name="nonzero0"),
+             helper.make_node("Transpose", ["nz"], ["idx"], name="transpose0", perm=[1, 0])]
+    return model("nonzero_transposed", nodes, [vi("x", [3, 4])],
+                 [vi("idx", ["count", 2], TensorProto.INT64)])
+
+
+def nonzero_reduced():
+    # An op that computes with the count (a max over the non-zero positions).
+    nodes = [helper.make_node("NonZero", ["x"], ["nz"], name="nonzero0"),
+             helper.make_node("ReduceMax", ["nz"], ["y"], name="max0", axes=[1], keepdims=0)]
+    return model("nonzero_reduced", nodes, [vi("x", [3, 4])], [vi("y", [2], TensorProto.INT64)])
+
+
 CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
            norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10,
-           batch_mlp, batch_rows, batch_seq_first, batch_rows_behind, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq]
+           batch_mlp, batch_rows, batch_seq_first, batch_rows_behind, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq,
+           nonzero, nonzero_transposed, nonzero_reduced]
 
 
 def if_constant():
@@ -915,7 +942,10 @@ def check(path, m):
     outs = sess.run(None, random_feeds(m))
     for o, info in zip(outs, m.graph.output):
         want = dims_of(info)
-        assert list(o.shape) == want, f"{path}: {info.name} shape {o.shape} != {want}"
+        # A data-dependent dim (NonZero's "count") is whatever the data gives.
+        got = [w if d.dim_param == "count" else g
+               for g, w, d in zip(o.shape, want, info.type.tensor_type.shape.dim)]
+        assert len(o.shape) == len(want) and got == want, f"{path}: {info.name} shape {o.shape} != {want}"
         assert np.isfinite(o).all(), f"{path}: {info.name} not finite"
 
 

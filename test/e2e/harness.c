@@ -9,7 +9,9 @@
  *   PREFIX_run_packed once and writes DIR/output_<i>.bin. Exit 0 on success.
  *   With BATCH, for a model compiled with a run-time batch dim: the batched
  *   tensors hold BATCH samples, and the model runs through the checked
- *   call, tcc_run_tensors.
+ *   call, tcc_run_tensors. So does a model with outputs whose dims are
+ *   known only after the run; the harness writes their actual dims to
+ *   DIR/output_<i>.dims (text) and only that many elements to the .bin.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +108,8 @@ int main(int argc, char **argv) {
   char path[4096];
   int i, rc = 1;
   long long batch = 1;
+  int checked = argc == 3;
+  size_t *out_bytes = NULL; /* outputs with run-time dims: their actual bytes */
   tcc_status st;
 
   if (argc != 2 && argc != 3) {
@@ -124,7 +128,8 @@ int main(int argc, char **argv) {
   }
   inputs = calloc((size_t)info->num_inputs + 1, sizeof *inputs);
   outputs = calloc((size_t)info->num_outputs + 1, sizeof *outputs);
-  if (!inputs || !outputs) {
+  out_bytes = calloc((size_t)info->num_outputs + 1, sizeof *out_bytes);
+  if (!inputs || !outputs || !out_bytes) {
     fprintf(stderr, "harness: error: out of memory\n");
     goto done;
   }
@@ -149,32 +154,59 @@ int main(int argc, char **argv) {
             MODEL_WORKSPACE_SIZE());
     goto done;
   }
-  if (argc == 3) {
+  for (i = 0; i < info->num_outputs; ++i)
+    checked |= info->outputs[i].run_time_dims != 0;
+  if (checked) {
     /* The checked call, with the dims of `batch` samples. */
     tcc_tensor *in_t = calloc((size_t)info->num_inputs + 1, sizeof *in_t);
     tcc_tensor *out_t = calloc((size_t)info->num_outputs + 1, sizeof *out_t);
     size_t ranks = 0, at = 0;
-    int64_t *dims;
+    int64_t *dims, *result_dims;
     tcc_error err;
     for (i = 0; i < info->num_inputs; ++i)
       ranks += (size_t)info->inputs[i].rank;
     for (i = 0; i < info->num_outputs; ++i)
       ranks += (size_t)info->outputs[i].rank;
     dims = calloc(ranks + 1, sizeof *dims);
-    if (!in_t || !out_t || !dims) {
+    result_dims = calloc(ranks + 1, sizeof *result_dims);
+    if (!in_t || !out_t || !dims || !result_dims) {
       fprintf(stderr, "harness: error: out of memory\n");
       free(in_t), free(out_t), free(dims);
       goto done;
     }
     for (i = 0; i < info->num_inputs; at += (size_t)info->inputs[i++].rank)
       in_t[i] = describe(&info->inputs[i], batch, dims + at, inputs[i]);
-    for (i = 0; i < info->num_outputs; at += (size_t)info->outputs[i++].rank)
+    for (i = 0; i < info->num_outputs; at += (size_t)info->outputs[i++].rank) {
       out_t[i] = describe(&info->outputs[i], batch, dims + at, outputs[i]);
+      out_t[i].result_dims = result_dims + at;
+    }
     st = tcc_run_tensors(info, MODEL_RUN_PACKED, in_t, info->num_inputs, out_t,
                          info->num_outputs, workspace, MODEL_WORKSPACE_SIZE(), &err);
     if (st != TCC_OK)
       fprintf(stderr, "harness: error: %s\n", err.message);
-    free(in_t), free(out_t), free(dims);
+    /* The actual sizes of the outputs with run-time dims, and their dims. */
+    for (i = 0; st == TCC_OK && i < info->num_outputs; ++i) {
+      const tcc_tensor_info *t = &info->outputs[i];
+      size_t n = tcc_dtype_size(t->dtype);
+      FILE *f;
+      int d;
+      if (!t->run_time_dims)
+        continue;
+      snprintf(path, sizeof path, "%s/output_%d.dims", argv[1], i);
+      if (!(f = fopen(path, "w"))) {
+        fprintf(stderr, "harness: error: cannot write %s\n", path);
+        st = TCC_ERROR_IO;
+        break;
+      }
+      for (d = 0; d < t->rank; ++d) {
+        n *= (size_t)out_t[i].result_dims[d];
+        fprintf(f, "%s%lld", d ? " " : "", (long long)out_t[i].result_dims[d]);
+      }
+      fprintf(f, "\n");
+      fclose(f);
+      out_bytes[i] = n;
+    }
+    free(in_t), free(out_t), free(dims), free(result_dims);
   } else {
     st = MODEL_RUN_PACKED((const void *const *)inputs, (void *const *)outputs, workspace);
   }
@@ -185,7 +217,9 @@ int main(int argc, char **argv) {
   }
   for (i = 0; i < info->num_outputs; ++i) {
     snprintf(path, sizeof path, "%s/output_%d.bin", argv[1], i);
-    if (write_all(path, outputs[i], batch_bytes(&info->outputs[i], batch)))
+    if (write_all(path, outputs[i],
+                  info->outputs[i].run_time_dims ? out_bytes[i]
+                                                 : batch_bytes(&info->outputs[i], batch)))
       goto done;
   }
   rc = 0;
@@ -198,6 +232,7 @@ done:
       tcc_workspace_free(outputs[i]);
   free(inputs);
   free(outputs);
+  free(out_bytes);
   tcc_workspace_free(workspace);
   return rc;
 }

@@ -352,6 +352,11 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     if (failed(sig))
       return failure();
     out.signature = *sig;
+    if (batch && out.signature.numRunTimeDims())
+      return emitError(main.getLoc())
+             << "symbolic dim '" << batch->dimName << "' cannot vary at run "
+             << "time in a model whose outputs have data-dependent dims "
+             << "(NonZero); pin it with --dim " << batch->dimName << "=N";
     if (batch) {
       out.signature.batchDim = batch->dimName;
       for (auto [t, k] : llvm::zip(out.signature.inputs, batch->inputMultiples))
@@ -380,8 +385,12 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     return failure();
   if (stopAfter == tcc::Stage::LLVM) {
     auto fn = out.module->lookupSymbol<LLVM::LLVMFuncOp>(out.name + "_main");
-    auto ws = fn ? fn->getAttrOfType<IntegerAttr>("tcc.workspace_size")
-                 : IntegerAttr();
+    if (!fn)
+      return out.module->emitError("internal: no lowered @") << out.name
+                                                             << "_main";
+    if (failed(tcc::setRunTimeBounds(out.signature, fn)))
+      return failure();
+    auto ws = fn->getAttrOfType<IntegerAttr>("tcc.workspace_size");
     out.workspaceSize = ws ? ws.getInt() : 0;
     auto bytes = fn ? fn->getAttrOfType<IntegerAttr>(tcc::attr::kWeightsBytes)
                     : IntegerAttr();
@@ -562,6 +571,9 @@ struct JitModel {
   void *workspace = nullptr;
   /// Samples per run, for a model with a run-time batch (else 1).
   int64_t batch = 1;
+  /// The output dims known only after the run (tcc::ModelSignature::
+  /// numRunTimeDims), which the run writes.
+  std::vector<int64_t> runTimeDims;
   ~JitModel() { std::free(workspace); }
 
   /// Runs the model once on the buffers: once per sample, at each sample's
@@ -579,10 +591,29 @@ struct JitModel {
         in[i] = (const char *)inputPtrs[i] + b * sampleBytes(sig.inputs[i]);
       for (size_t i = 0; i < out.size(); ++i)
         out[i] = (char *)outputPtrs[i] + b * sampleBytes(sig.outputs[i]);
+      if (!runTimeDims.empty())
+        out.push_back(runTimeDims.data());
       if (int32_t status = runPacked(threads, in.data(), out.data(), workspace))
         return status;
     }
     return 0;
+  }
+
+  /// Shrinks the outputs with run-time dims to the dims of the last run
+  /// (packed at the start of their buffers).
+  void trimOutputs() {
+    auto next = runTimeDims.begin();
+    for (auto [t, sig] : llvm::zip(outputs, compiled.signature.outputs)) {
+      if (!sig.runTimeDims)
+        continue;
+      int64_t n = 1;
+      for (size_t d = 0; d < t.dims.size(); ++d) {
+        if (sig.runTimeDims >> d & 1)
+          t.dims[d] = *next++;
+        n *= t.dims[d];
+      }
+      t.data.resize(n * tcc::dtypeSize(t.dtype));
+    }
   }
 };
 
@@ -743,6 +774,7 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   for (tcc::HostTensor &t : m.outputs)
     m.outputPtrs.push_back(t.data.empty() ? (void *)&kEmptyTensor
                                           : t.data.data());
+  m.runTimeDims.resize(compiled.signature.numRunTimeDims());
   size_t wsSize =
       llvm::alignTo(std::max<int64_t>(compiled.workspaceSize, 1), 64);
   m.workspace = std::aligned_alloc(64, wsSize);
@@ -777,6 +809,7 @@ int withJitModel(RunOptions &r, bool fillMissing,
 int writeOutputs(RunOptions &r, JitModel &m, tcc_context *threads) {
   if (int32_t status = m.run(threads))
     return error("the model returned status " + std::to_string(status));
+  m.trimOutputs();
 
   if (std::error_code ec = llvm::sys::fs::create_directories(r.outputDir))
     return error("cannot create '" + r.outputDir + "': " + ec.message());

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::onnx_to_linalg;
@@ -233,11 +235,91 @@ struct OneHotPattern : OpConversionPattern<onnx::OneHotOp> {
   }
 };
 
+/// NonZero: one scan over the input in row-major order writes the index of
+/// each non-zero element into column `count` of a [rank, n] buffer (n: the
+/// input's elements, room for all), then counts it. The result is the
+/// buffer's first `count` columns: a tensor whose dim 1 is known at run time
+/// (tcc-bound-dynamic-results turns a model output of it into the buffer
+/// and its dims).
+struct NonZeroPattern : OpConversionPattern<onnx::NonZeroOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::NonZeroOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX();
+    auto xType = dyn_cast<RankedTensorType>(x.getType());
+    if (!xType || !xType.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    Location loc = op.getLoc();
+    int64_t rank = xType.getRank(), n = xType.getNumElements();
+    Type i64 = rewriter.getI64Type(), elem = xType.getElementType();
+    Value buffer =
+        createFilled(rewriter, loc, RankedTensorType::get({rank, n}, i64),
+                     constantScalar(rewriter, loc, i64, 0.0));
+    Value zero = constantIndex(rewriter, loc, 0);
+    Value one = constantIndex(rewriter, loc, 1);
+    auto scan = scf::ForOp::create(
+        rewriter, loc, zero, constantIndex(rewriter, loc, n), one,
+        ValueRange{buffer, zero},
+        [&](OpBuilder &b, Location l, Value flat, ValueRange args) {
+          // The element's index, from its row-major position.
+          SmallVector<Value> index;
+          int64_t stride = n;
+          for (int64_t d = 0; d < rank; ++d) {
+            int64_t size = xType.getDimSize(d);
+            stride /= size;
+            Value i = arith::DivUIOp::create(b, l, flat,
+                                             constantIndex(b, l, stride));
+            index.push_back(
+                arith::RemUIOp::create(b, l, i, constantIndex(b, l, size)));
+          }
+          Value v = tensor::ExtractOp::create(b, l, x, index);
+          Value nonZero =
+              isa<FloatType>(elem)
+                  ? arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, v,
+                                          constantScalar(b, l, elem, 0.0))
+                        .getResult()
+                  : arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, v,
+                                          constantScalar(b, l, elem, 0.0))
+                        .getResult();
+          auto write = scf::IfOp::create(
+              b, l, nonZero,
+              [&](OpBuilder &tb, Location tl) {
+                Value t = args[0];
+                for (int64_t r = 0; r < rank; ++r)
+                  t = tensor::InsertOp::create(
+                      tb, tl,
+                      arith::IndexCastOp::create(tb, tl, i64, index[r]), t,
+                      ValueRange{constantIndex(tb, tl, r), args[1]});
+                scf::YieldOp::create(
+                    tb, tl,
+                    ValueRange{t, arith::AddIOp::create(tb, tl, args[1],
+                                                        constantIndex(tb, tl, 1))});
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, args);
+              });
+          scf::YieldOp::create(b, l, write.getResults());
+        });
+    SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(rank),
+                                    scan.getResult(1)};
+    Value result = tensor::ExtractSliceOp::create(
+        rewriter, loc, scan.getResult(0), offsets, sizes, strides);
+    Type type = toSignless(op.getType());
+    if (result.getType() != type)
+      result = tensor::CastOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void tcc::onnx_to_linalg::populateGatherPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   patterns.add<GatherPattern, GatherElementsPattern, GatherNDPattern,
-               OneHotPattern, SlicePattern, TilePattern>(converter,
+               NonZeroPattern, OneHotPattern, SlicePattern, TilePattern>(converter,
                                                          patterns.getContext());
 }

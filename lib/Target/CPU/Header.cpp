@@ -66,6 +66,53 @@ static const char *dtypeEnum(int dtype) {
   }
 }
 
+/// Whether output `index` of `func` is computed from a NonZero with a
+/// dynamic count: its dynamic dims are known only after the run.
+static bool fromNonZero(func::FuncOp func, unsigned index) {
+  Operation *ret = func.getBody().front().getTerminator();
+  SmallVector<Value> work{ret->getOperand(index)};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || !seen.insert(v).second)
+      continue;
+    if (def->getName().getStringRef() == "onnx.NonZero" &&
+        !cast<ShapedType>(v.getType()).hasStaticShape())
+      return true;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+int tcc::ModelSignature::numRunTimeDims() const {
+  int n = 0;
+  for (const TensorSignature &t : outputs)
+    n += llvm::popcount(t.runTimeDims);
+  return n;
+}
+
+LogicalResult tcc::setRunTimeBounds(ModelSignature &sig, Operation *func) {
+  auto triples = func->getAttrOfType<DenseI64ArrayAttr>(kRunTimeDimsAttr);
+  ArrayRef<int64_t> values = triples ? triples.asArrayRef() : ArrayRef<int64_t>();
+  for (size_t i = 0; i + 2 < values.size(); i += 3) {
+    int64_t out = values[i], d = values[i + 1];
+    if (out < 0 || out >= (int64_t)sig.outputs.size() || d < 0 ||
+        d >= (int64_t)sig.outputs[out].dims.size() ||
+        !(sig.outputs[out].runTimeDims >> d & 1))
+      return func->emitError() << "internal: tcc.run_time_dims names output "
+                               << out << " dim " << d;
+    sig.outputs[out].dims[d] = values[i + 2];
+  }
+  for (const TensorSignature &t : sig.outputs)
+    for (size_t d = 0; d < t.dims.size(); ++d)
+      if (t.dims[d] < 0)
+        return func->emitError()
+               << "output '" << t.name << "' has a dim (" << d
+               << ") known only at run time that tcc cannot bound";
+  return success();
+}
+
 FailureOr<tcc::ModelSignature> tcc::getSignature(func::FuncOp func) {
   ModelSignature sig;
   auto read = [&](Type type, DictionaryAttr attrs, StringRef what,
@@ -82,6 +129,10 @@ FailureOr<tcc::ModelSignature> tcc::getSignature(func::FuncOp func) {
     for (int64_t d = 0; d < ranked.getRank(); ++d) {
       if (!ranked.isDynamicDim(d))
         continue;
+      if (what == "output" && fromNonZero(func, index) && d < 32) {
+        t.runTimeDims |= 1u << d;
+        continue;
+      }
       if (what == "output")
         return func.emitError()
                << "output '" << t.name << "' has a dynamic dim " << d
@@ -136,6 +187,8 @@ static std::string dimsString(const tcc::TensorSignature &t,
       s += "(" +
            (t.batchMultiple == 1 ? "" : std::to_string(t.batchMultiple) + "*") +
            batchDim.str() + ")";
+    else if (t.runTimeDims >> i & 1)
+      s += "(<=" + std::to_string(t.dims[i]) + ")";
     else
       s += std::to_string(t.dims[i]);
   }
@@ -211,16 +264,24 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
          << "]";
       std::string pinned;
       for (size_t d = 0; d < ts[i].dimNames.size(); ++d)
-        if (!ts[i].dimNames[d].empty() && !(d == 0 && ts[i].batchMultiple))
+        if (!ts[i].dimNames[d].empty() && !(d == 0 && ts[i].batchMultiple) &&
+            !(ts[i].runTimeDims >> d & 1))
           pinned += (pinned.empty() ? "" : ", ") + ts[i].dimNames[d] + "=" +
                     std::to_string(ts[i].dims[d]);
       if (!pinned.empty())
         os << "  (symbolic dims pinned: " << pinned << ")";
+      if (ts[i].runTimeDims)
+        os << "  (dims in (<=N) are known after the run)";
       os << "\n";
     }
   };
   describe("input ", sig.inputs);
   describe("output", sig.outputs);
+  if (int n = sig.numRunTimeDims())
+    os << " *   run_time_dims: " << n << " int64 the run writes: the actual "
+       << "value of each (<=N) dim\n *   above, output by output. Each such "
+       << "output is packed row-major in its\n *   actual dims at the start "
+       << "of its buffer (sized for the bounds).\n";
   if (!sig.batchDim.empty())
     os << " *   batch: '" << sig.batchDim << "' varies at run time. The calls "
        << "below run one sample;\n *   " << name << "_run_batch and " << name
@@ -277,11 +338,16 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
   for (size_t i = 0; i < sig.outputs.size(); ++i)
     params.push_back(std::string(cType(sig.outputs[i].dtype)) + " *" +
                      paramName(sig.outputs[i].name, "output", i));
+  if (sig.numRunTimeDims())
+    params.push_back("int64_t *run_time_dims");
   params.push_back("void *workspace");
   for (size_t i = 0; i < params.size(); ++i)
     os << (i ? ",\n    " : "") << params[i];
   os << ");\n\n";
-  os << "/* The same, with the buffers in arrays in model order. */\n"
+  os << "/* The same, with the buffers in arrays in model order"
+     << (sig.numRunTimeDims() ? " (run_time_dims\n * last among the outputs)"
+                              : "")
+     << ". */\n"
      << "tcc_status " << name << "_run_packed(" << weightsParam
      << "const void *const *inputs,\n    void *const *outputs, void *workspace);\n\n";
   os << "/* The two calls above on the threads of `context` (null: the\n"
@@ -334,9 +400,10 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
          << (ts[i].dimNames.empty()
                  ? std::string("0")
                  : prefix + std::to_string(i) + "_dim_names")
-         << ", " << ts[i].batchMultiple << "},\n";
+         << ", " << ts[i].batchMultiple << ", " << ts[i].runTimeDims
+         << "u},\n";
     if (ts.empty())
-      os << "    {0, (tcc_dtype)0, 0, 0, 0u, 0u, 0, 0},\n";
+      os << "    {0, (tcc_dtype)0, 0, 0, 0u, 0u, 0, 0, 0u},\n";
     os << "  };\n";
   };
   emitInfos("inputs", "in", sig.inputs);

@@ -186,3 +186,22 @@ func.func @slice_empty(%x: tensor<2x10xf32>) -> tensor<2x0xf32> {
   %0 = onnx.Slice %x, %s, %e, %a, %none : (tensor<2x10xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, none) -> tensor<2x0xf32>
   return %0 : tensor<2x0xf32>
 }
+
+// -----
+
+// NonZero: one scan writes each non-zero element's index into the next
+// column of a [rank, elements] buffer; the result is its first `count`
+// columns.
+// CHECK-LABEL: func @nonzero
+// CHECK: %[[BUF:.*]] = linalg.fill {{.*}} -> tensor<2x6xi64>
+// CHECK: %[[SCAN:.*]]:2 = scf.for %[[F:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %[[BUF]], %[[K:.*]] = %{{.*}}) -> (tensor<2x6xi64>, index)
+// CHECK:   %[[V:.*]] = tensor.extract %{{.*}} : tensor<2x3xf32>
+// CHECK:   %[[NZ:.*]] = arith.cmpf une, %[[V]]
+// CHECK:   scf.if %[[NZ]] -> (tensor<2x6xi64>, index)
+// CHECK:     tensor.insert %{{.*}} into %[[T]][%{{.*}}, %[[K]]]
+// CHECK:     tensor.insert
+// CHECK: tensor.extract_slice %[[SCAN]]#0[0, 0] [2, %[[SCAN]]#1] [1, 1] : tensor<2x6xi64> to tensor<2x?xi64>
+func.func @nonzero(%x: tensor<2x3xf32>) -> tensor<2x?xi64> {
+  %0 = onnx.NonZero %x : (tensor<2x3xf32>) -> tensor<2x?xi64>
+  return %0 : tensor<2x?xi64>
+}

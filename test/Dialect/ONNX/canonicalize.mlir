@@ -225,3 +225,16 @@ func.func @gathernd_of_iota(%x: tensor<2x3xi1>) -> tensor<2x1x1x3xi1> {
   %0 = onnx.GatherND %x, %i : (tensor<2x3xi1>, tensor<2x1x1x3x2xi64>) -> tensor<2x1x1x3xi1>
   return %0 : tensor<2x1x1x3xi1>
 }
+
+// -----
+
+// NonZero of a constant folds: the indices of the non-zero elements, row by
+// row ([[1, 0], [1, 1]] has them at (0, 0), (1, 0), (1, 1)).
+// CHECK-LABEL: func @nonzero_folded
+// CHECK: %[[C:.*]] = onnx.Constant dense<{{\[\[}}0, 1, 1], [0, 0, 1]]> : tensor<2x3xi64>
+// CHECK: return %[[C]]
+func.func @nonzero_folded() -> tensor<2x3xi64> {
+  %c = onnx.Constant dense<[[1.0, 0.0], [2.0, -0.5]]> : tensor<2x2xf32>
+  %0 = onnx.NonZero %c : (tensor<2x2xf32>) -> tensor<2x3xi64>
+  return %0 : tensor<2x3xi64>
+}

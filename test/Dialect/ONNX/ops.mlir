@@ -304,6 +304,8 @@ func.func @indexing_and_rearrange_ops(%x: tensor<2x3xf32>, %i: tensor<2x3xi64>, 
   %vals = onnx.Constant dense<[0.0, 1.0]> : tensor<2xf32>
   // CHECK: onnx.OneHot
   %oh = onnx.OneHot %i, %depth, %vals {axis = 1 : i64} : (tensor<2x3xi64>, tensor<i64>, tensor<2xf32>) -> tensor<2x4x3xf32>
+  // CHECK: onnx.NonZero %{{.*}} : (tensor<2x3xf32>) -> tensor<2x?xi64>
+  %nz = onnx.NonZero %x : (tensor<2x3xf32>) -> tensor<2x?xi64>
   // CHECK: onnx.Trilu %{{.*}}, %{{.*}} {upper = 0 : i64}
   %tr = onnx.Trilu %x, %none {upper = 0 : i64} : (tensor<2x3xf32>, none) -> tensor<2x3xf32>
   // CHECK: onnx.EyeLike %{{.*}} {dtype = 7 : i64, k = 1 : i64}

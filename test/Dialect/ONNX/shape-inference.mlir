@@ -397,3 +397,17 @@ func.func @grids(%theta: tensor<2x3x4xf32>, %x: tensor<2x7x3x3x3xf32>) {
   %y = onnx.GridSample %x, %g : (tensor<2x7x3x3x3xf32>, tensor<*xf32>) -> tensor<*xf32>
   return
 }
+
+// -----
+
+// NonZero: [rank, count]; the count is known at compile time only for a
+// constant input.
+// CHECK-LABEL: func @nonzero
+// CHECK: onnx.NonZero %{{.*}} : (tensor<2x3x4xf32>) -> tensor<3x?xi64>
+// CHECK: onnx.NonZero %{{.*}} : (tensor<2x2xi1>) -> tensor<2x3xi64>
+func.func @nonzero(%x: tensor<2x3x4xf32>) {
+  %0 = onnx.NonZero %x : (tensor<2x3x4xf32>) -> tensor<*xi64>
+  %c = onnx.Constant dense<[[true, false], [true, true]]> : tensor<2x2xi1>
+  %1 = onnx.NonZero %c : (tensor<2x2xi1>) -> tensor<*xi64>
+  return
+}
