@@ -65,6 +65,15 @@ bool collectOutlinedInputs(mlir::Operation *op,
                            llvm::SetVector<mlir::Operation *> &recreated,
                            llvm::SetVector<mlir::Value> &args);
 
+/// Whether `op` maps every element of every operand to the same element of
+/// every other, on static identity-layout buffers of rank >= 2; such an op
+/// is the same as one loop over all elements.
+bool isFlattenable(mlir::linalg::GenericOp op);
+
+/// Replaces a flattenable `op` by the same op on 1-d views of its buffers.
+mlir::linalg::GenericOp flattenElementwise(mlir::RewriterBase &b,
+                                           mlir::linalg::GenericOp op);
+
 /// Whether the body of `op` is `out + a * b` (in either order) on f32: a
 /// matmul, a convolution, their batched and broadcast forms.
 bool isMultiplyAccumulate(mlir::linalg::LinalgOp op);

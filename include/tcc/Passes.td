@@ -157,6 +157,30 @@ def InterchangeReductions
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SplitKernels : Pass<"tcc-split-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Gives a kernel without a parallel loop one over chunks of a parallel dim";
+  let description = [{
+    Runs on the kernels of tcc-outline-kernels that tcc-vectorize-contractions
+    left without a `tcc.parallel` loop (elementwise ops, pooling, depthwise
+    convolutions, softmax, normalizations). A linalg op on buffers with at
+    least 2^16 iterations becomes a loop over chunks of one parallel dim,
+    marked `tcc.parallel` for tcc-parallelize-loops, each iteration the op
+    on subviews of its operands:
+
+      linalg.generic ins(%x : memref<1x32x112x112xf32>) outs(%y : ...)
+
+    becomes `scf.for %c = 0 to 16` over the same op on
+    `memref<1x2x112x112xf32, strided<...>>` subviews at channel 2 * %c. An
+    elementwise op on contiguous buffers is made one-dimensional first and
+    split into 16 or more equal runs. The dim is the outermost parallel
+    one of at least 8 iterations (else the longest) that each operand
+    indexes directly or not at all. Only parallel dims are split, so every
+    output element is computed as before, by one thread.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def ParallelizeLoops : Pass<"tcc-parallelize-loops", "::mlir::ModuleOp"> {
   let summary = "Splits the loops marked tcc.parallel over a context's threads";
   let description = [{

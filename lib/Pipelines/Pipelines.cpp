@@ -85,6 +85,7 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
   vectorize.vectorBits = options.vectorBits;
   vectorize.registers = options.vectorRegisters;
   pm.addPass(tcc::createVectorizeContractions(vectorize));
+  pm.nest<func::FuncOp>().addPass(tcc::createSplitKernels());
   pm.addPass(tcc::createParallelizeLoops());
   if (!options.weightsFile.empty()) {
     tcc::ExternalizeWeightsOptions weights;

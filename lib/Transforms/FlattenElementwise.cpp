@@ -18,11 +18,9 @@ namespace tcc {
 #include "tcc/Passes.h.inc"
 } // namespace tcc
 
-namespace {
-
 /// Whether `op` maps every element of every operand to the same element of
 /// every other, on static identity-layout buffers of rank >= 2.
-bool isFlattenable(linalg::GenericOp op) {
+bool tcc::isFlattenable(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() < 2 ||
       op.getNumParallelLoops() != op.getNumLoops() ||
       !op.getBody()->getOps<linalg::IndexOp>().empty())
@@ -36,35 +34,43 @@ bool isFlattenable(linalg::GenericOp op) {
   return true;
 }
 
+linalg::GenericOp tcc::flattenElementwise(RewriterBase &b,
+                                          linalg::GenericOp op) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  auto all = tcc::wholeShapeGroup(op.getNumLoops());
+  auto flat = [&](ValueRange values) {
+    return llvm::map_to_vector(values, [&](Value v) -> Value {
+      return memref::CollapseShapeOp::create(b, loc, v, all);
+    });
+  };
+  SmallVector<Value> inputs = flat(op.getDpsInputs());
+  SmallVector<Value> outputs = flat(op.getDpsInits());
+  AffineMap id = b.getDimIdentityMap();
+  auto flatOp = linalg::GenericOp::create(
+      b, loc, TypeRange(), inputs, outputs,
+      SmallVector<AffineMap>(op->getNumOperands(), id),
+      {utils::IteratorType::parallel});
+  b.inlineRegionBefore(op.getRegion(), flatOp.getRegion(),
+                       flatOp.getRegion().begin());
+  b.eraseOp(op);
+  return flatOp;
+}
+
+namespace {
+
 struct FlattenElementwise
     : tcc::impl::FlattenElementwiseBase<FlattenElementwise> {
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (isFlattenable(op))
+      if (tcc::isFlattenable(op))
         ops.push_back(op);
     });
     IRRewriter b(&getContext());
-    for (linalg::GenericOp op : ops) {
-      b.setInsertionPoint(op);
-      Location loc = op.getLoc();
-      auto all = tcc::wholeShapeGroup(op.getNumLoops());
-      auto flat = [&](ValueRange values) {
-        return llvm::map_to_vector(values, [&](Value v) -> Value {
-          return memref::CollapseShapeOp::create(b, loc, v, all);
-        });
-      };
-      SmallVector<Value> inputs = flat(op.getDpsInputs());
-      SmallVector<Value> outputs = flat(op.getDpsInits());
-      AffineMap id = b.getDimIdentityMap();
-      auto flatOp = linalg::GenericOp::create(
-          b, loc, TypeRange(), inputs, outputs,
-          SmallVector<AffineMap>(op->getNumOperands(), id),
-          {utils::IteratorType::parallel});
-      b.inlineRegionBefore(op.getRegion(), flatOp.getRegion(),
-                           flatOp.getRegion().begin());
-      b.eraseOp(op);
-    }
+    for (linalg::GenericOp op : ops)
+      (void)tcc::flattenElementwise(b, op);
   }
 };
 

@@ -787,7 +787,17 @@ def parallel():
                  [vi("c", [2, 16, 22, 22]), vi("m1", [512, 40]), vi("m2", [256, 48])], inits)
 
 
-CHECKED += [parallel]
+def parallel_rest():
+    """Ops that are not contractions, large enough (>= 2^16 iterations) to be split over a
+    context's threads (tcc-split-kernels): a softmax over rows (split along a dim) and a Relu
+    (split into equal runs of elements)."""
+    nodes = [helper.make_node("Softmax", ["x"], ["s"], name="softmax0", axis=-1),
+             helper.make_node("Relu", ["x"], ["r"], name="relu0")]
+    return model("parallel_rest", nodes, [vi("x", [4, 128, 128])],
+                 [vi("s", [4, 128, 128]), vi("r", [4, 128, 128])])
+
+
+CHECKED += [parallel, parallel_rest]
 
 
 def if_unsafe():
