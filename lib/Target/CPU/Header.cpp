@@ -419,7 +419,13 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
   os << "/* The checked call: compares each tensor's dtype, rank and dims\n"
      << " * (and the workspace's size and alignment) with the model's before\n"
      << " * running it; a mismatch returns TCC_ERROR_INVALID_ARGUMENT with a\n"
-     << " * message in *error (when not null) naming the tensor and dim. */\n";
+     << " * message in *error (when not null) naming the tensor and dim."
+     << (sig.numRunTimeDims()
+             ? "\n * An output with (<=N) dims takes the bounds as its dims and "
+               "an array\n * in result_dims, where the call writes its actual "
+               "dims."
+             : "")
+     << " */\n";
   const char *tensorParams =
       "const tcc_tensor *inputs, int32_t num_inputs,\n"
       "    tcc_tensor *outputs, int32_t num_outputs, void *workspace,\n"
