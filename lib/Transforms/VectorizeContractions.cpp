@@ -875,6 +875,150 @@ private:
   llvm::SetVector<memref::GlobalOp> replaced;
 };
 
+/// Collapsed views of buffers, one per buffer and merged dim, made before
+/// `before`: the ops of a fused group must see the same value for the same
+/// buffer (the tile emitter tells the output from the other operands so).
+struct MergedViews {
+  Operation *before;
+  std::map<std::pair<void *, int64_t>, Value> views;
+
+  /// `value` (static, identity layout) with dims `first` and `first + 1`
+  /// merged.
+  Value merge(OpBuilder &b, Value value, int64_t first) {
+    Value &view = views[{value.getAsOpaquePointer(), first}];
+    if (view)
+      return view;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(before);
+    int64_t rank = cast<MemRefType>(value.getType()).getRank();
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d == first + 1)
+        groups.back().push_back(d);
+      else
+        groups.push_back({d});
+    return view = memref::CollapseShapeOp::create(b, value.getLoc(), value,
+                                                  groups);
+  }
+};
+
+/// Whether `value` is a static buffer with the identity layout.
+bool isContiguous(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && type.hasStaticShape() && type.getLayout().isIdentity();
+}
+
+/// An elementwise op on a 4-d output (a convolution's init or epilogue)
+/// over the output's map flattened: loops (n, f, h, w) become (n, f, p)
+/// with p = h * W + w. Null when some operand reads h or w other than as
+/// its last two dims, in order, or the op has more than elementwise loops.
+linalg::GenericOp flattenMap(RewriterBase &b, linalg::GenericOp op,
+                             MergedViews &views) {
+  if (op.getNumLoops() != 4 || op.getNumParallelLoops() != 4 ||
+      !op.getBody()->getOps<linalg::IndexOp>().empty())
+    return {};
+  MLIRContext *ctx = op.getContext();
+  AffineExpr h = getAffineDimExpr(2, ctx), w = getAffineDimExpr(3, ctx);
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    ArrayRef<AffineExpr> results = map.getResults();
+    bool usesMap = map.isFunctionOfDim(2) || map.isFunctionOfDim(3);
+    int64_t n = results.size();
+    if (!map.isProjectedPermutation() ||
+        (usesMap && (n < 2 || results[n - 2] != h || results[n - 1] != w ||
+                     !isContiguous(operand.get()))))
+      return {};
+    SmallVector<AffineExpr> flat(results.take_front(usesMap ? n - 1 : n));
+    maps.push_back(AffineMap::get(3, 0, flat, ctx));
+    operands.push_back(usesMap ? views.merge(b, operand.get(), n - 2)
+                               : operand.get());
+  }
+  unsigned numInputs = op.getNumDpsInputs();
+  // After `op`, so that the views made later stay before it.
+  b.setInsertionPointAfter(op);
+  auto flat = linalg::GenericOp::create(
+      b, op.getLoc(), TypeRange(), ArrayRef(operands).take_front(numInputs),
+      ArrayRef(operands).drop_front(numInputs), maps,
+      SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel));
+  b.cloneRegionBefore(op.getRegion(), flat.getRegion(),
+                      flat.getRegion().begin());
+  flat->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  return flat;
+}
+
+/// A 1x1 convolution with unit strides on contiguous NCHW buffers is a
+/// matmul per image over the flattened map:
+///   out[n, f, p] += in[n, c, p] * w[f, c],  p = h * W + w.
+/// It becomes that generic on collapsed views (with its init and epilogue,
+/// when they flatten too), so the vector dim runs along H * W: a 7x7 map
+/// is 49 columns instead of rows of 7, a 14x14 map 196.
+void flattenOneByOne(RewriterBase &b, linalg::Conv2DNchwFchwOp conv) {
+  Value in = conv.getInputs()[0], filter = conv.getInputs()[1],
+        out = conv.getOutputs()[0];
+  if (!isContiguous(in) || !isContiguous(out) || !isContiguous(filter) ||
+      !llvm::all_of(conv.getStrides().getValues<int64_t>(),
+                    [](int64_t s) { return s == 1; }) ||
+      !llvm::all_of(conv.getDilations().getValues<int64_t>(),
+                    [](int64_t d) { return d == 1; }))
+    return;
+  ArrayRef<int64_t> fShape = cast<MemRefType>(filter.getType()).getShape();
+  ArrayRef<int64_t> inShape = cast<MemRefType>(in.getType()).getShape();
+  ArrayRef<int64_t> outShape = cast<MemRefType>(out.getType()).getShape();
+  if (fShape[2] != 1 || fShape[3] != 1 || inShape[2] != outShape[2] ||
+      inShape[3] != outShape[3] || !tcc::isMultiplyAccumulate(conv))
+    return;
+  // The init and epilogue tcc-outline-kernels put beside it are flattened
+  // too (they must be generics), or the convolution stays as it is.
+  linalg::GenericOp init, epilogue;
+  for (auto [other, mark, slot] :
+       {std::tuple(conv->getPrevNode(), tcc::attr::kEpilogueInit, &init),
+        std::tuple(conv->getNextNode(), tcc::attr::kEpilogue, &epilogue)}) {
+    if (!other || !other->hasAttr(mark))
+      continue;
+    *slot = dyn_cast<linalg::GenericOp>(other);
+    if (!*slot)
+      return;
+  }
+  MergedViews views{init ? init.getOperation() : conv.getOperation(), {}};
+  linalg::GenericOp flatInit, flatEpilogue;
+  if ((init && !(flatInit = flattenMap(b, init, views))) ||
+      (epilogue && !(flatEpilogue = flattenMap(b, epilogue, views)))) {
+    for (linalg::GenericOp done : {flatInit, flatEpilogue})
+      if (done)
+        b.eraseOp(done);
+    return; // the views left unused fold away
+  }
+  Location loc = conv.getLoc();
+  MLIRContext *ctx = b.getContext();
+  AffineExpr n = getAffineDimExpr(0, ctx), f = getAffineDimExpr(1, ctx),
+             p = getAffineDimExpr(2, ctx), c = getAffineDimExpr(3, ctx);
+  SmallVector<AffineMap> maps{AffineMap::get(4, 0, {n, c, p}, ctx),
+                              AffineMap::get(4, 0, {f, c}, ctx),
+                              AffineMap::get(4, 0, {n, f, p}, ctx)};
+  Value in3 = views.merge(b, in, 2), out3 = views.merge(b, out, 2);
+  Value weights;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(views.before);
+    weights = memref::CollapseShapeOp::create(
+        b, loc, filter, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+  }
+  b.setInsertionPoint(conv);
+  auto matmul = linalg::GenericOp::create(
+      b, loc, TypeRange(), ValueRange{in3, weights}, ValueRange{out3}, maps,
+      {utils::IteratorType::parallel, utils::IteratorType::parallel,
+       utils::IteratorType::parallel, utils::IteratorType::reduction});
+  b.cloneRegionBefore(conv->getRegion(0), matmul.getRegion(),
+                      matmul.getRegion().begin());
+  b.eraseOp(conv);
+  if (init)
+    b.replaceOp(init, flatInit);
+  if (epilogue)
+    b.replaceOp(epilogue, flatEpilogue);
+}
+
 struct VectorizeContractions
     : tcc::impl::VectorizeContractionsBase<VectorizeContractions> {
   using Base::Base;
@@ -888,6 +1032,13 @@ struct VectorizeContractions
     int64_t lanes = vectorBits / 32;
     // Leave room for the loaded row and the broadcast scalars.
     int64_t accumulators = registers / 2;
+    IRRewriter flattener(&getContext());
+    SmallVector<linalg::Conv2DNchwFchwOp> convs;
+    getOperation().walk(
+        [&](linalg::Conv2DNchwFchwOp conv) { convs.push_back(conv); });
+    for (linalg::Conv2DNchwFchwOp conv : convs)
+      if (conv.hasPureBufferSemantics())
+        flattenOneByOne(flattener, conv);
     PanelPacker packer(getOperation());
     auto isPackable = [&](Value v) { return packer.isPackable(v); };
     std::vector<std::pair<linalg::LinalgOp, TilePlan>> work;

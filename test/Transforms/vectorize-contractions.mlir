@@ -87,15 +87,15 @@ func.func @conv_channels(%i: memref<1x16x4x4xf32>, %o: memref<1x12x2x2xf32>) {
 
 // Weights too big to read once per row of the output (288 KB, beyond
 // kRereadBytes) run along the vector even where the output's rows would
-// fill it (8 columns): packed, read once. The loop over their panels is
-// outermost, and the one split over threads, so each panel serves every
-// row (n, h, then rows of w) while it is in cache.
+// fill it (64 columns of the flattened 1x1 map): packed, read once. The
+// loop over their panels is outermost, and the one split over threads, so
+// each panel serves every row (n, then pairs of map positions) while it is
+// in cache.
 // CHECK-LABEL: func.func @conv_big_weights
 // CHECK: %[[P:[a-z0-9_]+]] = memref.get_global @big_panels : memref<73728xf32>
 // CHECK: scf.for %[[F:[a-z0-9_]+]] = %{{.*}} to %c288 step %c8 {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c1
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c8
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c8{{.*}} step %c2 {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64 step %c2 {
 // CHECK: vector.gather
 // CHECK: vector.scatter
 // CHECK: } {tcc.parallel}
@@ -218,6 +218,46 @@ func.func @fused(%a: memref<2x16xf32>, %w: memref<16x8xf32>, %bias: memref<8xf32
   ^bb0(%in: f32, %r: f32, %o: f32):
     %s = arith.addf %in, %r : f32
     %m = arith.maximumf %s, %cst : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A 1x1 convolution with unit strides is a matmul over the flattened map
+// (49 columns instead of rows of 7), and so are its init (the bias) and
+// epilogue (ReLU) beside it: the bias starts the accumulators and the ReLU
+// is applied to them before the one store.
+// CHECK-LABEL: func.func @one_by_one
+// CHECK-SAME: %[[IN:[a-z0-9]+]]: memref<1x8x7x7xf32>, %[[BIAS:[a-z0-9]+]]: memref<16xf32>, %[[OUT:[a-z0-9]+]]: memref<1x16x7x7xf32>
+// CHECK-DAG: %[[O:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0], [1], [2, 3]] : memref<1x16x7x7xf32> into memref<1x16x49xf32>
+// CHECK-DAG: %[[I:.*]] = memref.collapse_shape %[[IN]] {{\[\[}}0], [1], [2, 3]] : memref<1x8x7x7xf32> into memref<1x8x49xf32>
+// CHECK-DAG: memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2, 3]] : memref<16x8x1x1xf32> into memref<16x8xf32>
+// CHECK-NOT: linalg.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c48 step %c8
+// CHECK: %[[B:.*]] = memref.load %[[BIAS]]
+// CHECK: %[[ACC:.*]]:4 = scf.for
+// CHECK: vector.load %[[I]]
+// CHECK: vector.fma
+// CHECK: %[[M:.*]] = arith.maximumf %[[ACC]]#0
+// CHECK: vector.store %[[M]], %[[O]]
+// CHECK-NOT: linalg.
+#bias1 = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+memref.global "private" constant @w1 : memref<16x8x1x1xf32> = dense<0.25>
+func.func @one_by_one(%i: memref<1x8x7x7xf32>, %bias: memref<16xf32>, %o: memref<1x16x7x7xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %f = memref.get_global @w1 : memref<16x8x1x1xf32>
+  linalg.generic {indexing_maps = [#bias1, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : memref<16xf32>) outs(%o : memref<1x16x7x7xf32>) attrs = {tcc.epilogue_init} {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x8x7x7xf32>, memref<16x8x1x1xf32>) outs(%o : memref<1x16x7x7xf32>)
+  linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%o : memref<1x16x7x7xf32>) outs(%o : memref<1x16x7x7xf32>) attrs = {tcc.epilogue} {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %cst : f32
     linalg.yield %m : f32
   }
   return
