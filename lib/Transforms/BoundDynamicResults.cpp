@@ -26,6 +26,12 @@ namespace tcc {
 
 namespace {
 
+/// Whether `type` is a tensor with a dim known only at run time.
+bool isDynamic(Type type) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  return ranked && !ranked.hasStaticShape();
+}
+
 /// The [sizes] block at the start of `src`, packed row-major into a tensor
 /// of src's static type; the elements after it are zero.
 Value packLeadingBlock(OpBuilder &b, Location loc, Value src,
@@ -175,10 +181,6 @@ struct BoundDynamicResults
     if (main.getSymName() != "main" || main.isExternal())
       return;
     // Nothing to do (and nothing to touch) when every tensor is static.
-    auto isDynamic = [](Type t) {
-      auto ranked = dyn_cast<RankedTensorType>(t);
-      return ranked && !ranked.hasStaticShape();
-    };
     WalkResult anyDynamic = main.walk([&](Operation *op) {
       return llvm::any_of(op->getResultTypes(), isDynamic)
                  ? WalkResult::interrupt()
@@ -196,16 +198,14 @@ struct BoundDynamicResults
     WalkResult walk = main.walk([](Operation *op) {
       if (isa<func::ReturnOp, tensor::CastOp>(op))
         return WalkResult::advance();
-      for (Value v : op->getOperands())
-        if (auto type = dyn_cast<RankedTensorType>(v.getType());
-            type && !type.hasStaticShape()) {
-          op->emitError()
-              << "computes with a dim known only at run time (NonZero's "
-              << "count); tcc supports one only through elementwise ops and "
-              << "transposes into an output (dynamic shapes are not "
-              << "supported yet)";
-          return WalkResult::interrupt();
-        }
+      if (llvm::any_of(op->getOperandTypes(), isDynamic)) {
+        op->emitError()
+            << "computes with a dim known only at run time (NonZero's "
+            << "count); tcc supports one only through elementwise ops and "
+            << "transposes into an output (dynamic shapes are not supported "
+            << "yet)";
+        return WalkResult::interrupt();
+      }
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

@@ -988,7 +988,9 @@ void flattenOneByOne(RewriterBase &b, linalg::Conv2DNchwFchwOp conv) {
     for (linalg::GenericOp done : {flatInit, flatEpilogue})
       if (done)
         b.eraseOp(done);
-    return; // the views left unused fold away
+    for (auto &[key, view] : views.views)
+      b.eraseOp(view.getDefiningOp());
+    return;
   }
   Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();

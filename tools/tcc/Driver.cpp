@@ -392,18 +392,15 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
       return failure();
     auto ws = fn->getAttrOfType<IntegerAttr>("tcc.workspace_size");
     out.workspaceSize = ws ? ws.getInt() : 0;
-    auto bytes = fn ? fn->getAttrOfType<IntegerAttr>(tcc::attr::kWeightsBytes)
-                    : IntegerAttr();
+    auto bytes = fn->getAttrOfType<IntegerAttr>(tcc::attr::kWeightsBytes);
     auto fingerprint =
-        fn ? fn->getAttrOfType<IntegerAttr>(tcc::attr::kWeightsFingerprint)
-           : IntegerAttr();
+        fn->getAttrOfType<IntegerAttr>(tcc::attr::kWeightsFingerprint);
     if (bytes && fingerprint)
       out.weights = tcc::WeightsFile{"", bytes.getValue().getZExtValue(),
                                      fingerprint.getValue().getZExtValue()};
     for (const char *key : {"buffers", "buffers_bytes", "lower_bound"})
-      if (auto attr = fn ? fn->getAttrOfType<IntegerAttr>(
-                               std::string("tcc.workspace_") + key)
-                         : IntegerAttr())
+      if (auto attr = fn->getAttrOfType<IntegerAttr>(
+              std::string("tcc.workspace_") + key))
         out.stats[key] = attr.getInt();
     for (auto kernel : out.module->getOps<LLVM::LLVMFuncOp>()) {
       out.stats["kernels"] += kernel->hasAttr(tcc::attr::kKernel);
@@ -582,6 +579,8 @@ struct JitModel {
     const tcc::ModelSignature &sig = compiled.signature;
     std::vector<const void *> in = inputPtrs;
     std::vector<void *> out = outputPtrs;
+    if (!runTimeDims.empty())
+      out.push_back(runTimeDims.data()); // the last output, not per sample
     // Where sample b starts: b samples in, for the tensors that hold one each.
     auto sampleBytes = [](const tcc::TensorSignature &t) {
       return t.batchMultiple ? bytesFor(t, 1) : 0;
@@ -589,10 +588,8 @@ struct JitModel {
     for (int64_t b = 0; b < batch; ++b) {
       for (size_t i = 0; i < in.size(); ++i)
         in[i] = (const char *)inputPtrs[i] + b * sampleBytes(sig.inputs[i]);
-      for (size_t i = 0; i < out.size(); ++i)
+      for (size_t i = 0; i < outputPtrs.size(); ++i)
         out[i] = (char *)outputPtrs[i] + b * sampleBytes(sig.outputs[i]);
-      if (!runTimeDims.empty())
-        out.push_back(runTimeDims.data());
       if (int32_t status = runPacked(threads, in.data(), out.data(), workspace))
         return status;
     }

@@ -126,10 +126,12 @@ FailureOr<tcc::ModelSignature> tcc::getSignature(func::FuncOp func) {
     if (!ranked)
       return func.emitError() << what << " '" << t.name << "' has no rank";
     auto dimNames = attrs ? attrs.getAs<ArrayAttr>(kDimNamesAttr) : ArrayAttr();
+    bool dataDependent = what == "output" && !ranked.hasStaticShape() &&
+                         fromNonZero(func, index);
     for (int64_t d = 0; d < ranked.getRank(); ++d) {
       if (!ranked.isDynamicDim(d))
         continue;
-      if (what == "output" && fromNonZero(func, index) && d < 32) {
+      if (dataDependent && d < 32) {
         t.runTimeDims |= 1u << d;
         continue;
       }
