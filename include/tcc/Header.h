@@ -19,8 +19,11 @@ struct TensorSignature {
   std::vector<std::string> dimNames;
   /// 0, or k when dim 0 is k x the run-time batch (`dims` hold one sample).
   int64_t batchMultiple = 0;
-  /// Bit d: dim d is known only after the run (NonZero's count); dims[d]
-  /// is its bound, the buffer holds the bound's elements.
+  /// Bit d: an output's dim d is known only after the run (NonZero's
+  /// count, or a dim that depends on a bounded input dim); an input's dim d
+  /// varies at run time (ModelSignature::boundedDim). dims[d] is its bound;
+  /// an output's buffer holds the bound's elements, an input's the actual
+  /// dims' ones.
   uint32_t runTimeDims = 0;
   int64_t numElements() const;
 };
@@ -30,6 +33,13 @@ struct ModelSignature {
   /// The symbolic dim that varies at run time ("" when none): the compiled
   /// code runs one sample, the runtime loops over the batch.
   std::string batchDim;
+  /// The symbolic dim that varies at run time up to a bound ("" when none):
+  /// the inputs' runTimeDims mark where it is, and their dims hold the
+  /// bound; its values come in one more input buffer of int64s, one per
+  /// marked input dim.
+  std::string boundedDim;
+  /// The number of input dims that vary at run time up to a bound.
+  int numRunTimeInputDims() const;
   /// The number of output dims known only after the run: their values come
   /// back in one more output buffer of as many int64s.
   int numRunTimeDims() const;

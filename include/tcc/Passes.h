@@ -74,6 +74,14 @@ bool isFlattenable(mlir::linalg::GenericOp op);
 mlir::linalg::GenericOp flattenElementwise(mlir::RewriterBase &b,
                                            mlir::linalg::GenericOp op);
 
+/// Makes `dims` (i64 values: the actual extents of the output dims that
+/// `triples` lists as (output, dim, bound)) @main's last output, and sets
+/// its tcc.run_time_dims (see tcc-bound-dynamic-results).
+mlir::LogicalResult appendRunTimeDims(mlir::func::FuncOp main,
+                                      mlir::func::ReturnOp ret,
+                                      llvm::ArrayRef<int64_t> triples,
+                                      mlir::ValueRange dims);
+
 /// Whether the body of `op` is `out + a * b` (in either order) on f32: a
 /// matmul, a convolution, their batched and broadcast forms.
 bool isMultiplyAccumulate(mlir::linalg::LinalgOp op);

@@ -55,6 +55,26 @@ def BoundDynamicResults
                            "::mlir::tensor::TensorDialect"];
 }
 
+def CutRunTimeLoops : Pass<"tcc-cut-run-time-loops", "::mlir::func::FuncOp"> {
+  let summary = "Runs the loops over a bounded dim to its actual extent";
+  let description = [{
+    Runs on the bufferized @main of a model whose symbolic dim varies at run
+    time up to a bound (tcc compile --max-dim; see tcc/BoundedDims.h). Its
+    buffers are sized for the bound; each linalg op marked
+    `tcc.loop_extents = array<i64: a0, b0, a1, b1, ...>` (loop i runs
+    ai x S + bi times, S = @main's input_dims[0]; ai = 0 for a fixed loop)
+    gets views of its operands cut to those extents along every dim that
+    such a loop indexes directly:
+
+      linalg.generic ... outs(%buf : memref<1x64x128xf32>)
+          {tcc.loop_extents = array<i64: 0, 1, 1, 0, 0, 128>}
+
+    runs on `memref.subview %buf[0, 0, 0] [1, %s, 128] [1, 1, 1]`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def EmitEntryPoints : Pass<"tcc-emit-entry-points", "::mlir::ModuleOp"> {
   let summary = "Wraps the lowered model function in the tcc C ABI";
   let description = [{

@@ -26,10 +26,17 @@ struct PipelineOptions {
   /// Where tcc-externalize-weights writes the weights; empty: they stay in
   /// the object.
   std::string weightsFile;
+  /// The module is already linalg on tensors (tcc::boundRunTimeDim's
+  /// output): the pipeline starts after the onnx-to-linalg stage.
+  bool fromLinalg = false;
+  /// See buildONNXToLinalgPipeline.
+  bool cse = true;
 };
 
 /// onnx (imported, shape-inferred) -> linalg on tensors, fused.
-void buildONNXToLinalgPipeline(mlir::OpPassManager &pm);
+/// `cse`: false leaves equal ops apart (tcc::boundRunTimeDim compares the
+/// IR at three sizes op by op; at one of them, two types may coincide).
+void buildONNXToLinalgPipeline(mlir::OpPassManager &pm, bool cse = true);
 /// linalg on tensors -> bufferized memrefs in one planned workspace.
 void buildBufferizePipeline(mlir::OpPassManager &pm);
 /// bufferized -> LLVM dialect with the C ABI entry points.

@@ -120,10 +120,16 @@ typedef struct tcc_tensor_info {
    * then, with dims[0] == k. */
   int64_t batch_multiple;
   /* Bit d set: dim d of this output is known only after the run (the count
-   * of a NonZero); dims[d] is its bound, and `num_elements` and
-   * `size_bytes` are for the bounds. The run packs the output row-major in
-   * its actual dims at the start of the buffer and reports them: in
-   * tcc_tensor's result_dims, or (NAME_run) in its run_time_dims array. */
+   * of a NonZero, or a dim that follows a bounded input dim); dims[d] is
+   * its bound, and `num_elements` and `size_bytes` are for the bounds. The
+   * run packs the output row-major in its actual dims at the start of the
+   * buffer and reports them: in tcc_tensor's result_dims, or (NAME_run) in
+   * its run_time_dims array.
+   * For an input: dim d is tcc_model_info's bounded_dim, from 1 to dims[d]
+   * at run time; the buffer holds the actual dims' elements, and NAME_run
+   * takes the actual values in `const int64_t *input_dims` after the inputs
+   * (the last input of NAME_run_packed), one per marked dim, input by
+   * input. NAME_run_tensors reads them from the tensors' dims. */
   uint32_t run_time_dims;
 } tcc_tensor_info;
 
@@ -174,6 +180,10 @@ typedef struct tcc_model_info {
    * dim is fixed. The entry points run one sample; tcc_run_tensors* any
    * number. */
   const char *batch_dim;
+  /* The symbolic dim that varies at run time up to a bound within a run
+   * (tcc compile --max-dim NAME=MAX), or null. The inputs' run_time_dims
+   * mark where it is; their dims hold the bound. */
+  const char *bounded_dim;
 } tcc_model_info;
 
 /* A short English description of a status code (never null). */

@@ -49,7 +49,7 @@ StringRef tcc::stageName(Stage stage) {
   return "";
 }
 
-void tcc::buildONNXToLinalgPipeline(OpPassManager &pm) {
+void tcc::buildONNXToLinalgPipeline(OpPassManager &pm, bool cse) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::onnx::createONNXShapeInference());
   fpm.addPass(tcc::onnx::createONNXDecompose());
@@ -58,7 +58,8 @@ void tcc::buildONNXToLinalgPipeline(OpPassManager &pm) {
   fpm.addPass(tcc::createBoundDynamicResults());
   fpm.addPass(tcc::createFuseElementwise());
   fpm.addPass(createCanonicalizerPass());
-  fpm.addPass(createCSEPass());
+  if (cse)
+    fpm.addPass(createCSEPass());
 }
 
 void tcc::buildBufferizePipeline(OpPassManager &pm) {
@@ -67,6 +68,7 @@ void tcc::buildBufferizePipeline(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.nest<func::FuncOp>().addPass(tcc::createCutRunTimeLoops());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
@@ -135,7 +137,10 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
     pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
     return pm.run(module);
   }
-  buildONNXToLinalgPipeline(pm);
+  if (!options.fromLinalg)
+    buildONNXToLinalgPipeline(pm, options.cse);
+  else
+    pm.addPass(createCSEPass());
   if (stopAfter >= Stage::Bufferized)
     buildBufferizePipeline(pm);
   if (stopAfter >= Stage::LLVM)

@@ -280,6 +280,8 @@ static tcc_status check_tensor(const char *what, const tcc_model_info *info,
     }
     if (got->dims[d] == want->dims[d])
       continue;
+    if ((want->run_time_dims >> d & 1) && strcmp(what, "input") == 0)
+      continue; /* bounded_input_dims checks it */
     if (want->run_time_dims >> d & 1)
       return invalid(error,
                      "%s '%s': dim %d is %lld; it is known only after the "
@@ -298,6 +300,40 @@ static tcc_status check_tensor(const char *what, const tcc_model_info *info,
     return invalid(error, "%s '%s': dim %d is %lld, the model takes %lld", what,
                    want->name, (int)d, (long long)got->dims[d],
                    (long long)want->dims[d]);
+  }
+  return TCC_OK;
+}
+
+/* The input dims that vary up to a bound, input by input, into `values`
+ * (`*count` of them): each from 1 to its bound, all one value. */
+static tcc_status bounded_input_dims(const tcc_model_info *info,
+                                     const tcc_tensor *inputs, int64_t *values,
+                                     int32_t capacity, int32_t *count,
+                                     tcc_error *error) {
+  *count = 0;
+  for (int32_t i = 0; i < info->num_inputs; ++i) {
+    const tcc_tensor_info *want = &info->inputs[i];
+    for (int32_t d = 0; want->run_time_dims && d < want->rank; ++d) {
+      if (!(want->run_time_dims >> d & 1))
+        continue;
+      int64_t v = inputs[i].dims[d];
+      const char *name = info->bounded_dim ? info->bounded_dim : "?";
+      if (v < 1 || v > want->dims[d])
+        return invalid(error,
+                       "input '%s': dim %d ('%s') is %lld; the model takes 1 "
+                       "to %lld (tcc compile --max-dim %s=%lld)",
+                       want->name, (int)d, name, (long long)v,
+                       (long long)want->dims[d], name, (long long)want->dims[d]);
+      if (*count > 0 && v != values[0])
+        return invalid(error,
+                       "input '%s': dim %d ('%s') is %lld; the inputs before "
+                       "it give %s=%lld",
+                       want->name, (int)d, name, (long long)v, name,
+                       (long long)values[0]);
+      if (*count == capacity)
+        return invalid(error, "%s: too many run-time input dims", info->name);
+      values[(*count)++] = v;
+    }
   }
   return TCC_OK;
 }
@@ -378,12 +414,21 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
                    info->name);
   /* The packed call takes arrays of data pointers. */
   enum { kMaxOnStack = 64 };
-  const void *in_stack[kMaxOnStack];
+  /* Input dims that vary up to a bound come in one more input. */
+  int64_t input_dims[kMaxOnStack];
+  int32_t num_input_dims = 0;
+  tcc_status checked = bounded_input_dims(info, inputs, input_dims, kMaxOnStack,
+                                          &num_input_dims, error);
+  if (checked != TCC_OK)
+    return checked;
+  if (num_input_dims > 0 && info->batch_dim)
+    return invalid(error, "%s: a run-time batch and a bounded dim", info->name);
+  const void *in_stack[kMaxOnStack + 1];
   void *out_stack[kMaxOnStack + 1];
   int64_t dims_stack[kMaxOnStack];
   const void **in = num_inputs <= kMaxOnStack
                         ? in_stack
-                        : malloc(sizeof(void *) * (size_t)num_inputs);
+                        : malloc(sizeof(void *) * ((size_t)num_inputs + 1));
   void **out = num_outputs <= kMaxOnStack
                    ? out_stack
                    : malloc(sizeof(void *) * ((size_t)num_outputs + 1));
@@ -395,6 +440,8 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
       in && out && run_time_dims ? TCC_OK : TCC_ERROR_OUT_OF_MEMORY;
   if (out)
     out[num_outputs] = run_time_dims;
+  if (in)
+    in[num_inputs] = input_dims;
   /* One call per sample, at the sample's data. */
   for (int64_t b = 0; st == TCC_OK && b < batch; ++b) {
     for (int32_t i = 0; i < num_inputs; ++i)

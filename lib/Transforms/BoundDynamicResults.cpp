@@ -250,20 +250,30 @@ struct BoundDynamicResults
     }
     if (dims.empty())
       return;
-    Value dimsTensor = tensor::FromElementsOp::create(
-        b, loc, RankedTensorType::get({(int64_t)dims.size()}, b.getI64Type()),
-        dims);
-    unsigned numOutputs = results.size();
     ret->setOperands(results);
     main.setType(FunctionType::get(&getContext(), main.getArgumentTypes(),
                                    ValueRange(results).getTypes()));
-    if (failed(main.insertResult(numOutputs, dimsTensor.getType(),
-                      b.getDictionaryAttr(b.getNamedAttr(
-                          tcc::kNameAttr, b.getStringAttr("run_time_dims"))))))
+    if (failed(tcc::appendRunTimeDims(main, ret, runTimeDims, dims)))
       return signalPassFailure();
-    ret->insertOperands(numOutputs, dimsTensor);
-    main->setAttr(tcc::kRunTimeDimsAttr, b.getDenseI64ArrayAttr(runTimeDims));
   }
 };
 
 } // namespace
+
+LogicalResult tcc::appendRunTimeDims(func::FuncOp main, func::ReturnOp ret,
+                                     ArrayRef<int64_t> triples,
+                                     ValueRange dims) {
+  OpBuilder b(ret);
+  Value dimsTensor = tensor::FromElementsOp::create(
+      b, ret.getLoc(),
+      RankedTensorType::get({(int64_t)dims.size()}, b.getI64Type()), dims);
+  unsigned numOutputs = ret.getNumOperands();
+  if (failed(main.insertResult(
+          numOutputs, dimsTensor.getType(),
+          b.getDictionaryAttr(b.getNamedAttr(
+              tcc::kNameAttr, b.getStringAttr("run_time_dims"))))))
+    return failure();
+  ret->insertOperands(numOutputs, dimsTensor);
+  main->setAttr(tcc::kRunTimeDimsAttr, b.getDenseI64ArrayAttr(triples));
+  return success();
+}

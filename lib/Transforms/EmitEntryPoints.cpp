@@ -147,6 +147,40 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       }
       Block *call = b.createBlock(&runCtxFn.getBody());
       b.setInsertionPointToEnd(entry);
+      // A symbolic dim that varies up to a bound: its value in each input
+      // that holds it (input_dims, the last input) must be one value within
+      // 1 and the bound, or a loop would run past the buffers.
+      auto bounded =
+          main->getAttrOfType<DenseI64ArrayAttr>("tcc.run_time_inputs");
+      if (bounded && numInputs > 0 && !bounded.empty()) {
+        Block *checkDims = b.createBlock(call);
+        b.setInsertionPointToEnd(entry);
+        LLVM::CondBrOp::create(b, loc, bad, fail, checkDims);
+        b.setInsertionPointToStart(checkDims);
+        Value dims = buffers[numInputs - 1];
+        ArrayRef<int64_t> triples = bounded.asArrayRef();
+        Value first;
+        bad = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
+                                       b.getBoolAttr(false));
+        for (size_t k = 0; k + 2 < triples.size(); k += 3) {
+          Value at = LLVM::GEPOp::create(b, loc, ptrTy, i64, dims,
+                                         ArrayRef<LLVM::GEPArg>{(int32_t)(k / 3)});
+          Value v = LLVM::LoadOp::create(b, loc, i64, at);
+          auto cmp = [&](LLVM::ICmpPredicate p, Value x, Value y) {
+            bad = LLVM::OrOp::create(b, loc, bad,
+                                     LLVM::ICmpOp::create(b, loc, p, x, y));
+          };
+          cmp(LLVM::ICmpPredicate::slt, v,
+              LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1)));
+          cmp(LLVM::ICmpPredicate::sgt, v,
+              LLVM::ConstantOp::create(b, loc, i64,
+                                       b.getI64IntegerAttr(triples[k + 2])));
+          if (first)
+            cmp(LLVM::ICmpPredicate::ne, v, first);
+          else
+            first = v;
+        }
+      }
       LLVM::CondBrOp::create(b, loc, bad, fail, call);
       b.setInsertionPointToStart(call);
       SmallVector<Value> args;

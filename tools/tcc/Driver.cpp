@@ -17,6 +17,7 @@
 #include "tcc/Passes.h"
 #include "tcc/InitAll.h"
 #include "tcc/Pipelines.h"
+#include "tcc/BoundedDims.h"
 #include "tcc/RunTimeBatch.h"
 #include "tcc/Target.h"
 #include "tcc/runtime.h"
@@ -66,6 +67,8 @@ struct CompileOptions {
   // ResNet-50 8.6 vs 6.4 s) for no measured run-time gain.
   int optLevel = 2;
   std::vector<std::string> dims, shapes, binds;
+  /// --max-dim NAME=MAX: symbolic dims that vary at run time up to MAX.
+  std::vector<std::string> maxDims;
   bool printIRAfterAll = false, timePasses = false, stats = false;
 };
 
@@ -170,7 +173,26 @@ bool parseDims(StringRef text, std::vector<int64_t> &dims) {
 }
 
 /// Parses --dim/--shape into import options; false on a usage error.
+/// The --max-dim bounds by name; false (with a usage error) when one is
+/// malformed.
+bool parseMaxDims(const CompileOptions &o, std::map<std::string, int64_t> &out) {
+  for (const std::string &d : o.maxDims) {
+    auto [name, value] = StringRef(d).rsplit('=');
+    int64_t v;
+    if (name.empty() || value.getAsInteger(10, v) || v < 3) {
+      llvm::errs() << "tcc: usage error: --max-dim expects NAME=MAX with MAX "
+                      ">= 3, got '"
+                   << d << "'\n";
+      return false;
+    }
+    out[name.str()] = v;
+  }
+  return true;
+}
+
 bool makeImportOptions(const CompileOptions &o, tcc::ImportOptions &import) {
+  if (std::map<std::string, int64_t> bounds; !parseMaxDims(o, bounds))
+    return false;
   for (const std::string &d : o.dims) {
     auto [name, value] = StringRef(d).rsplit('=');
     int64_t v;
@@ -248,10 +270,9 @@ struct Compiled {
   std::optional<tcc::WeightsFile> weights;
 };
 
-/// The name of the symbolic dim the inputs leave unpinned ("" when none
-/// or when a dim has no name: getSignature says so). More than one is an
-/// error: one may vary at run time, the batch.
-FailureOr<std::string> unpinnedDim(func::FuncOp main) {
+/// The symbolic dims the inputs leave unpinned (a dim without a name is
+/// not one: getSignature says so).
+std::set<std::string> unpinnedDims(func::FuncOp main) {
   std::set<std::string> names;
   for (unsigned i = 0; i < main.getNumArguments(); ++i) {
     auto type = dyn_cast<RankedTensorType>(main.getArgument(i).getType());
@@ -264,6 +285,14 @@ FailureOr<std::string> unpinnedDim(func::FuncOp main) {
         names.insert(name.str());
     }
   }
+  return names;
+}
+
+/// The name of the symbolic dim the inputs leave unpinned and unbounded
+/// ("" when none). More than one is an error: one may vary at run time,
+/// the batch.
+FailureOr<std::string> unpinnedDim(func::FuncOp main,
+                                   const std::set<std::string> &names) {
   if (names.size() <= 1)
     return names.empty() ? std::string() : *names.begin();
   std::string list;
@@ -329,11 +358,71 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   if (!out.module)
     return failure();
   auto main = out.module->lookupSymbol<func::FuncOp>("main");
+  tcc::PipelineOptions pipeline;
   if (stopAfter >= tcc::Stage::Linalg) {
+    std::map<std::string, int64_t> bounds;
+    (void)parseMaxDims(o, bounds); // validated by the caller
+    std::set<std::string> unpinned = unpinnedDims(main), batchNames;
+    for (const auto &[name, bound] : bounds)
+      if (!unpinned.count(name))
+        return emitError(main.getLoc())
+               << "--max-dim " << name << ": no input has a symbolic dim '"
+               << name << "' left unpinned";
+    for (const std::string &name : unpinned)
+      if (!bounds.count(name))
+        batchNames.insert(name);
+    if (bounds.size() > 1)
+      return emitError(main.getLoc())
+             << "one symbolic dim at a time may vary up to a bound "
+                "(--max-dim); pin the others with --dim NAME=VALUE";
+    if (!bounds.empty() && !batchNames.empty())
+      return emitError(main.getLoc())
+             << "the inputs have symbolic dim '" << *batchNames.begin()
+             << "' besides '" << bounds.begin()->first
+             << "' (--max-dim): pin it with --dim " << *batchNames.begin()
+             << "=N (a run-time batch together with a bounded dim is not "
+                "supported yet)";
+    if (!bounds.empty()) {
+      // A symbolic dim with a bound: compile at the bound, with the loops
+      // over it cut to its actual value at run time.
+      const auto &[dim, bound] = *bounds.begin();
+      import.dims[dim] = bound;
+      OwningOpRef<ModuleOp> lowered[3];
+      for (int i = 0; i < 3; ++i) {
+        import.dims[dim] = bound - i;
+        lowered[i] = tcc::importONNXModel(ctx, o.model, import, &nodes);
+        if (!lowered[i])
+          return failure();
+        if (i == 0) {
+          FailureOr<tcc::ModelSignature> sig = tcc::getSignature(
+              lowered[0]->lookupSymbol<func::FuncOp>("main"));
+          if (failed(sig))
+            return failure();
+          out.signature = *sig;
+        }
+        tcc::PipelineOptions probe;
+        probe.cse = false;
+        if (failed(tcc::runPipeline(*lowered[i], probe, tcc::Stage::Linalg)))
+          return failure();
+      }
+      FailureOr<tcc::BoundedLayout> layout = tcc::boundRunTimeDim(
+          *lowered[0], *lowered[1], *lowered[2], bound, dim);
+      if (failed(layout))
+        return failure();
+      for (auto [t, d] : llvm::zip(out.signature.inputs, layout->inputDims))
+        if (d >= 0)
+          t.runTimeDims |= 1u << d;
+      for (auto [t, d] : llvm::zip(out.signature.outputs, layout->outputDims))
+        if (d >= 0)
+          t.runTimeDims |= 1u << d;
+      out.signature.boundedDim = dim;
+      out.module = std::move(lowered[0]);
+      pipeline.fromLinalg = true;
+    }
     // A symbolic batch left unpinned: compile one sample, when the samples
     // are independent.
     std::optional<tcc::BatchLayout> batch;
-    FailureOr<std::string> dim = unpinnedDim(main);
+    FailureOr<std::string> dim = unpinnedDim(main, batchNames);
     if (failed(dim))
       return failure();
     if (!dim->empty()) {
@@ -348,10 +437,12 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
         return failure();
       main = out.module->lookupSymbol<func::FuncOp>("main");
     }
-    FailureOr<tcc::ModelSignature> sig = tcc::getSignature(main);
-    if (failed(sig))
-      return failure();
-    out.signature = *sig;
+    if (bounds.empty()) {
+      FailureOr<tcc::ModelSignature> sig = tcc::getSignature(main);
+      if (failed(sig))
+        return failure();
+      out.signature = *sig;
+    }
     if (batch && out.signature.numRunTimeDims())
       return emitError(main.getLoc())
              << "symbolic dim '" << batch->dimName << "' cannot vary at run "
@@ -366,7 +457,6 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
         t.batchMultiple = k;
     }
   }
-  tcc::PipelineOptions pipeline;
   pipeline.modelName = out.name;
   pipeline.printIRAfterAll = o.printIRAfterAll;
   pipeline.timePasses = o.timePasses;
@@ -571,6 +661,9 @@ struct JitModel {
   /// The output dims known only after the run (tcc::ModelSignature::
   /// numRunTimeDims), which the run writes.
   std::vector<int64_t> runTimeDims;
+  /// The values of the input dims that vary up to a bound (tcc::
+  /// ModelSignature::boundedDim), which the run takes as its last input.
+  std::vector<int64_t> inputDims;
   ~JitModel() { std::free(workspace); }
 
   /// Runs the model once on the buffers: once per sample, at each sample's
@@ -581,12 +674,14 @@ struct JitModel {
     std::vector<void *> out = outputPtrs;
     if (!runTimeDims.empty())
       out.push_back(runTimeDims.data()); // the last output, not per sample
+    if (!inputDims.empty())
+      in.push_back(inputDims.data()); // the last input
     // Where sample b starts: b samples in, for the tensors that hold one each.
     auto sampleBytes = [](const tcc::TensorSignature &t) {
       return t.batchMultiple ? bytesFor(t, 1) : 0;
     };
     for (int64_t b = 0; b < batch; ++b) {
-      for (size_t i = 0; i < in.size(); ++i)
+      for (size_t i = 0; i < inputPtrs.size(); ++i)
         in[i] = (const char *)inputPtrs[i] + b * sampleBytes(sig.inputs[i]);
       for (size_t i = 0; i < outputPtrs.size(); ++i)
         out[i] = (char *)outputPtrs[i] + b * sampleBytes(sig.outputs[i]);
@@ -681,14 +776,42 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
     m.batch = it->second.dims[0] / in.batchMultiple;
     break;
   }
+  // A dim that varies up to a bound: from the first input given that holds
+  // it (the bound when none is given and stand-ins are made).
+  std::optional<int64_t> bounded;
+  for (const tcc::TensorSignature &in : compiled.signature.inputs) {
+    auto it = given.find(in.name);
+    for (size_t d = 0; d < in.dims.size(); ++d) {
+      if (!(in.runTimeDims >> d & 1))
+        continue;
+      if (!bounded && it != given.end() &&
+          it->second.dims.size() == in.dims.size()) {
+        bounded = it->second.dims[d];
+        if (*bounded < 1 || *bounded > in.dims[d])
+          return error("input '" + in.name + "': dim " + std::to_string(d) +
+                       " ('" + compiled.signature.boundedDim + "') is " +
+                       std::to_string(*bounded) + "; the model takes 1 to " +
+                       std::to_string(in.dims[d]));
+      }
+      m.inputDims.push_back(bounded.value_or(in.dims[d]));
+    }
+  }
+  for (int64_t &v : m.inputDims)
+    v = m.inputDims.back();
   for (const tcc::TensorSignature &in : compiled.signature.inputs) {
     std::vector<int64_t> dims = batchDims(in, m.batch);
+    for (size_t d = 0; d < dims.size(); ++d)
+      if (in.runTimeDims >> d & 1)
+        dims[d] = m.inputDims.back();
     auto it = given.find(in.name);
     if (it == given.end() && fillMissing) {
       tcc::HostTensor t;
       t.dtype = in.dtype;
       t.dims = dims;
-      t.data.resize(bytesFor(in, m.batch));
+      int64_t n = 1;
+      for (int64_t d : dims)
+        n *= d;
+      t.data.resize(n * tcc::dtypeSize(in.dtype));
       fillInput(t);
       it = given.emplace(in.name, std::move(t)).first;
     }
@@ -900,6 +1023,9 @@ void addModelOptions(CLI::App *cmd, CompileOptions &o) {
   cmd->add_option("model", o.model, "The ONNX model")->required();
   cmd->add_option("--dim", o.dims, "Pin a symbolic dim: NAME=VALUE");
   cmd->add_option("--shape", o.shapes, "Pin an input shape: NAME=DxDx...");
+  cmd->add_option("--max-dim", o.maxDims,
+                  "Let a symbolic dim vary at run time up to a bound: "
+                  "NAME=MAX");
   cmd->add_option("--bind", o.binds,
                   "Bind an input to a value at compile time: NAME=FILE "
                   "(.npy or .pb); shapes that depend on it become static");

@@ -92,6 +92,13 @@ int tcc::ModelSignature::numRunTimeDims() const {
   return n;
 }
 
+int tcc::ModelSignature::numRunTimeInputDims() const {
+  int n = 0;
+  for (const TensorSignature &t : inputs)
+    n += llvm::popcount(t.runTimeDims);
+  return n;
+}
+
 LogicalResult tcc::setRunTimeBounds(ModelSignature &sig, Operation *func) {
   auto triples = func->getAttrOfType<DenseI64ArrayAttr>(kRunTimeDimsAttr);
   ArrayRef<int64_t> values = triples ? triples.asArrayRef() : ArrayRef<int64_t>();
@@ -273,7 +280,9 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
       if (!pinned.empty())
         os << "  (symbolic dims pinned: " << pinned << ")";
       if (ts[i].runTimeDims)
-        os << "  (dims in (<=N) are known after the run)";
+        os << (what == StringRef("input ")
+                   ? "  (dims in (<=N) vary at run time)"
+                   : "  (dims in (<=N) are known after the run)");
       os << "\n";
     }
   };
@@ -284,6 +293,11 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
        << "value of each (<=N) dim\n *   above, output by output. Each such "
        << "output is packed row-major in its\n *   actual dims at the start "
        << "of its buffer (sized for the bounds).\n";
+  if (int n = sig.numRunTimeInputDims())
+    os << " *   input_dims: " << n << " int64 the caller passes: the actual "
+       << "value of each (<=N) input dim\n *   above, input by input: '"
+       << sig.boundedDim << "', one value from 1 to N in all. The inputs hold\n"
+       << " *   their actual dims' elements.\n";
   if (!sig.batchDim.empty())
     os << " *   batch: '" << sig.batchDim << "' varies at run time. The calls "
        << "below run one sample;\n *   " << name << "_run_batch and " << name
@@ -305,6 +319,16 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
   if (!sig.batchDim.empty())
     os << "/* The symbolic dim that varies at run time. */\n#define " << upper
        << "_BATCH_DIM " << cString(sig.batchDim) << "\n\n";
+  if (!sig.boundedDim.empty()) {
+    int64_t bound = 0;
+    for (const TensorSignature &t : sig.inputs)
+      for (size_t d = 0; d < t.dims.size(); ++d)
+        if (t.runTimeDims >> d & 1)
+          bound = t.dims[d];
+    os << "/* The symbolic dim that varies at run time, up to a bound. */\n"
+       << "#define " << upper << "_BOUNDED_DIM " << cString(sig.boundedDim)
+       << "\n#define " << upper << "_BOUNDED_DIM_MAX " << bound << "\n\n";
+  }
   // The weights handle the calls take first (after the context).
   std::string weightsParam;
   if (weights) {
@@ -337,6 +361,8 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
   for (size_t i = 0; i < sig.inputs.size(); ++i)
     params.push_back(std::string("const ") + cType(sig.inputs[i].dtype) +
                      " *" + paramName(sig.inputs[i].name, "input", i));
+  if (sig.numRunTimeInputDims())
+    params.push_back("const int64_t *input_dims");
   for (size_t i = 0; i < sig.outputs.size(); ++i)
     params.push_back(std::string(cType(sig.outputs[i].dtype)) + " *" +
                      paramName(sig.outputs[i].name, "output", i));
@@ -347,6 +373,8 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
     os << (i ? ",\n    " : "") << params[i];
   os << ");\n\n";
   os << "/* The same, with the buffers in arrays in model order"
+     << (sig.numRunTimeInputDims() ? " (input_dims\n * last among the inputs)"
+                                   : "")
      << (sig.numRunTimeDims() ? " (run_time_dims\n * last among the outputs)"
                               : "")
      << ". */\n"
@@ -416,6 +444,8 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
      << (weights ? upper + "_WEIGHTS_BYTES, " + upper + "_WEIGHTS_FINGERPRINT"
                  : std::string("0u, 0u"))
      << ", " << (sig.batchDim.empty() ? std::string("0") : cString(sig.batchDim))
+     << ", "
+     << (sig.boundedDim.empty() ? std::string("0") : cString(sig.boundedDim))
      << "};\n"
      << "  return &info;\n}\n\n";
   os << "/* The checked call: compares each tensor's dtype, rank and dims\n"
@@ -426,6 +456,10 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
              ? "\n * An output with (<=N) dims takes the bounds as its dims and "
                "an array\n * in result_dims, where the call writes its actual "
                "dims."
+             : "")
+     << (sig.numRunTimeInputDims()
+             ? "\n * An input with (<=N) dims takes its actual dims; the call "
+               "passes them\n * on as input_dims."
              : "")
      << " */\n";
   const char *tensorParams =

@@ -1,0 +1,604 @@
+//===- BoundedDims.cpp - symbolic dims that vary at run time up to a bound ===//
+//
+// The model's linalg IR at the bound B, at B - 1 and at B - 2 is walked in
+// step. A dim that differs between the three is a x S + b for the dim's
+// value S (checked on all three). The IR at B is then made to run at any
+// S <= B with the same buffers:
+//  - every linalg op with a loop whose extent depends on S is marked with
+//    its loops' extents (tcc.loop_extents); after bufferization,
+//    tcc-cut-run-time-loops runs it on views of its operands cut to them,
+//    so no op reads the padding beyond;
+//  - copies into a larger tensor (insert_slice, pad, concat) copy exactly
+//    the slice, at offsets computed from S;
+//  - other ops may touch dims that depend on S only where the bound layout
+//    and the actual one agree: reshapes that keep the dim outermost in its
+//    group, slices at fixed offsets, constants whose elements at every
+//    index do not depend on S (a range of positions, a causal mask).
+// A value (a scalar or an attribute) that differs between the three means
+// the model computes with S itself, which the bound layout cannot serve.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/BoundedDims.h"
+#include "tcc/Header.h"
+#include "tcc/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+using namespace mlir;
+
+namespace {
+
+/// The extent of one dim: a x S + b (a == 0: it does not depend on S).
+struct Extent {
+  int64_t a = 0, b = 0;
+  bool varies() const { return a != 0; }
+  bool operator==(const Extent &o) const { return a == o.a && b == o.b; }
+};
+
+using Triple = std::array<Operation *, 3>;
+
+class Bounder {
+public:
+  Bounder(MLIRContext *ctx, int64_t bound, StringRef dimName)
+      : bound(bound), dimName(dimName), b(ctx) {}
+
+  FailureOr<tcc::BoundedLayout> run(ModuleOp m0, ModuleOp m1, ModuleOp m2) {
+    SmallVector<Triple> ops;
+    if (failed(pair({m0, m1, m2}, ops)))
+      return failure();
+    for (Triple &t : ops)
+      if (failed(check(t)))
+        return failure();
+    auto main = m0.lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal())
+      return m0.emitError("no @main to bound");
+    if (main->hasAttr(tcc::kRunTimeDimsAttr))
+      return fail(main, "the outputs have data-dependent dims (NonZero)");
+    tcc::BoundedLayout layout;
+    auto ret = cast<func::ReturnOp>(main.getBody().front().getTerminator());
+    for (BlockArgument arg : main.getArguments()) {
+      FailureOr<int64_t> dim = boundary(
+          main, arg, "input", main.getArgAttrDict(arg.getArgNumber()), true);
+      if (failed(dim))
+        return failure();
+      layout.inputDims.push_back(*dim);
+    }
+    for (OpOperand &result : ret->getOpOperands()) {
+      FailureOr<int64_t> dim =
+          boundary(main, result.get(), "output",
+                   main.getResultAttrDict(result.getOperandNumber()), false);
+      if (failed(dim))
+        return failure();
+      layout.outputDims.push_back(*dim);
+    }
+    if (llvm::all_of(layout.inputDims, [](int64_t d) { return d < 0; }))
+      return fail(main, "no input holds it");
+    recordOutputs(ret, layout);
+    rewrite(main, ret, layout);
+    return layout;
+  }
+
+private:
+  InFlightDiagnostic fail(Operation *op, const Twine &why) {
+    return op->emitError() << "symbolic dim '" << dimName
+                           << "' cannot vary at run time up to " << bound
+                           << ": " << why << "; pin it with --dim " << dimName
+                           << "=N";
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Pairing the three modules
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult pair(std::array<ModuleOp, 3> modules, SmallVector<Triple> &ops) {
+    std::array<SmallVector<Operation *>, 3> walked;
+    for (int i = 0; i < 3; ++i)
+      modules[i]->walk<WalkOrder::PreOrder>(
+          [&](Operation *op) { walked[i].push_back(op); });
+    if (walked[1].size() != walked[0].size() ||
+        walked[2].size() != walked[0].size())
+      return changes(modules[0]);
+    for (size_t n = 0; n < walked[0].size(); ++n) {
+      Triple t = {walked[0][n], walked[1][n], walked[2][n]};
+      for (int i = 1; i < 3; ++i)
+        if (t[i]->getName() != t[0]->getName() ||
+            t[i]->getNumResults() != t[0]->getNumResults() ||
+            t[i]->getNumOperands() != t[0]->getNumOperands() ||
+            t[i]->getNumRegions() != t[0]->getNumRegions())
+          return changes(t[0]);
+      for (unsigned r = 0; r < t[0]->getNumResults(); ++r)
+        if (failed(classify(t[0], {t[0]->getResult(r), t[1]->getResult(r),
+                                   t[2]->getResult(r)})))
+          return failure();
+      for (unsigned r = 0; r < t[0]->getNumRegions(); ++r) {
+        Region &r0 = t[0]->getRegion(r);
+        if (r0.getBlocks().size() != t[1]->getRegion(r).getBlocks().size() ||
+            r0.getBlocks().size() != t[2]->getRegion(r).getBlocks().size())
+          return changes(t[0]);
+        if (r0.empty())
+          continue;
+        // Only entry blocks carry arguments worth pairing here (linalg bodies
+        // and functions have one block).
+        Block &b0 = r0.front(), &b1 = t[1]->getRegion(r).front(),
+              &b2 = t[2]->getRegion(r).front();
+        if (b0.getNumArguments() != b1.getNumArguments() ||
+            b0.getNumArguments() != b2.getNumArguments())
+          return changes(t[0]);
+        for (unsigned a = 0; a < b0.getNumArguments(); ++a)
+          if (failed(classify(t[0], {b0.getArgument(a), b1.getArgument(a),
+                                     b2.getArgument(a)})))
+            return failure();
+      }
+      ops.push_back(t);
+    }
+    return success();
+  }
+
+  LogicalResult changes(Operation *op) {
+    return fail(op, "the graph changes with its value (compared at " +
+                        Twine(bound) + ", " + Twine(bound - 1) + " and " +
+                        Twine(bound - 2) + ")");
+  }
+
+  /// The extent of each loop or dim from its static sizes at B, B-1, B-2.
+  FailureOr<SmallVector<Extent>> fit(Operation *op, ArrayRef<int64_t> s0,
+                                     ArrayRef<int64_t> s1,
+                                     ArrayRef<int64_t> s2) {
+    SmallVector<Extent> extents;
+    for (size_t d = 0; d < s0.size(); ++d) {
+      if (ShapedType::isDynamic(s0[d]) || ShapedType::isDynamic(s1[d]) ||
+          ShapedType::isDynamic(s2[d])) {
+        (void)fail(op, "a dim of its value is not known at compile time");
+        return failure();
+      }
+      int64_t a = s0[d] - s1[d];
+      if (s1[d] - s2[d] != a || a < 0) {
+        (void)fail(op, "a dim changes with it other than in proportion (" +
+                           Twine(s0[d]) + ", " + Twine(s1[d]) + ", " +
+                           Twine(s2[d]) + " at " + Twine(bound) + ", " +
+                           Twine(bound - 1) + ", " + Twine(bound - 2) + ")");
+        return failure();
+      }
+      extents.push_back({a, s0[d] - a * bound});
+    }
+    return extents;
+  }
+
+  LogicalResult classify(Operation *op, std::array<Value, 3> v) {
+    if (v[0].getType() == v[1].getType() && v[0].getType() == v[2].getType())
+      return success();
+    std::array<RankedTensorType, 3> t;
+    for (int i = 0; i < 3; ++i) {
+      t[i] = dyn_cast<RankedTensorType>(v[i].getType());
+      if (!t[i] || t[i].getRank() != t[0].getRank() ||
+          t[i].getElementType() != t[0].getElementType() ||
+          t[i].getEncoding() != t[0].getEncoding())
+        return fail(op, "a value's type changes with it in more than its dims");
+    }
+    FailureOr<SmallVector<Extent>> e =
+        fit(op, t[0].getShape(), t[1].getShape(), t[2].getShape());
+    if (failed(e))
+      return failure();
+    extents[v[0]] = *e;
+    return success();
+  }
+
+  /// The extents of the dims of `v` (a value at the bound); empty when none
+  /// depends on S.
+  ArrayRef<Extent> of(Value v) {
+    auto it = extents.find(v);
+    return it == extents.end() ? ArrayRef<Extent>() : ArrayRef(it->second);
+  }
+  bool varies(Value v) { return extents.count(v); }
+
+  //===--------------------------------------------------------------------===//
+  // Checks
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult check(Triple t) {
+    Operation *op = t[0];
+    if (isa<ModuleOp, func::FuncOp, func::ReturnOp, tensor::EmptyOp,
+            tensor::CastOp>(op))
+      return success();
+    // Reads inside a linalg body stay inside the loops' (actual) extents.
+    if (isa<tensor::ExtractOp>(op) && isa<linalg::LinalgOp>(op->getParentOp()))
+      return success();
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      return failed(sameAttributes(t)) ? failure() : checkLinalg(t);
+    if (auto c = dyn_cast<arith::ConstantOp>(op))
+      return checkConstant(t);
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+      return checkReshape(op, expand.getResult(),
+                          expand.getReassociationIndices());
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+      return checkReshape(op, collapse.getSrc(),
+                          collapse.getReassociationIndices());
+    if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op))
+      return checkSlice(t);
+    if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+      for (int i = 1; i < 3; ++i) {
+        auto twin = cast<tensor::PadOp>(t[i]);
+        if (twin.getStaticLow() != pad.getStaticLow() ||
+            twin.getStaticHigh() != pad.getStaticHigh())
+          return fail(op, "it pads by an amount that depends on it");
+      }
+      if (!pad.getLow().empty() || !pad.getHigh().empty() ||
+          !pad.getConstantPaddingValue())
+        return varies(pad.getSource())
+                   ? fail(op, "it pads a value that depends on it with other "
+                              "than a constant")
+                   : success();
+      if (varies(pad.getSource()))
+        copies.push_back(op);
+      return success();
+    }
+    if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+      if (llvm::any_of(concat.getInputs(), [&](Value v) { return varies(v); }))
+        copies.push_back(op);
+      return success();
+    }
+    // Any other op: it must not see a dim that depends on S.
+    for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+      if (varies(v))
+        return fail(op, "'" + op->getName().getStringRef() +
+                            "' is not known to keep to a dim's actual extent");
+    return sameAttributes(t);
+  }
+
+  LogicalResult sameAttributes(Triple t) {
+    for (int i = 1; i < 3; ++i)
+      if (t[0]->getRawDictionaryAttrs() != t[i]->getRawDictionaryAttrs() ||
+          t[0]->getPropertiesAsAttribute() != t[i]->getPropertiesAsAttribute())
+        return fail(t[0], "'" + t[0]->getName().getStringRef() +
+                              "' computes with its value");
+    return success();
+  }
+
+  /// A linalg op: every loop whose extent depends on S must index some
+  /// operand directly (so slicing the operands sets it).
+  LogicalResult checkLinalg(Triple t) {
+    auto op = cast<linalg::LinalgOp>(t[0]);
+    SmallVector<int64_t> r[3];
+    for (int i = 0; i < 3; ++i)
+      r[i] = cast<linalg::LinalgOp>(t[i]).getStaticLoopRanges();
+    FailureOr<SmallVector<Extent>> loops = fit(op, r[0], r[1], r[2]);
+    if (failed(loops))
+      return failure();
+    if (llvm::none_of(*loops, [](Extent e) { return e.varies(); }))
+      return success();
+    for (auto [l, e] : llvm::enumerate(*loops)) {
+      if (!e.varies())
+        continue;
+      bool direct = llvm::any_of(op.getIndexingMapsArray(), [&](AffineMap m) {
+        return llvm::any_of(m.getResults(), [&](AffineExpr x) {
+          auto dim = dyn_cast<AffineDimExpr>(x);
+          return dim && dim.getPosition() == l;
+        });
+      });
+      if (!direct)
+        return fail(op, "loop " + Twine(l) + " depends on it but indexes no "
+                                             "operand directly");
+    }
+    loopExtents[op] = *loops;
+    return success();
+  }
+
+  /// The raw bytes of element `i` of a constant (`data` holds one element
+  /// when `splat`).
+  static ArrayRef<char> element(ArrayRef<char> data, bool splat, int64_t i,
+                                int64_t bytes) {
+    return data.slice(splat ? 0 : i * bytes, bytes);
+  }
+
+  static std::optional<std::pair<ArrayRef<char>, bool>> rawData(Attribute a) {
+    if (auto dense = dyn_cast<DenseElementsAttr>(a)) {
+      if (dense.getElementType().isInteger(1))
+        return std::nullopt; // bit-packed
+      return std::make_pair(dense.getRawData(), dense.isSplat());
+    }
+    if (auto res = dyn_cast<DenseResourceElementsAttr>(a))
+      if (AsmResourceBlob *blob = res.getRawHandle().getBlob())
+        return std::make_pair(blob->getData(), false);
+    return std::nullopt;
+  }
+
+  /// A constant: the same at the three sizes, or (when its type depends on
+  /// S) the same element at every index the smaller ones have.
+  LogicalResult checkConstant(Triple t) {
+    auto c0 = cast<arith::ConstantOp>(t[0]);
+    auto type0 = dyn_cast<RankedTensorType>(c0.getType());
+    for (int i = 1; i < 3; ++i) {
+      auto ci = cast<arith::ConstantOp>(t[i]);
+      auto d0 = rawData(c0.getValue()), di = rawData(ci.getValue());
+      if (!type0 || !d0 || !di) {
+        if (c0.getValue() != ci.getValue())
+          return fail(c0, "the model computes with its value (a constant "
+                          "differs)");
+        continue;
+      }
+      auto typeI = cast<RankedTensorType>(ci.getType());
+      int64_t bytes =
+          (int64_t)llvm::divideCeil(type0.getElementTypeBitWidth(), 8);
+      SmallVector<int64_t> strides0 = computeStrides(type0.getShape());
+      int64_t n = typeI.getNumElements();
+      if ((!d0->second && (int64_t)d0->first.size() < type0.getNumElements() * bytes) ||
+          (!di->second && (int64_t)di->first.size() < n * bytes))
+        return fail(c0, "a constant cannot be read");
+      SmallVector<int64_t> stridesI = computeStrides(typeI.getShape());
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t at0 = 0, rest = k;
+        for (size_t d = 0; d < stridesI.size(); ++d) {
+          at0 += rest / stridesI[d] * strides0[d];
+          rest %= stridesI[d];
+        }
+        if (element(d0->first, d0->second, at0, bytes) !=
+            element(di->first, di->second, k, bytes))
+          return fail(c0, "the model computes with its value (a constant's "
+                          "elements depend on it)");
+      }
+    }
+    return success();
+  }
+
+  /// A reshape between `big` (more dims) and the other side: in each group,
+  /// a dim that depends on S must be the group's outermost one that is not
+  /// 1, so the bound layout and the actual one agree.
+  LogicalResult checkReshape(Operation *op, Value big,
+                             ArrayRef<ReassociationIndices> groups) {
+    ArrayRef<Extent> e = of(big);
+    if (e.empty())
+      return success();
+    for (const ReassociationIndices &group : groups) {
+      bool outer = true;
+      for (int64_t d : group) {
+        if (e[d].varies() && !outer)
+          return fail(op, "the reshape merges a dim that depends on it "
+                          "behind another dim");
+        if (e[d].varies() || e[d].b != 1)
+          outer = false;
+      }
+    }
+    return success();
+  }
+
+  LogicalResult checkSlice(Triple t) {
+    auto s0 = cast<OffsetSizeAndStrideOpInterface>(t[0]);
+    if (!s0.getOffsets().empty() || !s0.getSizes().empty() ||
+        !s0.getStrides().empty())
+      return t[0]->getOperands().size() &&
+                     llvm::any_of(t[0]->getOperands(),
+                                  [&](Value v) { return varies(v); })
+                 ? fail(t[0], "it slices at run-time offsets")
+                 : success();
+    for (int i = 1; i < 3; ++i) {
+      auto si = cast<OffsetSizeAndStrideOpInterface>(t[i]);
+      if (si.getStaticOffsets() != s0.getStaticOffsets() ||
+          si.getStaticStrides() != s0.getStaticStrides())
+        return fail(t[0], "it slices at offsets that depend on it");
+    }
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(t[0])) {
+      if (!varies(insert.getSource()))
+        return success();
+      if (insert.getSourceType().getRank() != insert.getDestType().getRank())
+        return fail(t[0], "it inserts a value that depends on it into one of "
+                          "higher rank");
+      copies.push_back(t[0]);
+    }
+    return success();
+  }
+
+  /// Input or output `v` of @main: it may hold S in one dim, behind dims of
+  /// 1 only, so its bound layout starts with the actual one. Inputs hold S
+  /// itself. Returns the dim, or -1.
+  FailureOr<int64_t> boundary(func::FuncOp main, Value v, StringRef what,
+                              DictionaryAttr attrs, bool input) {
+    ArrayRef<Extent> e = of(v);
+    auto name = attrs ? attrs.getAs<StringAttr>(tcc::kNameAttr) : nullptr;
+    auto refuse = [&](const Twine &why) {
+      return fail(main, Twine(what) + " '" +
+                            (name ? name.getValue() : StringRef("?")) + "' " +
+                            why);
+    };
+    int64_t found = -1;
+    for (int64_t d = 0; d < (int64_t)e.size(); ++d) {
+      if (!e[d].varies()) {
+        if (found < 0 && e[d].b != 1 && llvm::any_of(e.drop_front(d), [](Extent x) {
+              return x.varies();
+            }))
+          return refuse("holds it behind dim " + Twine(d) +
+                        "; it must lead the dims that are not 1");
+        continue;
+      }
+      if (found >= 0)
+        return refuse("holds it in more than one dim");
+      if (input && !(e[d] == Extent{1, 0}))
+        return refuse("holds a multiple of it");
+      found = d;
+    }
+    return found;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The rewrite
+  //===--------------------------------------------------------------------===//
+
+  /// a x S + b as an index.
+  Value extent(Extent e) {
+    auto key = std::make_pair(e.a, e.b);
+    if (auto it = extentValues.find(key); it != extentValues.end())
+      return it->second;
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointAfter(s.getDefiningOp());
+    Location loc = s.getLoc();
+    Value v = s;
+    if (e.a != 1)
+      v = arith::MulIOp::create(b, loc, v,
+                                arith::ConstantIndexOp::create(b, loc, e.a));
+    if (e.b != 0)
+      v = arith::AddIOp::create(b, loc, v,
+                                arith::ConstantIndexOp::create(b, loc, e.b));
+    extentValues[key] = v;
+    return v;
+  }
+
+  /// The sizes of `v` with each dim that depends on S at its actual extent.
+  SmallVector<OpFoldResult> actualSizes(Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    ArrayRef<Extent> e = of(v);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      sizes.push_back(!e.empty() && e[d].varies()
+                          ? OpFoldResult(extent(e[d]))
+                          : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+    return sizes;
+  }
+
+  Value slice(Value v, ArrayRef<OpFoldResult> sizes) {
+    int64_t rank = sizes.size();
+    return tensor::ExtractSliceOp::create(
+        b, v.getLoc(), v, SmallVector<OpFoldResult>(rank, b.getIndexAttr(0)),
+        sizes, SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+  }
+
+  /// Marks `op` with its loops' extents; tcc-cut-run-time-loops cuts its
+  /// operands to them after bufferization (slices of its inits here would
+  /// make one-shot bufferization copy them).
+  void markLinalg(linalg::LinalgOp op, ArrayRef<Extent> loops) {
+    SmallVector<int64_t> pairs;
+    for (Extent e : loops)
+      pairs.append({e.a, e.b});
+    op->setAttr(tcc::kLoopExtentsAttr, b.getDenseI64ArrayAttr(pairs));
+  }
+
+  /// Inserts the actual part of `src` into `dest` at `offsets`.
+  Value insertActual(Value src, Value dest, ArrayRef<OpFoldResult> offsets) {
+    SmallVector<OpFoldResult> sizes = actualSizes(src);
+    Value part = varies(src) ? slice(src, sizes) : src;
+    return tensor::InsertSliceOp::create(
+        b, src.getLoc(), part, dest, offsets, sizes,
+        SmallVector<OpFoldResult>(sizes.size(), b.getIndexAttr(1)));
+  }
+
+  void rewriteCopy(Operation *op) {
+    b.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    Value result;
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+      result = insertActual(insert.getSource(), insert.getDest(),
+                            insert.getMixedOffsets());
+    } else if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+      auto type = pad.getResultType();
+      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType());
+      Value filled = linalg::FillOp::create(b, loc, pad.getConstantPaddingValue(),
+                                            empty)
+                         .getResult(0);
+      result = insertActual(pad.getSource(), filled, pad.getMixedLowPad());
+    } else {
+      auto concat = cast<tensor::ConcatOp>(op);
+      auto type = concat.getResultType();
+      result = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                       type.getElementType());
+      int64_t dim = concat.getDim();
+      OpFoldResult at = b.getIndexAttr(0);
+      for (Value input : concat.getInputs()) {
+        SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+        offsets[dim] = at;
+        result = insertActual(input, result, offsets);
+        OpFoldResult size = actualSizes(input)[dim];
+        at = getAsOpFoldResult(arith::AddIOp::create(
+            b, loc, getValueOrCreateConstantIndexOp(b, loc, at),
+            getValueOrCreateConstantIndexOp(b, loc, size)));
+      }
+    }
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+
+  void rewrite(func::FuncOp main, func::ReturnOp ret,
+               const tcc::BoundedLayout &layout) {
+    // S comes in as one more input, after the model's: its value in each
+    // input that holds it (checked equal and within the bound by the entry
+    // points); the first one serves.
+    SmallVector<int64_t> inputTriples;
+    for (auto [i, d] : llvm::enumerate(layout.inputDims))
+      if (d >= 0)
+        inputTriples.append({(int64_t)i, d, bound});
+    unsigned numInputs = main.getNumArguments();
+    auto dimsType =
+        RankedTensorType::get({(int64_t)inputTriples.size() / 3}, b.getI64Type());
+    (void)main.insertArgument(
+        numInputs, dimsType,
+        b.getDictionaryAttr(
+            {b.getNamedAttr(tcc::kNameAttr, b.getStringAttr("input_dims")),
+             b.getNamedAttr(tcc::kDtypeAttr, b.getI64IntegerAttr(7))}),
+        main.getLoc());
+    main->setAttr("tcc.num_inputs", b.getI64IntegerAttr(numInputs + 1));
+    main->setAttr(tcc::kRunTimeInputsAttr, b.getDenseI64ArrayAttr(inputTriples));
+    Block &entry = main.getBody().front();
+    b.setInsertionPointToStart(&entry);
+    Location loc = main.getLoc();
+    Value first = tensor::ExtractOp::create(
+        b, loc, entry.getArgument(numInputs),
+        ValueRange{arith::ConstantIndexOp::create(b, loc, 0)});
+    s = arith::IndexCastOp::create(b, loc, b.getIndexType(), first);
+
+    for (auto &[op, loops] : loopExtents)
+      markLinalg(cast<linalg::LinalgOp>(op), loops);
+    for (Operation *op : copies)
+      rewriteCopy(op);
+
+    // The outputs' actual dims, as for a NonZero.
+    SmallVector<int64_t> outputTriples;
+    SmallVector<Value> values;
+    b.setInsertionPoint(ret);
+    for (auto [i, d] : llvm::enumerate(layout.outputDims)) {
+      if (d < 0)
+        continue;
+      Value result = ret.getOperand(i);
+      Extent e = extentsAtReturn[i];
+      outputTriples.append(
+          {(int64_t)i, d, cast<RankedTensorType>(result.getType()).getDimSize(d)});
+      values.push_back(
+          arith::IndexCastOp::create(b, loc, b.getI64Type(), extent(e)));
+    }
+    if (!values.empty())
+      (void)tcc::appendRunTimeDims(main, ret, outputTriples, values);
+  }
+
+  /// The extent of each output's dim that holds S (recorded before the
+  /// rewrite replaces the returned values).
+  void recordOutputs(func::ReturnOp ret, const tcc::BoundedLayout &layout) {
+    for (auto [i, d] : llvm::enumerate(layout.outputDims))
+      extentsAtReturn.push_back(d >= 0 ? of(ret.getOperand(i))[d] : Extent());
+  }
+
+  int64_t bound;
+  StringRef dimName;
+  DenseMap<Value, SmallVector<Extent>> extents;
+  llvm::MapVector<Operation *, SmallVector<Extent>> loopExtents;
+  SmallVector<Operation *> copies;
+  SmallVector<Extent> extentsAtReturn;
+  OpBuilder b;
+  Value s;
+  std::map<std::pair<int64_t, int64_t>, Value> extentValues;
+};
+
+} // namespace
+
+FailureOr<tcc::BoundedLayout> tcc::boundRunTimeDim(ModuleOp atBound,
+                                                   ModuleOp less1,
+                                                   ModuleOp less2,
+                                                   int64_t bound,
+                                                   StringRef dimName) {
+  return Bounder(atBound.getContext(), bound, dimName)
+      .run(atBound, less1, less2);
+}
