@@ -266,6 +266,31 @@ def check_batches(args, onnx_path, name, model, work):
     return 0 if ok else 1
 
 
+def check_bounded(args, onnx_path, name, model, work):
+    """Compiles the model once with its symbolic dim NAME varying up to MAX (args.max_dim,
+    NAME=MAX; args.dims pin the others) and checks it at each of args.values."""
+    dim, bound = args.max_dim.split("=")
+    obj = os.path.join(work, name + ".o")
+    pins = {}
+    for spec in args.dim or []:
+        k, v = spec.split("=")
+        pins[k] = int(v)
+    run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name, "--max-dim", args.max_dim]
+        + [f for spec in args.dim or [] for f in ("--dim", spec)])
+    exe = link_harness(args, name, obj, work)
+    ok = True
+    for value in args.values:
+        feeds = make_inputs(model, args.seed + value, dict(pins, **{dim: value}))
+        refs = reference(onnx_path, feeds)
+        got = run_harness_exe(exe, feeds, refs, work, batch=value)
+        print(f"{dim}={value}: inputs " + ", ".join(
+            f"{n!r} {list(a.shape)}" for n, a in feeds.items()))
+        ok = compare(got, refs, args.rtol, args.atol) and ok
+    print(f"e2e_check: {'PASS' if ok else 'FAIL'}: {os.path.basename(onnx_path)} at {dim}="
+          f"{', '.join(map(str, args.values))} (up to {bound}), compiled once")
+    return 0 if ok else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     src = p.add_mutually_exclusive_group(required=True)
@@ -284,6 +309,10 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--tcc-run", action="store_true",
                    help="run with `tcc run ... --output-dir` instead of the C harness")
+    p.add_argument("--max-dim", help="NAME=MAX: compile with the symbolic dim NAME varying up to "
+                   "MAX, and check it at each of --values (with --dim pins for the others)")
+    p.add_argument("--values", type=lambda v: [int(b) for b in v.split(",")])
+    p.add_argument("--dim", action="append", help="NAME=VALUE pin, with --max-dim")
     p.add_argument("--batches", type=lambda v: [int(b) for b in v.split(",")],
                    help="B1,B2,...: compile once with the symbolic batch dim left to run time, "
                         "run the C harness at each batch")
@@ -310,6 +339,8 @@ def main():
         model = onnx.load(onnx_path, load_external_data=False)
         if args.batches:
             return check_batches(args, onnx_path, name, model, work)
+        if args.max_dim:
+            return check_bounded(args, onnx_path, name, model, work)
         feeds = make_inputs(model, args.seed)
         for iname, a in feeds.items():
             print(f"input {iname!r}: shape {list(a.shape)} {a.dtype}")

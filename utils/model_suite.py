@@ -111,7 +111,16 @@ def check_model(args, spec, flavour, path, row):
     run_dims = dict(export_suite.RUN_DIMS, batch=args.batch)
     dims = pinned_dims(model, spec, run_dims)
     batches = [None]
-    if args.batches:
+    bounded = None
+    if args.seqs:
+        # The dims that follow the sequence vary at run time up to --max-seq.
+        other = pinned_dims(model, spec, dict(run_dims, seq=run_dims["seq"] + 1))
+        names = sorted(d for d, v in dims.items() if other.get(d) != v)
+        dims = {d: v for d, v in dims.items() if other.get(d) == v}
+        bounded = [f"{d}={args.max_seq}" for d in names]
+        batches = args.seqs
+        row["seqs"] = batches
+    elif args.batches:
         # The dims that follow the batch stay symbolic: the model's own names for it.
         other = pinned_dims(model, spec, dict(run_dims, batch=run_dims["batch"] + 1))
         dims = {d: v for d, v in dims.items() if other.get(d) == v}
@@ -122,12 +131,16 @@ def check_model(args, spec, flavour, path, row):
     compile_cmd = [args.tcc, "compile", path, "-o", obj, "--name", name]
     for d, v in sorted(dims.items()):
         compile_cmd += ["--dim", f"{d}={v}"]
+    for spec_ in bounded or []:
+        compile_cmd += ["--max-dim", spec_]
     row["dims"] = dims
     row["compile_cmd"] = shlex.join([rel(c) if os.path.isabs(c) else c for c in compile_cmd])
     row["repro"] = shlex.join(
         [rel(sys.executable), rel(__file__), "--flavour", flavour, "--filter", f"^{spec.name}$",
          "--tcc", rel(args.tcc), "--rtlib", rel(args.rtlib), "--include", rel(args.include)]
-        + (["--batches", ",".join(map(str, batches))] if args.batches else []))
+        + (["--batches", ",".join(map(str, batches))] if args.batches and not args.seqs else [])
+        + (["--max-seq", str(args.max_seq), "--seqs", ",".join(map(str, batches))]
+           if args.seqs else []))
 
     # (batch, feeds, refs) per run; the references first: a model onnxruntime rejects is not
     # tcc's failure.
@@ -135,7 +148,8 @@ def check_model(args, spec, flavour, path, row):
     start = time.monotonic()
     for batch in batches:
         feeds = export_suite.make_feeds(
-            spec, args.seed, run_dims if batch is None else dict(run_dims, batch=batch))
+            spec, args.seed, run_dims if batch is None
+            else dict(run_dims, **{"seq" if args.seqs else "batch": batch}))
         try:
             cases.append((batch, feeds, e2e_check.reference(path, feeds)))
         except Exception as e:  # onnxruntime rejects the model: the exporter's fault, not tcc's
@@ -174,7 +188,7 @@ def check_model(args, spec, flavour, path, row):
             if e.timed_out:
                 row["reason"] = f"run timeout (> {args.run_timeout} s)"
             if batch is not None:
-                row["reason"] = f"batch {batch}: {row['reason']}"
+                row["reason"] = f"{'seq' if args.seqs else 'batch'} {batch}: {row['reason']}"
             return
         if not compare_outputs(args, spec, feeds, refs, got, row, batch):
             return
@@ -450,6 +464,10 @@ def main():
     p.add_argument("--batches", type=lambda v: [int(b) for b in v.split(",")],
                    help="B1,B2,...: leave the batch dim symbolic, compile each model once and "
                         "run it at each batch (through the checked call, tcc_run_tensors)")
+    p.add_argument("--seqs", type=lambda v: [int(b) for b in v.split(",")],
+                   help="S1,S2,...: let the sequence dim vary at run time up to --max-seq "
+                        "(tcc compile --max-dim), compile each model once and run it at each")
+    p.add_argument("--max-seq", type=int, default=128)
     args = p.parse_args()
     for opt in ("tcc", "rtlib", "include", "harness", "cache_dir", "out_dir"):
         val = getattr(args, opt)

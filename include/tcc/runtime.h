@@ -59,6 +59,15 @@
  * in its actual dims at the start of its buffer. NAME_run_tensors writes
  * them to the output's `result_dims`.
  *
+ * A symbolic dim compiled with a bound (tcc compile --max-dim NAME=MAX; its
+ * name in tcc_model_info.bounded_dim) varies from 1 to MAX at run time. The
+ * inputs that hold it (tcc_tensor_info.run_time_dims) hold their actual
+ * elements; NAME_run takes `const int64_t *input_dims` after the inputs (the
+ * last input of NAME_run_packed): its value in each such input dim, input
+ * by input, one value in all (else TCC_ERROR_INVALID_ARGUMENT). Outputs that
+ * hold it are reported as run-time dims, as above. NAME_run_tensors takes
+ * the inputs' actual dims.
+ *
  * The workspace must be at least NAME_workspace_size() bytes and aligned to
  * TCC_WORKSPACE_ALIGNMENT bytes; tcc_workspace_alloc() returns such memory.
  * Generated code has no mutable global state: two threads may run the same

@@ -14,8 +14,10 @@
 //    and the actual one agree: reshapes that keep the dim outermost in its
 //    group, slices at fixed offsets, constants whose elements at every
 //    index do not depend on S (a range of positions, a causal mask).
-// A value (a scalar or an attribute) that differs between the three means
-// the model computes with S itself, which the bound layout cannot serve.
+// A scalar constant that is a x S + b at the three (the count a mean over
+// the dim divides by) is computed from S at run time; any other value that
+// differs between the three means the model computes with S in a way the
+// bound layout cannot serve.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/BoundedDims.h"
@@ -31,6 +33,10 @@
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -312,9 +318,37 @@ private:
 
   /// A constant: the same at the three sizes, or (when its type depends on
   /// S) the same element at every index the smaller ones have.
+  /// A scalar (or splat) constant's value as a double.
+  static std::optional<double> scalarValue(Attribute a) {
+    if (auto splat = dyn_cast<SplatElementsAttr>(a))
+      a = splat.getSplatValue<Attribute>();
+    if (auto f = dyn_cast<FloatAttr>(a))
+      return f.getValueAsDouble();
+    if (auto i = dyn_cast<IntegerAttr>(a))
+      return (double)i.getValue().getSExtValue();
+    return std::nullopt;
+  }
+
   LogicalResult checkConstant(Triple t) {
     auto c0 = cast<arith::ConstantOp>(t[0]);
     auto type0 = dyn_cast<RankedTensorType>(c0.getType());
+    // A scalar that is a x S + b (the count a mean divides by): computed
+    // from S at run time.
+    std::array<std::optional<double>, 3> v;
+    for (int i = 0; i < 3; ++i)
+      v[i] = scalarValue(cast<arith::ConstantOp>(t[i]).getValue());
+    if (v[0] && v[1] && v[2] && *v[0] != *v[1] &&
+        c0.getType() == t[1]->getResultTypes()[0]) {
+      double a = *v[0] - *v[1], b0 = *v[0] - a * bound;
+      if (a != std::round(a) || *v[1] - *v[2] != a || b0 != std::round(b0) ||
+          std::abs(a) > 1e9 || std::abs(b0) > 1e15)
+        return fail(c0, "the model computes with its value (a constant is " +
+                            llvm::formatv("{0}", *v[0]) + " at " +
+                            Twine(bound) + ", " + llvm::formatv("{0}", *v[1]) +
+                            " at " + Twine(bound - 1) + ")");
+      scalars.push_back({c0, Extent{(int64_t)a, (int64_t)b0}});
+      return success();
+    }
     for (int i = 1; i < 3; ++i) {
       auto ci = cast<arith::ConstantOp>(t[i]);
       auto d0 = rawData(c0.getValue()), di = rawData(ci.getValue());
@@ -478,6 +512,26 @@ private:
     op->setAttr(tcc::kLoopExtentsAttr, b.getDenseI64ArrayAttr(pairs));
   }
 
+  /// Replaces constant `c` (a scalar or a splat) by a x S + b.
+  void replaceScalar(arith::ConstantOp c, Extent e) {
+    Value v = extent(e);
+    b.setInsertionPointAfterValue(v);
+    Location loc = c.getLoc();
+    Type type = c.getType();
+    auto shaped = dyn_cast<RankedTensorType>(type);
+    Type element = shaped ? shaped.getElementType() : type;
+    if (isa<FloatType>(element)) {
+      v = arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+      v = arith::SIToFPOp::create(b, loc, element, v);
+    } else if (!element.isIndex()) {
+      v = arith::IndexCastOp::create(b, loc, element, v);
+    }
+    if (shaped)
+      v = tensor::SplatOp::create(b, loc, shaped, v);
+    c.replaceAllUsesWith(v);
+    c.erase();
+  }
+
   /// Inserts the actual part of `src` into `dest` at `offsets`.
   Value insertActual(Value src, Value dest, ArrayRef<OpFoldResult> offsets) {
     SmallVector<OpFoldResult> sizes = actualSizes(src);
@@ -553,6 +607,8 @@ private:
 
     for (auto &[op, loops] : loopExtents)
       markLinalg(cast<linalg::LinalgOp>(op), loops);
+    for (auto [c, e] : scalars)
+      replaceScalar(c, e);
     for (Operation *op : copies)
       rewriteCopy(op);
 
@@ -586,6 +642,7 @@ private:
   DenseMap<Value, SmallVector<Extent>> extents;
   llvm::MapVector<Operation *, SmallVector<Extent>> loopExtents;
   SmallVector<Operation *> copies;
+  SmallVector<std::pair<arith::ConstantOp, Extent>> scalars;
   SmallVector<Extent> extentsAtReturn;
   OpBuilder b;
   Value s;

@@ -458,10 +458,80 @@ def nonzero_reduced():
     return model("nonzero_reduced", nodes, [vi("x", [3, 4])], [vi("y", [2], TensorProto.INT64)])
 
 
+def bounded_attention():
+    # A sequence that varies at run time up to a bound (tcc compile --max-dim seq=MAX): position
+    # embeddings gathered at Range(0, seq), two-head attention (an additive mask over the keys,
+    # a second input that holds the sequence) with the head split and merge
+    # reshaped from Shape (as PyTorch exports x.view(*x.size()[:-1], h, d)), a softmax over the
+    # keys, a residual LayerNorm and a mean over the positions.
+    r = rng(42)
+    i64 = lambda n, v: init(n, np.array(v, dtype=np.int64))
+    f32 = lambda n, *shape: init(n, r.standard_normal(shape, dtype=np.float32) * 0.5)
+    node = helper.make_node
+    nodes = [node("Shape", ["x"], ["shape"], name="shape0"),
+             node("Gather", ["shape", "one"], ["seq"], name="seq0", axis=0),
+             node("Range", ["zero", "seq", "one"], ["positions"], name="range0"),
+             node("Gather", ["pe", "positions"], ["pos"], name="pos0", axis=0),
+             node("Add", ["x", "pos"], ["h"], name="addpos0"),
+             node("Slice", ["shape", "zero1", "two1"], ["lead"], name="lead0"),
+             node("Concat", ["lead", "heads"], ["split"], name="split0", axis=0),
+             node("Concat", ["lead", "width"], ["merge"], name="merge0", axis=0)]
+    for w in "qkv":
+        nodes += [node("MatMul", ["h", "w" + w], [w], name="proj_" + w),
+                  node("Reshape", [w, "split"], [w + "4"], name="split_" + w),
+                  node("Transpose", [w + "4"], [w + "h"], name="heads_" + w,
+                       perm=[0, 2, 3, 1] if w == "k" else [0, 2, 1, 3])]
+    nodes += [node("MatMul", ["qh", "kh"], ["scores"], name="scores0"),
+              node("Mul", ["scores", "scale"], ["scaled"], name="scale0"),
+              node("Unsqueeze", ["mask", "mask_axes"], ["mask4"], name="mask0"),
+              node("Add", ["scaled", "mask4"], ["masked"], name="masked0"),
+              node("Softmax", ["masked"], ["probs"], name="softmax0", axis=-1),
+              node("MatMul", ["probs", "vh"], ["ctx4"], name="context0"),
+              node("Transpose", ["ctx4"], ["ctxt"], name="unheads0", perm=[0, 2, 1, 3]),
+              node("Reshape", ["ctxt", "merge"], ["ctx"], name="merge_ctx"),
+              node("Add", ["ctx", "h"], ["res"], name="residual0"),
+              node("LayerNormalization", ["res", "gamma", "beta"], ["y"], name="norm0", axis=-1),
+              node("ReduceMean", ["y"], ["z"], name="mean0", axes=[1], keepdims=0)]
+    inits = [i64("zero", 0), i64("one", 1), i64("zero1", [0]), i64("two1", [2]),
+             i64("heads", [2, 4]), i64("width", [8]), f32("pe", 32, 8), f32("wq", 8, 8),
+             f32("wk", 8, 8), f32("wv", 8, 8), init("scale", np.array(0.5, np.float32)),
+             f32("gamma", 8), f32("beta", 8), i64("mask_axes", [1, 2])]
+    return model("bounded_attention", nodes, [vi("x", [1, "seq", 8]), vi("mask", [1, "seq"])],
+                 [vi("y", [1, "seq", 8]), vi("z", [1, 8])], inits)
+
+
+def bounded_count():
+    # Divides by the sequence length: a constant in proportion to it, computed at run time.
+    nodes = [helper.make_node("Shape", ["x"], ["shape"], name="shape0"),
+             helper.make_node("Gather", ["shape", "one"], ["n"], name="gather0", axis=0),
+             helper.make_node("Cast", ["n"], ["nf"], name="cast0", to=F32),
+             helper.make_node("Div", ["x", "nf"], ["y"], name="div0")]
+    inits = [init("one", np.array(1, dtype=np.int64))]
+    return model("bounded_count", nodes, [vi("x", [1, "seq", 4])], [vi("y", [1, "seq", 4])], inits)
+
+
+def bounded_sqrt():
+    # Scales by 1/sqrt(seq): a value computed from the sequence length other than in proportion.
+    nodes = [helper.make_node("Shape", ["x"], ["shape"], name="shape0"),
+             helper.make_node("Gather", ["shape", "one"], ["n"], name="gather0", axis=0),
+             helper.make_node("Cast", ["n"], ["nf"], name="cast0", to=F32),
+             helper.make_node("Sqrt", ["nf"], ["root"], name="sqrt0"),
+             helper.make_node("Div", ["x", "root"], ["y"], name="div0")]
+    inits = [init("one", np.array(1, dtype=np.int64))]
+    return model("bounded_sqrt", nodes, [vi("x", [1, "seq", 4])], [vi("y", [1, "seq", 4])], inits)
+
+
+def bounded_transposed():
+    # The output holds the sequence behind a dim of 4: its bound layout is not its actual one.
+    nodes = [helper.make_node("Transpose", ["x"], ["y"], name="transpose0", perm=[0, 2, 1])]
+    return model("bounded_transposed", nodes, [vi("x", [1, "seq", 4])], [vi("y", [1, 4, "seq"])])
+
+
 CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
            norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10,
            batch_mlp, batch_rows, batch_seq_first, batch_rows_behind, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq,
-           nonzero, nonzero_transposed, nonzero_reduced]
+           nonzero, nonzero_transposed, nonzero_reduced, bounded_attention, bounded_count,
+           bounded_sqrt, bounded_transposed]
 
 
 def if_constant():

@@ -4,7 +4,7 @@
  *   cc -I include -I DIR_OF_HEADER -DTCC_MODEL_HEADER='"resnet18.h"' \
  *      -DTCC_MODEL_PREFIX=resnet18 test/e2e/harness.c resnet18.o \
  *      build/lib/libtccrt.a -lm -lpthread -o harness
- * Usage: harness DIR [BATCH]
+ * Usage: harness DIR [BATCH | VALUE]
  *   Reads DIR/input_<i>.bin (raw bytes, exactly inputs[i].size_bytes), runs
  *   PREFIX_run_packed once and writes DIR/output_<i>.bin. Exit 0 on success.
  *   With BATCH, for a model compiled with a run-time batch dim: the batched
@@ -12,6 +12,9 @@
  *   call, tcc_run_tensors. So does a model with outputs whose dims are
  *   known only after the run; the harness writes their actual dims to
  *   DIR/output_<i>.dims (text) and only that many elements to the .bin.
+ *   With VALUE, for a model compiled with a bounded dim (--max-dim): the
+ *   inputs hold that dim at VALUE, and the model runs through the checked
+ *   call too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,17 +85,17 @@ static int write_all(const char *path, const void *buf, size_t size) {
   return 0;
 }
 
-/* Bytes of tensor `t` for `batch` samples. */
-static size_t batch_bytes(const tcc_tensor_info *t, long long batch) {
-  return t->batch_multiple ? t->size_bytes * (size_t)batch : t->size_bytes;
-}
+/* An input's dims that vary up to a bound take this value (0: the bounds). */
+static long long bounded_value = 0;
 
 /* A descriptor of `t` for `batch` samples at `data`; `dims` has room for its rank. */
-static tcc_tensor describe(const tcc_tensor_info *t, long long batch, int64_t *dims, void *data) {
+static tcc_tensor describe(const tcc_tensor_info *t, long long batch, int64_t *dims, void *data,
+                           int is_input) {
   tcc_tensor d;
   int j;
   for (j = 0; j < t->rank; ++j)
-    dims[j] = t->dims[j];
+    dims[j] = is_input && bounded_value && (t->run_time_dims >> j & 1) ? bounded_value
+                                                                       : t->dims[j];
   if (t->batch_multiple)
     dims[0] = t->batch_multiple * batch;
   d.dtype = t->dtype;
@@ -100,6 +103,19 @@ static tcc_tensor describe(const tcc_tensor_info *t, long long batch, int64_t *d
   d.dims = dims;
   d.data = data;
   return d;
+}
+
+/* Bytes of tensor `t` for `batch` samples (an input at bounded_value). */
+static size_t batch_bytes(const tcc_tensor_info *t, long long batch, int is_input) {
+  int64_t dims[64];
+  size_t n = tcc_dtype_size(t->dtype);
+  int j;
+  if (t->rank > 64)
+    return 0;
+  describe(t, batch, dims, NULL, is_input);
+  for (j = 0; j < t->rank; ++j)
+    n *= (size_t)dims[j];
+  return n;
 }
 
 int main(int argc, char **argv) {
@@ -120,10 +136,16 @@ int main(int argc, char **argv) {
   if (argc == 3) {
     char *end;
     batch = strtoll(argv[2], &end, 10);
-    if (*end || batch < 0 || !info->batch_dim) {
+    if (*end || batch < 0 || (!info->batch_dim && !info->bounded_dim)) {
       fprintf(stderr, "harness: error: BATCH '%s': %s\n", argv[2],
-              info->batch_dim ? "not a count" : "the model has no run-time batch dim");
+              info->batch_dim || info->bounded_dim
+                  ? "not a count"
+                  : "the model has no run-time batch dim or bounded dim");
       return 2;
+    }
+    if (info->bounded_dim) {
+      bounded_value = batch;
+      batch = 1;
     }
   }
   inputs = calloc((size_t)info->num_inputs + 1, sizeof *inputs);
@@ -135,11 +157,11 @@ int main(int argc, char **argv) {
   }
   for (i = 0; i < info->num_inputs; ++i) {
     snprintf(path, sizeof path, "%s/input_%d.bin", argv[1], i);
-    if (!(inputs[i] = read_exact(path, batch_bytes(&info->inputs[i], batch))))
+    if (!(inputs[i] = read_exact(path, batch_bytes(&info->inputs[i], batch, 1))))
       goto done;
   }
   for (i = 0; i < info->num_outputs; ++i) {
-    size_t n = batch_bytes(&info->outputs[i], batch);
+    size_t n = batch_bytes(&info->outputs[i], batch, 0);
     if (!(outputs[i] = tcc_workspace_alloc(n))) {
       fprintf(stderr, "harness: error: out of memory (output %d, %zu bytes)\n", i, n);
       goto done;
@@ -175,9 +197,9 @@ int main(int argc, char **argv) {
       goto done;
     }
     for (i = 0; i < info->num_inputs; at += (size_t)info->inputs[i++].rank)
-      in_t[i] = describe(&info->inputs[i], batch, dims + at, inputs[i]);
+      in_t[i] = describe(&info->inputs[i], batch, dims + at, inputs[i], 1);
     for (i = 0; i < info->num_outputs; at += (size_t)info->outputs[i++].rank) {
-      out_t[i] = describe(&info->outputs[i], batch, dims + at, outputs[i]);
+      out_t[i] = describe(&info->outputs[i], batch, dims + at, outputs[i], 0);
       out_t[i].result_dims = result_dims + at;
     }
     st = tcc_run_tensors(info, MODEL_RUN_PACKED, in_t, info->num_inputs, out_t,
@@ -219,7 +241,7 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/output_%d.bin", argv[1], i);
     if (write_all(path, outputs[i],
                   info->outputs[i].run_time_dims ? out_bytes[i]
-                                                 : batch_bytes(&info->outputs[i], batch)))
+                                                 : batch_bytes(&info->outputs[i], batch, 0)))
       goto done;
   }
   rc = 0;
