@@ -70,9 +70,19 @@ def CutRunTimeLoops : Pass<"tcc-cut-run-time-loops", "::mlir::func::FuncOp"> {
           {tcc.loop_extents = array<i64: 0, 1, 1, 0, 0, 128>}
 
     runs on `memref.subview %buf[0, 0, 0] [1, %s, 128] [1, 1, 1]`.
+
+    An op whose loops that follow S are all parallel and whose body reads
+    only its operands' elements (a contraction, an elementwise op), on
+    buffers other than the caller's inputs, runs instead in blocks of R
+    rows (the largest power of two up to 32 that divides the bound's
+    extent) along its outermost such loop, in a `tcc.parallel` loop over
+    ceil(extent / R) blocks, and at the bound along the others: it computes
+    some padding rows (garbage in, garbage out, inside buffers sized for
+    the bound) so that the register tiling sees static shapes.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def EmitEntryPoints : Pass<"tcc-emit-entry-points", "::mlir::ModuleOp"> {

@@ -9,6 +9,8 @@
 #include "tcc/Passes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <map>
 
@@ -20,6 +22,99 @@ namespace tcc {
 } // namespace tcc
 
 namespace {
+
+/// Whether `value` is a view of one of @main's first `numInputs` arguments
+/// (the caller's input buffers, which hold the actual elements only).
+bool viewsInput(Value value, int64_t numInputs) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
+         arg.getArgNumber() < numInputs;
+}
+
+/// An op whose loops that follow S are all parallel, and whose body reads
+/// nothing but its operands' elements (a contraction, an elementwise op),
+/// computes rows of its output from rows of its inputs: it may compute the
+/// padding rows too, reading the padding of its inputs (garbage, but inside
+/// buffers sized for the bound) and writing its own. Such an op runs in blocks of a
+/// static number of rows along its outermost such loop (a parallel loop
+/// over S/R blocks), at the bound along the others, so that the register
+/// tiling sees static shapes. Not when it reads a caller's input (sized for
+/// the actual dims). Returns whether it did.
+bool blockRows(linalg::LinalgOp op, ArrayRef<int64_t> p,
+                      llvm::function_ref<Value(int64_t, int64_t)> extent,
+                      int64_t numInputs) {
+  // Computed from the operands' elements alone: no reads at indices that
+  // come from data (a gather's indices in the padding are garbage).
+  WalkResult reads = op.getBlock()->walk([](Operation *inner) {
+    return isa<arith::ArithDialect, math::MathDialect>(inner->getDialect()) ||
+                   isa<linalg::YieldOp, linalg::IndexOp>(inner)
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  if (reads.wasInterrupted())
+    return false;
+  std::optional<unsigned> blocked;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [l, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (p[2 * l] == 0)
+      continue;
+    if (iterator != utils::IteratorType::parallel ||
+        ShapedType::isDynamic(ranges[l]))
+      return false;
+    if (!blocked)
+      blocked = l;
+  }
+  if (!blocked ||
+      llvm::any_of(op->getOperands(),
+                   [&](Value v) { return viewsInput(v, numInputs); }))
+    return false;
+  int64_t rows = 32;
+  while (rows > 1 && ranges[*blocked] % rows)
+    rows /= 2;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // ceil(extent / rows) * rows rows, at most the bound's (rows divides it).
+  Value e = extent(p[2 * *blocked], p[2 * *blocked + 1]);
+  Value upper = arith::MulIOp::create(
+      b, loc,
+      arith::DivUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, e, index(rows - 1)),
+          index(rows)),
+      index(rows));
+  auto loop = scf::ForOp::create(b, loc, index(0), upper, index(rows));
+  loop->setAttr(tcc::attr::kParallel, b.getUnitAttr());
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> operands;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    AffineMap map = type ? op.getMatchingIndexingMap(&operand) : AffineMap();
+    if (!type || !map.isFunctionOfDim(*blocked)) {
+      operands.push_back(operand.get());
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets, sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      auto dim = dyn_cast<AffineDimExpr>(map.getResult(d));
+      bool cut = dim && dim.getPosition() == *blocked;
+      offsets.push_back(cut ? OpFoldResult(loop.getInductionVar())
+                            : OpFoldResult(b.getIndexAttr(0)));
+      sizes.push_back(b.getIndexAttr(cut ? rows : type.getDimSize(d)));
+    }
+    operands.push_back(memref::SubViewOp::create(
+        b, loc, operand.get(), offsets, sizes,
+        SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1))));
+  }
+  IRMapping map;
+  map.map(op->getOperands(), operands);
+  b.clone(*op, map);
+  op->erase();
+  return true;
+}
 
 struct CutRunTimeLoops : tcc::impl::CutRunTimeLoopsBase<CutRunTimeLoops> {
   void runOnOperation() override {
@@ -54,6 +149,10 @@ struct CutRunTimeLoops : tcc::impl::CutRunTimeLoopsBase<CutRunTimeLoops> {
         if (c != 0)
           v = arith::AddIOp::create(b, loc, v,
                                     arith::ConstantIndexOp::create(b, loc, c));
+        // Never below 0 (an extent of S - 1 at S = 0 is no iterations).
+        if (c < 0)
+          v = arith::MaxSIOp::create(b, loc, v,
+                                     arith::ConstantIndexOp::create(b, loc, 0));
       }
       return v;
     };
@@ -69,6 +168,8 @@ struct CutRunTimeLoops : tcc::impl::CutRunTimeLoopsBase<CutRunTimeLoops> {
         return WalkResult::interrupt();
       }
       b.setInsertionPoint(op);
+      if (blockRows(op, p, extent, numInputs.getInt()))
+        return WalkResult::advance();
       for (OpOperand &operand : op->getOpOperands()) {
         auto type = dyn_cast<MemRefType>(operand.get().getType());
         if (!type)

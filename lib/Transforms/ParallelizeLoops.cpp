@@ -92,10 +92,11 @@ struct ParallelizeLoops
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     llvm::SetVector<Operation *> recreated;
     llvm::SetVector<Value> args;
-    if (!lb || !ub || !step || *step <= 0 || loop.getNumResults() ||
+    // A run-time upper bound (a loop over blocks of a bounded dim) gives a
+    // run-time trip count.
+    if (!lb || !step || *step <= 0 || loop.getNumResults() ||
         !tcc::collectOutlinedInputs(loop, recreated, args))
       return success();
-    int64_t trips = llvm::divideCeil(*ub - *lb, *step);
     Value context = getContext();
     if (!context)
       return loop.emitError("tcc-parallelize-loops: cannot add the context "
@@ -138,8 +139,19 @@ struct ParallelizeLoops
     cb.setInsertionPointAfter(range);
     func::ReturnOp::create(cb, loc);
 
+    Value trips =
+        ub ? index(b, llvm::divideCeil(*ub - *lb, *step))
+           : arith::DivUIOp::create(
+                 b, loc,
+                 arith::AddIOp::create(
+                     b, loc,
+                     arith::SubIOp::create(b, loc, loop.getUpperBound(),
+                                           index(b, *lb)),
+                     index(b, *step - 1)),
+                 index(b, *step))
+                 .getResult();
     SmallVector<Value> operands(args.begin(), args.end());
-    operands.append({index(b, 0), index(b, trips), context});
+    operands.append({index(b, 0), trips, context});
     func::CallOp::create(b, loc, chunk, operands);
     loop.erase();
     loop = nullptr;

@@ -70,3 +70,36 @@ func.func @main(%x: memref<4x8xf32>)
                 tcc.run_time_inputs = array<i64: 0, 1, 8>} {
   return
 }
+
+// -----
+
+// An op whose loops that follow S are all parallel and whose body reads
+// only its operands' elements, on buffers of the workspace: it runs in
+// blocks of 32 rows (32 divides the bound, 64), ceil(S / 32) of them, in a
+// parallel loop; the padding rows of the last block are computed too.
+
+// CHECK-LABEL: func.func @main
+// CHECK:         %[[S:.*]] = arith.index_cast
+// CHECK:         %[[UP:.*]] = arith.addi %[[S]], %c31
+// CHECK:         %[[BLOCKS:.*]] = arith.divui %[[UP]], %c32
+// CHECK:         %[[ROWS:.*]] = arith.muli %[[BLOCKS]], %c32
+// CHECK:         scf.for %[[I:.*]] = %c0{{.*}} to %[[ROWS]] step %c32
+// CHECK:           %[[A:.*]] = memref.subview %{{.*}}[%[[I]], 0] [32, 8] [1, 1] : memref<64x8xf32> to memref<32x8xf32, strided<[8, 1], offset: ?>>
+// CHECK:           %[[B:.*]] = memref.subview %{{.*}}[%[[I]], 0] [32, 8] [1, 1]
+// CHECK:           linalg.generic {{.*}} ins(%[[A]] : {{.*}}) outs(%[[B]] : {{.*}})
+// CHECK:         } {tcc.parallel}
+#row = affine_map<(d0, d1) -> (d0, d1)>
+func.func @main(%x: memref<4x64xf32>, %dims: memref<1xi64>, %out: memref<64x8xf32>)
+    attributes {tcc.num_inputs = 2 : i64,
+                tcc.run_time_inputs = array<i64: 0, 1, 64>} {
+  %a = memref.alloc() : memref<64x8xf32>
+  linalg.generic {indexing_maps = [#row, #row],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x8xf32>) outs(%out : memref<64x8xf32>)
+      attrs = {tcc.loop_extents = array<i64: 1, 0, 0, 8>} {
+  ^bb0(%in: f32, %o: f32):
+    %r = arith.maximumf %in, %o : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -67,3 +67,28 @@ func.func @main(%out: memref<?xf32>) {
   call @dynamic(%out) : (memref<?xf32>) -> ()
   return
 }
+
+// -----
+
+// A run-time upper bound (blocks of a bounded dim, tcc-cut-run-time-loops):
+// the trip count, ceil((n - 0) / 32), is computed at the call.
+// CHECK-LABEL: func.func private @k0(
+// CHECK-SAME: %[[BUF:[a-z0-9]+]]: memref<64x8xf32>, %[[N:[a-z0-9]+]]: index, %[[CTX:[a-z0-9]+]]: !llvm.ptr)
+// CHECK: %[[SPAN:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK: %[[UP:.*]] = arith.addi %[[SPAN]], %{{.*}} : index
+// CHECK: %[[TRIPS:.*]] = arith.divui %[[UP]], %{{.*}} : index
+// CHECK: call @k0_par0(%[[N]], %[[BUF]], %{{.*}}, %[[TRIPS]], %[[CTX]])
+func.func private @k0(%buf: memref<64x8xf32>, %n: index) attributes {tcc.kernel} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %n step %c32 {
+    memref.store %zero, %buf[%i, %c0] : memref<64x8xf32>
+  } {tcc.parallel}
+  return
+}
+
+func.func @main(%buf: memref<64x8xf32>, %n: index) {
+  call @k0(%buf, %n) : (memref<64x8xf32>, index) -> ()
+  return
+}
