@@ -253,17 +253,25 @@ def check_batches(args, onnx_path, name, model, work):
     exe = link_harness(args, name, obj, work)
     symbolic = {d.dim_param for v in model.graph.input
                 for d in v.type.tensor_type.shape.dim if d.dim_param}
-    ok = True
-    for batch in args.batches:
-        feeds = make_inputs(model, args.seed + batch, {d: batch for d in symbolic})
-        refs = reference(onnx_path, feeds)
-        got = run_harness_exe(exe, feeds, refs, work, batch=batch)
-        print(f"batch {batch}: inputs " + ", ".join(
-            f"{n!r} {list(a.shape)}" for n, a in feeds.items()))
-        ok = compare(got, refs, args.rtol, args.atol) and ok
+    ok = run_values(args, onnx_path, model, exe, work, args.batches, "batch",
+                    lambda batch: {d: batch for d in symbolic})
     print(f"e2e_check: {'PASS' if ok else 'FAIL'}: {os.path.basename(onnx_path)} at batches "
           f"{', '.join(map(str, args.batches))}, compiled once")
     return 0 if ok else 1
+
+
+def run_values(args, onnx_path, model, exe, work, values, label, dims_of):
+    """Runs the harness `exe` at each of `values` (its second argument: a batch, or a bounded
+    dim's value), with inputs of dims dims_of(value), against onnxruntime; True when all match."""
+    ok = True
+    for value in values:
+        feeds = make_inputs(model, args.seed + value, dims_of(value))
+        refs = reference(onnx_path, feeds)
+        got = run_harness_exe(exe, feeds, refs, work, batch=value)
+        print(f"{label} {value}: inputs " + ", ".join(
+            f"{n!r} {list(a.shape)}" for n, a in feeds.items()))
+        ok = compare(got, refs, args.rtol, args.atol) and ok
+    return ok
 
 
 def check_bounded(args, onnx_path, name, model, work):
@@ -278,14 +286,8 @@ def check_bounded(args, onnx_path, name, model, work):
     run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name, "--max-dim", args.max_dim]
         + [f for spec in args.dim or [] for f in ("--dim", spec)])
     exe = link_harness(args, name, obj, work)
-    ok = True
-    for value in args.values:
-        feeds = make_inputs(model, args.seed + value, dict(pins, **{dim: value}))
-        refs = reference(onnx_path, feeds)
-        got = run_harness_exe(exe, feeds, refs, work, batch=value)
-        print(f"{dim}={value}: inputs " + ", ".join(
-            f"{n!r} {list(a.shape)}" for n, a in feeds.items()))
-        ok = compare(got, refs, args.rtol, args.atol) and ok
+    ok = run_values(args, onnx_path, model, exe, work, args.values, dim,
+                    lambda value: dict(pins, **{dim: value}))
     print(f"e2e_check: {'PASS' if ok else 'FAIL'}: {os.path.basename(onnx_path)} at {dim}="
           f"{', '.join(map(str, args.values))} (up to {bound}), compiled once")
     return 0 if ok else 1
