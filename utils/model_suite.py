@@ -118,8 +118,9 @@ def check_model(args, spec, flavour, path, row):
         names = sorted(d for d, v in dims.items() if other.get(d) != v)
         dims = {d: v for d, v in dims.items() if other.get(d) == v}
         bounded = [f"{d}={args.max_seq}" for d in names]
-        batches = args.seqs
-        row["seqs"] = batches
+        # A model without a sequence dim (audio features of a fixed length) runs once.
+        batches = args.seqs if names else [None]
+        row["seqs"] = args.seqs if names else []
     elif args.batches:
         # The dims that follow the batch stay symbolic: the model's own names for it.
         other = pinned_dims(model, spec, dict(run_dims, batch=run_dims["batch"] + 1))
@@ -139,7 +140,7 @@ def check_model(args, spec, flavour, path, row):
         [rel(sys.executable), rel(__file__), "--flavour", flavour, "--filter", f"^{spec.name}$",
          "--tcc", rel(args.tcc), "--rtlib", rel(args.rtlib), "--include", rel(args.include)]
         + (["--batches", ",".join(map(str, batches))] if args.batches and not args.seqs else [])
-        + (["--max-seq", str(args.max_seq), "--seqs", ",".join(map(str, batches))]
+        + (["--max-seq", str(args.max_seq), "--seqs", ",".join(map(str, args.seqs))]
            if args.seqs else []))
 
     # (batch, feeds, refs) per run; the references first: a model onnxruntime rejects is not
