@@ -151,7 +151,10 @@ private:
   LogicalResult changes(Operation *op) {
     return fail(op, "the graph changes with its value (compared at " +
                         Twine(bound) + ", " + Twine(bound - 1) + " and " +
-                        Twine(bound - 2) + ")");
+                        Twine(bound - 2) + "; a fold that fires at " +
+                        Twine(bound) + " alone, as a gather of a whole " +
+                        "table of " + Twine(bound) +
+                        " rows, does this: try a smaller bound)");
   }
 
   /// The extent of each loop or dim from its static sizes at B, B-1, B-2.
