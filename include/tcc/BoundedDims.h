@@ -47,6 +47,11 @@ mlir::FailureOr<BoundedLayout> boundRunTimeDim(mlir::ModuleOp atBound,
 inline constexpr llvm::StringLiteral kRunTimeInputsAttr =
     "tcc.run_time_inputs";
 
+/// Builds a x s + c (an index; never below 0) at b's insertion point: the
+/// extent of a dim that follows the bounded dim's value s.
+mlir::Value buildExtent(mlir::OpBuilder &b, mlir::Location loc, mlir::Value s,
+                        int64_t a, int64_t c);
+
 /// On a linalg op of @main after boundRunTimeDim: (a, b) per loop, the
 /// loop runs a x S + b times for S the value of @main's input_dims[0] (a = 0:
 /// b times, as its operands' shapes say).

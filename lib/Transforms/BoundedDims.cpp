@@ -410,9 +410,8 @@ private:
     auto s0 = cast<OffsetSizeAndStrideOpInterface>(t[0]);
     if (!s0.getOffsets().empty() || !s0.getSizes().empty() ||
         !s0.getStrides().empty())
-      return t[0]->getOperands().size() &&
-                     llvm::any_of(t[0]->getOperands(),
-                                  [&](Value v) { return varies(v); })
+      return llvm::any_of(t[0]->getOperands(),
+                          [&](Value v) { return varies(v); })
                  ? fail(t[0], "it slices at run-time offsets")
                  : success();
     for (int i = 1; i < 3; ++i) {
@@ -474,16 +473,7 @@ private:
       return it->second;
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointAfter(s.getDefiningOp());
-    Location loc = s.getLoc();
-    Value v = s;
-    if (e.a != 1)
-      v = arith::MulIOp::create(b, loc, v,
-                                arith::ConstantIndexOp::create(b, loc, e.a));
-    if (e.b != 0)
-      v = arith::AddIOp::create(b, loc, v,
-                                arith::ConstantIndexOp::create(b, loc, e.b));
-    extentValues[key] = v;
-    return v;
+    return extentValues[key] = tcc::buildExtent(b, s.getLoc(), s, e.a, e.b);
   }
 
   /// The sizes of `v` with each dim that depends on S at its actual extent.
@@ -661,4 +651,20 @@ FailureOr<tcc::BoundedLayout> tcc::boundRunTimeDim(ModuleOp atBound,
                                                    StringRef dimName) {
   return Bounder(atBound.getContext(), bound, dimName)
       .run(atBound, less1, less2);
+}
+
+Value tcc::buildExtent(OpBuilder &b, Location loc, Value s, int64_t a,
+                       int64_t c) {
+  Value v = s;
+  if (a != 1)
+    v = arith::MulIOp::create(b, loc, v,
+                              arith::ConstantIndexOp::create(b, loc, a));
+  if (c != 0)
+    v = arith::AddIOp::create(b, loc, v,
+                              arith::ConstantIndexOp::create(b, loc, c));
+  // Never below 0 (an extent of S - 1 at S = 0 is no iterations).
+  if (c < 0)
+    v = arith::MaxSIOp::create(b, loc, v,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+  return v;
 }

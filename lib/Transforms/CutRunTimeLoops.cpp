@@ -142,17 +142,7 @@ struct CutRunTimeLoops : tcc::impl::CutRunTimeLoopsBase<CutRunTimeLoops> {
       if (!v) {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointAfterValue(s);
-        v = s;
-        if (a != 1)
-          v = arith::MulIOp::create(b, loc, v,
-                                    arith::ConstantIndexOp::create(b, loc, a));
-        if (c != 0)
-          v = arith::AddIOp::create(b, loc, v,
-                                    arith::ConstantIndexOp::create(b, loc, c));
-        // Never below 0 (an extent of S - 1 at S = 0 is no iterations).
-        if (c < 0)
-          v = arith::MaxSIOp::create(b, loc, v,
-                                     arith::ConstantIndexOp::create(b, loc, 0));
+        v = tcc::buildExtent(b, loc, s, a, c);
       }
       return v;
     };

@@ -779,6 +779,7 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   // A dim that varies up to a bound: from the first input given that holds
   // it (the bound when none is given and stand-ins are made).
   std::optional<int64_t> bounded;
+  int64_t bound = 0;
   for (const tcc::TensorSignature &in : compiled.signature.inputs) {
     auto it = given.find(in.name);
     for (size_t d = 0; d < in.dims.size(); ++d) {
@@ -793,16 +794,17 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
                        std::to_string(*bounded) + "; the model takes 1 to " +
                        std::to_string(in.dims[d]));
       }
-      m.inputDims.push_back(bounded.value_or(in.dims[d]));
+      bound = in.dims[d];
     }
   }
-  for (int64_t &v : m.inputDims)
-    v = m.inputDims.back();
+  if (!bounded)
+    bounded = bound; // stand-ins (tcc bench), or a missing input below
+  m.inputDims.assign(compiled.signature.numRunTimeInputDims(), *bounded);
   for (const tcc::TensorSignature &in : compiled.signature.inputs) {
     std::vector<int64_t> dims = batchDims(in, m.batch);
     for (size_t d = 0; d < dims.size(); ++d)
       if (in.runTimeDims >> d & 1)
-        dims[d] = m.inputDims.back();
+        dims[d] = *bounded;
     auto it = given.find(in.name);
     if (it == given.end() && fillMissing) {
       tcc::HostTensor t;
