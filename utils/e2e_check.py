@@ -146,7 +146,8 @@ def link_harness(args, name, obj, work):
 
 def run_harness_exe(exe, feeds, refs, work, timeout=None, capture=False, batch=None):
     """Runs the harness on `feeds` (in order) and returns its outputs shaped like `refs`; `batch`
-    (a model with a run-time batch dim): the samples the feeds hold."""
+    (a model with a run-time batch dim): the samples the feeds hold, or the value of a bounded
+    dim, or a (batch, value) pair for a model with both."""
     io_dir = os.path.join(work, "io")
     os.makedirs(io_dir, exist_ok=True)
     for i, a in enumerate(feeds.values()):
@@ -156,7 +157,8 @@ def run_harness_exe(exe, feeds, refs, work, timeout=None, capture=False, batch=N
             path = os.path.join(io_dir, f"output_{i}.{ext}")
             if os.path.exists(path):
                 os.unlink(path)
-    run([exe, io_dir] + ([] if batch is None else [str(batch)]), timeout=timeout, capture=capture)
+    counts = [] if batch is None else batch if isinstance(batch, tuple) else (batch,)
+    run([exe, io_dir] + [str(c) for c in counts], timeout=timeout, capture=capture)
     got = {}
     for i, (oname, ref) in enumerate(refs.items()):
         path = os.path.join(io_dir, f"output_{i}.bin")
@@ -261,11 +263,13 @@ def check_batches(args, onnx_path, name, model, work):
 
 
 def run_values(args, onnx_path, model, exe, work, values, label, dims_of):
-    """Runs the harness `exe` at each of `values` (its second argument: a batch, or a bounded
-    dim's value), with inputs of dims dims_of(value), against onnxruntime; True when all match."""
+    """Runs the harness `exe` at each of `values` (its arguments: a batch, a bounded dim's value,
+    or a (batch, value) pair), with inputs of dims dims_of(value), against onnxruntime; True when
+    all match."""
     ok = True
     for value in values:
-        feeds = make_inputs(model, args.seed + value, dims_of(value))
+        seed = args.seed + (sum(value) if isinstance(value, tuple) else value)
+        feeds = make_inputs(model, seed, dims_of(value))
         refs = reference(onnx_path, feeds)
         got = run_harness_exe(exe, feeds, refs, work, batch=value)
         print(f"{label} {value}: inputs " + ", ".join(
@@ -276,7 +280,8 @@ def run_values(args, onnx_path, model, exe, work, values, label, dims_of):
 
 def check_bounded(args, onnx_path, name, model, work):
     """Compiles the model once with its symbolic dim NAME varying up to MAX (args.max_dim,
-    NAME=MAX; args.dims pin the others) and checks it at each of args.values."""
+    NAME=MAX; args.dims pin the others) and checks it at each of args.values; with args.batches
+    too, the other symbolic dim is a run-time batch, checked at each (batch, value) pair."""
     dim, bound = args.max_dim.split("=")
     obj = os.path.join(work, name + ".o")
     pins = {}
@@ -286,10 +291,21 @@ def check_bounded(args, onnx_path, name, model, work):
     run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name, "--max-dim", args.max_dim]
         + [f for spec in args.dim or [] for f in ("--dim", spec)])
     exe = link_harness(args, name, obj, work)
-    ok = run_values(args, onnx_path, model, exe, work, args.values, dim,
-                    lambda value: dict(pins, **{dim: value}))
-    print(f"e2e_check: {'PASS' if ok else 'FAIL'}: {os.path.basename(onnx_path)} at {dim}="
-          f"{', '.join(map(str, args.values))} (up to {bound}), compiled once")
+    if args.batches:
+        if len(args.batches) != len(args.values):
+            raise ValueError("--batches and --values with --max-dim: give as many of each")
+        batch_dims = {d.dim_param for v in model.graph.input
+                      for d in v.type.tensor_type.shape.dim if d.dim_param} - {dim} - set(pins)
+        cases = list(zip(args.batches, args.values))
+        ok = run_values(args, onnx_path, model, exe, work, cases, f"(batch, {dim})",
+                        lambda c: dict(pins, **{d: c[0] for d in batch_dims}, **{dim: c[1]}))
+        at = ", ".join(f"batch={b} {dim}={v}" for b, v in cases)
+    else:
+        ok = run_values(args, onnx_path, model, exe, work, args.values, dim,
+                        lambda value: dict(pins, **{dim: value}))
+        at = f"{dim}={', '.join(map(str, args.values))}"
+    print(f"e2e_check: {'PASS' if ok else 'FAIL'}: {os.path.basename(onnx_path)} at {at} "
+          f"(up to {bound}), compiled once")
     return 0 if ok else 1
 
 
@@ -317,7 +333,8 @@ def main():
     p.add_argument("--dim", action="append", help="NAME=VALUE pin, with --max-dim")
     p.add_argument("--batches", type=lambda v: [int(b) for b in v.split(",")],
                    help="B1,B2,...: compile once with the symbolic batch dim left to run time, "
-                        "run the C harness at each batch")
+                        "run the C harness at each batch (with --max-dim: at each batch with the "
+                        "matching one of --values)")
     args = p.parse_args()
 
     try:
@@ -339,10 +356,10 @@ def main():
               f"workdir {work}, seed {args.seed}")
 
         model = onnx.load(onnx_path, load_external_data=False)
-        if args.batches:
-            return check_batches(args, onnx_path, name, model, work)
         if args.max_dim:
             return check_bounded(args, onnx_path, name, model, work)
+        if args.batches:
+            return check_batches(args, onnx_path, name, model, work)
         feeds = make_inputs(model, args.seed)
         for iname, a in feeds.items():
             print(f"input {iname!r}: shape {list(a.shape)} {a.dtype}")

@@ -112,19 +112,27 @@ def check_model(args, spec, flavour, path, row):
     dims = pinned_dims(model, spec, run_dims)
     batches = [None]
     bounded = None
+    def follow(dim):
+        """The model's names of the dims that follow run dim `dim`."""
+        other = pinned_dims(model, spec, dict(run_dims, **{dim: run_dims[dim] + 1}))
+        return {d for d, v in dims.items() if other.get(d) != v}
+
     if args.seqs:
         # The dims that follow the sequence vary at run time up to --max-seq.
-        other = pinned_dims(model, spec, dict(run_dims, seq=run_dims["seq"] + 1))
-        names = sorted(d for d, v in dims.items() if other.get(d) != v)
-        dims = {d: v for d, v in dims.items() if other.get(d) == v}
+        names = sorted(follow("seq"))
         bounded = [f"{d}={args.max_seq}" for d in names]
+        unpinned = set(names) | (follow("batch") if args.batches else set())
+        dims = {d: v for d, v in dims.items() if d not in unpinned}
         # A model without a sequence dim (audio features of a fixed length) runs once.
         batches = args.seqs if names else [None]
+        if args.batches and names:  # both vary: (batch, seq) pairs
+            batches = list(zip(args.batches, args.seqs))
+            row["batches"] = args.batches
         row["seqs"] = args.seqs if names else []
     elif args.batches:
         # The dims that follow the batch stay symbolic: the model's own names for it.
-        other = pinned_dims(model, spec, dict(run_dims, batch=run_dims["batch"] + 1))
-        dims = {d: v for d, v in dims.items() if other.get(d) == v}
+        unpinned = follow("batch")
+        dims = {d: v for d, v in dims.items() if d not in unpinned}
         batches = args.batches
         row["batches"] = batches
     name = e2e_check.model_name(path)
@@ -139,7 +147,7 @@ def check_model(args, spec, flavour, path, row):
     row["repro"] = shlex.join(
         [rel(sys.executable), rel(__file__), "--flavour", flavour, "--filter", f"^{spec.name}$",
          "--tcc", rel(args.tcc), "--rtlib", rel(args.rtlib), "--include", rel(args.include)]
-        + (["--batches", ",".join(map(str, batches))] if args.batches and not args.seqs else [])
+        + (["--batches", ",".join(map(str, args.batches))] if args.batches else [])
         + (["--max-seq", str(args.max_seq), "--seqs", ",".join(map(str, args.seqs))]
            if args.seqs else []))
 
@@ -147,10 +155,14 @@ def check_model(args, spec, flavour, path, row):
     # tcc's failure.
     cases = []
     start = time.monotonic()
+    def at(batch):
+        """The run dims of one case: a batch, a seq, or a (batch, seq) pair."""
+        if isinstance(batch, tuple):
+            return dict(run_dims, batch=batch[0], seq=batch[1])
+        return dict(run_dims, **{"seq" if args.seqs else "batch": batch})
+
     for batch in batches:
-        feeds = export_suite.make_feeds(
-            spec, args.seed, run_dims if batch is None
-            else dict(run_dims, **{"seq" if args.seqs else "batch": batch}))
+        feeds = export_suite.make_feeds(spec, args.seed, run_dims if batch is None else at(batch))
         try:
             cases.append((batch, feeds, e2e_check.reference(path, feeds)))
         except Exception as e:  # onnxruntime rejects the model: the exporter's fault, not tcc's
@@ -189,7 +201,9 @@ def check_model(args, spec, flavour, path, row):
             if e.timed_out:
                 row["reason"] = f"run timeout (> {args.run_timeout} s)"
             if batch is not None:
-                row["reason"] = f"{'seq' if args.seqs else 'batch'} {batch}: {row['reason']}"
+                label = ("(batch, seq)" if isinstance(batch, tuple)
+                         else "seq" if args.seqs else "batch")
+                row["reason"] = f"{label} {batch}: {row['reason']}"
             return
         if not compare_outputs(args, spec, feeds, refs, got, row, batch):
             return
@@ -467,9 +481,12 @@ def main():
                         "run it at each batch (through the checked call, tcc_run_tensors)")
     p.add_argument("--seqs", type=lambda v: [int(b) for b in v.split(",")],
                    help="S1,S2,...: let the sequence dim vary at run time up to --max-seq "
-                        "(tcc compile --max-dim), compile each model once and run it at each")
+                        "(tcc compile --max-dim), compile each model once and run it at each "
+                        "(with --batches, as many: the batch varies too, run at the pairs)")
     p.add_argument("--max-seq", type=int, default=128)
     args = p.parse_args()
+    if args.batches and args.seqs and len(args.batches) != len(args.seqs):
+        p.error("--batches with --seqs: give as many of each (they are run as pairs)")
     for opt in ("tcc", "rtlib", "include", "harness", "cache_dir", "out_dir"):
         val = getattr(args, opt)
         if opt == "tcc" and os.sep not in val:  # a name on PATH, as lit's `tcc`

@@ -66,7 +66,12 @@
  * last input of NAME_run_packed): its value in each such input dim, input
  * by input, one value in all (else TCC_ERROR_INVALID_ARGUMENT). Outputs that
  * hold it are reported as run-time dims, as above. NAME_run_tensors takes
- * the inputs' actual dims.
+ * the inputs' actual dims. With a run-time batch too, NAME_run_batch and
+ * NAME_run_tensors run the samples at one value of the dim: the inputs
+ * hold each sample in its actual dims, and an output that holds the dim,
+ * in a buffer for batch x its bounds, holds the samples packed in their
+ * actual dims (the same in every sample). A batch of 0 is refused then:
+ * those dims come from a sample's run.
  *
  * The workspace must be at least NAME_workspace_size() bytes and aligned to
  * TCC_WORKSPACE_ALIGNMENT bytes; tcc_workspace_alloc() returns such memory.

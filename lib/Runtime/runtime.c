@@ -338,6 +338,16 @@ static tcc_status bounded_input_dims(const tcc_model_info *info,
   return TCC_OK;
 }
 
+/* Bytes of one sample of a tensor with dims `dims` whose dim 0 is
+ * t->batch_multiple x the batch (0 for a tensor that holds all samples'
+ * one value). */
+static size_t sample_bytes(const tcc_tensor_info *t, const int64_t *dims) {
+  size_t n = (size_t)t->batch_multiple * tcc_dtype_size(t->dtype);
+  for (int32_t d = 1; n && d < t->rank; ++d)
+    n *= (size_t)dims[d];
+  return n;
+}
+
 /* tcc_run_tensors*: `run`, `run_ctx` or `run_weights` is called. */
 static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
                               tcc_run_packed_ctx_fn run_ctx,
@@ -409,9 +419,14 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
     for (; mask; mask &= mask - 1)
       ++num_run_time_dims;
   }
-  if (num_run_time_dims > 0 && info->batch_dim)
+  if (num_run_time_dims > 0 && info->batch_dim && !info->bounded_dim)
     return invalid(error, "%s: a run-time batch and run-time output dims",
-                   info->name);
+                   info->name); /* a NonZero's count differs between samples */
+  if (num_run_time_dims > 0 && batch == 0)
+    return invalid(error,
+                   "%s: a batch of 0: the dims of the outputs that follow '%s' "
+                   "come from a sample's run; pass one sample or more",
+                   info->name, info->bounded_dim);
   /* The packed call takes arrays of data pointers. */
   enum { kMaxOnStack = 64 };
   /* Input dims that vary up to a bound come in one more input. */
@@ -421,8 +436,6 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
                                           &num_input_dims, error);
   if (checked != TCC_OK)
     return checked;
-  if (num_input_dims > 0 && info->batch_dim)
-    return invalid(error, "%s: a run-time batch and a bounded dim", info->name);
   const void *in_stack[kMaxOnStack + 1];
   void *out_stack[kMaxOnStack + 1];
   int64_t dims_stack[kMaxOnStack];
@@ -442,27 +455,32 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
     out[num_outputs] = run_time_dims;
   if (in)
     in[num_inputs] = input_dims;
-  /* One call per sample, at the sample's data. */
+  /* One call per sample, at the sample's data: the samples of an output
+   * with run-time dims (which are the same in every sample: they follow
+   * the bounded dim) are packed in their actual dims, the first sample's. */
   for (int64_t b = 0; st == TCC_OK && b < batch; ++b) {
     for (int32_t i = 0; i < num_inputs; ++i)
       in[i] = (const char *)inputs[i].data +
-              (info->inputs[i].batch_multiple ? b * info->inputs[i].size_bytes
-                                              : 0);
+              b * sample_bytes(&info->inputs[i], inputs[i].dims);
     for (int32_t i = 0; i < num_outputs; ++i)
       out[i] = (char *)outputs[i].data +
-               (info->outputs[i].batch_multiple ? b * info->outputs[i].size_bytes
-                                                : 0);
+               (b ? b * sample_bytes(&info->outputs[i],
+                                     info->outputs[i].run_time_dims
+                                         ? outputs[i].result_dims
+                                         : outputs[i].dims)
+                  : 0);
     st = run       ? run(in, out, workspace)
          : run_ctx ? run_ctx(context, in, out, workspace)
                    : run_weights(context, weights, in, out, workspace);
-  }
-  /* The actual dims of the outputs with run-time dims. */
-  for (int32_t i = 0, next = 0; st == TCC_OK && i < num_outputs; ++i) {
-    const tcc_tensor_info *want = &info->outputs[i];
-    for (int32_t d = 0; want->run_time_dims && d < want->rank; ++d)
-      outputs[i].result_dims[d] = want->run_time_dims >> d & 1
-                                      ? run_time_dims[next++]
-                                      : outputs[i].dims[d];
+    /* The actual dims of the outputs with run-time dims. */
+    for (int32_t i = 0, next = 0; b == 0 && st == TCC_OK && i < num_outputs;
+         ++i) {
+      const tcc_tensor_info *want = &info->outputs[i];
+      for (int32_t d = 0; want->run_time_dims && d < want->rank; ++d)
+        outputs[i].result_dims[d] = want->run_time_dims >> d & 1
+                                        ? run_time_dims[next++]
+                                        : outputs[i].dims[d];
+    }
   }
   if (in != in_stack)
     free((void *)in);

@@ -458,7 +458,7 @@ def nonzero_reduced():
     return model("nonzero_reduced", nodes, [vi("x", [3, 4])], [vi("y", [2], TensorProto.INT64)])
 
 
-def bounded_attention():
+def bounded_attention(name="bounded_attention", batch=1):
     # A sequence that varies at run time up to a bound (tcc compile --max-dim seq=MAX): position
     # embeddings gathered at Range(0, seq), two-head attention (an additive mask over the keys,
     # a second input that holds the sequence) with the head split and merge
@@ -496,8 +496,14 @@ def bounded_attention():
              i64("heads", [2, 4]), i64("width", [8]), f32("pe", 32, 8), f32("wq", 8, 8),
              f32("wk", 8, 8), f32("wv", 8, 8), init("scale", np.array(0.5, np.float32)),
              f32("gamma", 8), f32("beta", 8), i64("mask_axes", [1, 2])]
-    return model("bounded_attention", nodes, [vi("x", [1, "seq", 8]), vi("mask", [1, "seq"])],
-                 [vi("y", [1, "seq", 8]), vi("z", [1, 8])], inits)
+    return model(name, nodes, [vi("x", [batch, "seq", 8]), vi("mask", [batch, "seq"])],
+                 [vi("y", [batch, "seq", 8]), vi("z", [batch, 8])], inits)
+
+
+def batch_bounded_attention():
+    # The same with a symbolic batch too: a run-time batch of samples whose sequence varies up
+    # to a bound.
+    return bounded_attention("batch_bounded_attention", "batch")
 
 
 def bounded_count():
@@ -530,7 +536,7 @@ def bounded_transposed():
 CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
            norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10,
            batch_mlp, batch_rows, batch_seq_first, batch_rows_behind, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq,
-           nonzero, nonzero_transposed, nonzero_reduced, bounded_attention, bounded_count,
+           nonzero, nonzero_transposed, nonzero_reduced, bounded_attention, batch_bounded_attention, bounded_count,
            bounded_sqrt, bounded_transposed]
 
 

@@ -4,7 +4,7 @@
  *   cc -I include -I DIR_OF_HEADER -DTCC_MODEL_HEADER='"resnet18.h"' \
  *      -DTCC_MODEL_PREFIX=resnet18 test/e2e/harness.c resnet18.o \
  *      build/lib/libtccrt.a -lm -lpthread -o harness
- * Usage: harness DIR [BATCH | VALUE]
+ * Usage: harness DIR [BATCH | VALUE | BATCH VALUE]
  *   Reads DIR/input_<i>.bin (raw bytes, exactly inputs[i].size_bytes), runs
  *   PREFIX_run_packed once and writes DIR/output_<i>.bin. Exit 0 on success.
  *   With BATCH, for a model compiled with a run-time batch dim: the batched
@@ -14,7 +14,8 @@
  *   DIR/output_<i>.dims (text) and only that many elements to the .bin.
  *   With VALUE, for a model compiled with a bounded dim (--max-dim): the
  *   inputs hold that dim at VALUE, and the model runs through the checked
- *   call too.
+ *   call too. With both, for a model with both: BATCH samples, each with
+ *   the bounded dim at VALUE.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,29 +125,35 @@ int main(int argc, char **argv) {
   char path[4096];
   int i, rc = 1;
   long long batch = 1;
-  int checked = argc == 3;
+  int checked = argc >= 3;
   size_t *out_bytes = NULL; /* outputs with run-time dims: their actual bytes */
   tcc_status st;
 
-  if (argc != 2 && argc != 3) {
-    fprintf(stderr, "usage: %s DIR [BATCH]  (reads DIR/input_<i>.bin, writes DIR/output_<i>.bin)\n",
+  if (argc < 2 || argc > 4) {
+    fprintf(stderr,
+            "usage: %s DIR [BATCH | VALUE | BATCH VALUE]  (reads DIR/input_<i>.bin, writes "
+            "DIR/output_<i>.bin)\n",
             argv[0]);
     return 2;
   }
-  if (argc == 3) {
+  for (i = 2; i < argc; ++i) {
+    /* One count: the batch, or the bounded dim's value; two: both. */
+    int is_batch = argc == 4 ? i == 2 : !info->bounded_dim;
+    const char *what = is_batch ? "BATCH" : "VALUE";
+    const char *dim = is_batch ? info->batch_dim : info->bounded_dim;
     char *end;
-    batch = strtoll(argv[2], &end, 10);
-    if (*end || batch < 0 || (!info->batch_dim && !info->bounded_dim)) {
-      fprintf(stderr, "harness: error: BATCH '%s': %s\n", argv[2],
-              info->batch_dim || info->bounded_dim
-                  ? "not a count"
-                  : "the model has no run-time batch dim or bounded dim");
+    long long v = strtoll(argv[i], &end, 10);
+    if (*end || v < 0 || !dim) {
+      fprintf(stderr, "harness: error: %s '%s': %s\n", what, argv[i],
+              dim ? "not a count"
+                  : is_batch ? "the model has no run-time batch dim"
+                             : "the model has no bounded dim");
       return 2;
     }
-    if (info->bounded_dim) {
-      bounded_value = batch;
-      batch = 1;
-    }
+    if (is_batch)
+      batch = v;
+    else
+      bounded_value = v;
   }
   inputs = calloc((size_t)info->num_inputs + 1, sizeof *inputs);
   outputs = calloc((size_t)info->num_outputs + 1, sizeof *outputs);

@@ -375,18 +375,26 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
       return emitError(main.getLoc())
              << "one symbolic dim at a time may vary up to a bound "
                 "(--max-dim); pin the others with --dim NAME=VALUE";
-    if (!bounds.empty() && !batchNames.empty())
-      return emitError(main.getLoc())
-             << "the inputs have symbolic dim '" << *batchNames.begin()
-             << "' besides '" << bounds.begin()->first
-             << "' (--max-dim): pin it with --dim " << *batchNames.begin()
-             << "=N (a run-time batch together with a bounded dim is not "
-                "supported yet)";
+    // A symbolic batch left unpinned: compile one sample, when the samples
+    // are independent (probed with a bounded dim at its bound).
+    std::optional<tcc::BatchLayout> batch;
+    FailureOr<std::string> batchDim = unpinnedDim(main, batchNames);
+    if (failed(batchDim))
+      return failure();
+    for (const auto &[name, bound] : bounds)
+      import.dims[name] = bound;
+    if (!batchDim->empty()) {
+      FailureOr<tcc::BatchLayout> layout =
+          probeBatch(ctx, o.model, import, *batchDim, nodes);
+      if (failed(layout))
+        return failure();
+      batch = *layout;
+      import.dims[*batchDim] = 1;
+    }
     if (!bounds.empty()) {
       // A symbolic dim with a bound: compile at the bound, with the loops
       // over it cut to its actual value at run time.
       const auto &[dim, bound] = *bounds.begin();
-      import.dims[dim] = bound;
       OwningOpRef<ModuleOp> lowered[3];
       for (int i = 0; i < 3; ++i) {
         import.dims[dim] = bound - i;
@@ -419,19 +427,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
       out.module = std::move(lowered[0]);
       pipeline.fromLinalg = true;
     }
-    // A symbolic batch left unpinned: compile one sample, when the samples
-    // are independent.
-    std::optional<tcc::BatchLayout> batch;
-    FailureOr<std::string> dim = unpinnedDim(main, batchNames);
-    if (failed(dim))
-      return failure();
-    if (!dim->empty()) {
-      FailureOr<tcc::BatchLayout> layout =
-          probeBatch(ctx, o.model, import, *dim, nodes);
-      if (failed(layout))
-        return failure();
-      batch = *layout;
-      import.dims[*dim] = 1;
+    if (bounds.empty() && batch) {
       out.module = tcc::importONNXModel(ctx, o.model, import, &nodes);
       if (!out.module)
         return failure();
@@ -443,7 +439,9 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
         return failure();
       out.signature = *sig;
     }
-    if (batch && out.signature.numRunTimeDims())
+    // Outputs whose dims follow a bounded dim have the same dims in every
+    // sample; a NonZero's count differs between them.
+    if (batch && bounds.empty() && out.signature.numRunTimeDims())
       return emitError(main.getLoc())
              << "symbolic dim '" << batch->dimName << "' cannot vary at run "
              << "time in a model whose outputs have data-dependent dims "
@@ -676,17 +674,33 @@ struct JitModel {
       out.push_back(runTimeDims.data()); // the last output, not per sample
     if (!inputDims.empty())
       in.push_back(inputDims.data()); // the last input
-    // Where sample b starts: b samples in, for the tensors that hold one each.
-    auto sampleBytes = [](const tcc::TensorSignature &t) {
-      return t.batchMultiple ? bytesFor(t, 1) : 0;
+    // Where sample b starts: b samples in, for the tensors that hold one
+    // each, in their actual dims (an output's from the first sample's run,
+    // the same in every sample).
+    auto sampleBytes = [](const tcc::TensorSignature &t,
+                          ArrayRef<int64_t> dims) {
+      int64_t n = t.batchMultiple * tcc::dtypeSize(t.dtype);
+      for (int64_t d : dims.drop_front())
+        n *= d;
+      return n;
     };
+    std::vector<int64_t> outputStep(outputPtrs.size());
     for (int64_t b = 0; b < batch; ++b) {
       for (size_t i = 0; i < inputPtrs.size(); ++i)
-        in[i] = (const char *)inputPtrs[i] + b * sampleBytes(sig.inputs[i]);
+        in[i] = (const char *)inputPtrs[i] +
+                b * sampleBytes(sig.inputs[i], inputs[i].dims);
       for (size_t i = 0; i < outputPtrs.size(); ++i)
-        out[i] = (char *)outputPtrs[i] + b * sampleBytes(sig.outputs[i]);
+        out[i] = (char *)outputPtrs[i] + b * outputStep[i];
       if (int32_t status = runPacked(threads, in.data(), out.data(), workspace))
         return status;
+      auto next = runTimeDims.begin();
+      for (size_t i = 0; b == 0 && i < outputPtrs.size(); ++i) {
+        std::vector<int64_t> dims = sig.outputs[i].dims;
+        for (size_t d = 0; d < dims.size(); ++d)
+          if (sig.outputs[i].runTimeDims >> d & 1)
+            dims[d] = *next++;
+        outputStep[i] = sampleBytes(sig.outputs[i], dims);
+      }
     }
     return 0;
   }
@@ -776,6 +790,11 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
     m.batch = it->second.dims[0] / in.batchMultiple;
     break;
   }
+  if (m.batch == 0 && !compiled.signature.boundedDim.empty() &&
+      compiled.signature.numRunTimeDims())
+    return error("a batch of 0: the dims of the outputs that follow '" +
+                 compiled.signature.boundedDim +
+                 "' come from a sample's run; pass one sample or more");
   // A dim that varies up to a bound: from the first input given that holds
   // it (the bound when none is given and stand-ins are made).
   std::optional<int64_t> bounded;

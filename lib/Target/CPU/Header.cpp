@@ -233,7 +233,14 @@ static void writeRunBatch(const tcc::ModelSignature &sig, StringRef name,
                           bool weights, ArrayRef<std::string> params,
                           raw_ostream &os) {
   os << "/* Runs `batch` samples, one after the other, on buffers that hold\n"
-     << " * them all (dim 0 of each batched tensor is its rows x batch). */\n"
+     << " * them all (dim 0 of each batched tensor is its rows x batch)."
+     << (sig.numRunTimeInputDims()
+             ? "\n * The inputs hold each sample in its actual dims "
+               "(input_dims); an output\n * with (<=N) dims, in a buffer for "
+               "`batch` x its bounds, holds them packed\n * in their actual "
+               "dims (run_time_dims, which all samples share)."
+             : "")
+     << " */\n"
      << "static inline tcc_status " << name << "_run_batch(tcc_context *context, "
      << (weights ? "const tcc_weights *weights,\n    " : "") << "int64_t batch";
   // The weights (params' first, when there are some) came before the batch.
@@ -245,17 +252,36 @@ static void writeRunBatch(const tcc::ModelSignature &sig, StringRef name,
      << "    status = " << name << "_run_ctx(context, ";
   if (weights)
     os << "weights, ";
+  // Sample i starts i samples in; a dim that varies at run time counts at
+  // its actual value (input_dims, or for outputs run_time_dims, which the
+  // first sample writes and every sample shares).
   auto arg = [&](const tcc::TensorSignature &t, const char *fallback,
-                 unsigned i) {
+                 unsigned i, StringRef values, int &next) {
     os << paramName(t.name, fallback, i);
-    if (t.batchMultiple)
-      os << " + i * " << t.numElements();
-    os << ", ";
+    int64_t elements = t.batchMultiple;
+    std::string actual;
+    for (size_t d = 0; d < t.dims.size(); ++d) {
+      if (!(t.runTimeDims >> d & 1))
+        elements *= d ? t.dims[d] : 1;
+      else
+        actual += " * " + values.str() + "[" + std::to_string(next++) + "]";
+    }
+    if (t.batchMultiple && actual.empty())
+      os << " + i * " << elements;
+    else if (t.batchMultiple)
+      os << " + (i ? i" << (elements == 1 ? "" : " * " + std::to_string(elements))
+         << actual << " : 0)";
+    os << ",\n        ";
   };
+  int nextInput = 0, nextOutput = 0;
   for (size_t i = 0; i < sig.inputs.size(); ++i)
-    arg(sig.inputs[i], "input", i);
+    arg(sig.inputs[i], "input", i, "input_dims", nextInput);
+  if (sig.numRunTimeInputDims())
+    os << "input_dims,\n        ";
   for (size_t i = 0; i < sig.outputs.size(); ++i)
-    arg(sig.outputs[i], "output", i);
+    arg(sig.outputs[i], "output", i, "run_time_dims", nextOutput);
+  if (sig.numRunTimeDims())
+    os << "run_time_dims,\n        ";
   os << "workspace);\n  return status;\n}\n\n";
 }
 
