@@ -30,6 +30,9 @@ struct ApproximateMath : tcc::impl::ApproximateMathBase<ApproximateMath> {
           return llvm::is_contained(
               {"math.exp", "math.erf", "math.tanh", "math.log"}, name);
         });
+    // x^c for a constant c such as 2, 3 or 0.5 as multiplications and square
+    // roots (GPT-2's GELU has a Pow(x, 3)), not a libm call per element.
+    populateMathAlgebraicSimplificationPatterns(patterns);
     arith::populateExpandBFloat16Patterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -42,3 +42,20 @@ func.func @bf16(%x: f32, %y: bf16) -> (bf16, f32) {
   %e = arith.extf %y : bf16 to f32
   return %t, %e : bf16, f32
 }
+
+// A power with a constant exponent becomes multiplications (GELU's x^3) or
+// a square root; one with a run-time exponent stays.
+// CHECK-LABEL: func.func @powers
+// CHECK-SAME: (%[[X:.*]]: f32, %[[Y:.*]]: f32)
+// CHECK: %[[SQ:.*]] = arith.mulf %[[X]], %[[X]]
+// CHECK: arith.mulf %[[X]], %[[SQ]]
+// CHECK: math.sqrt %[[X]]
+// CHECK: math.powf %[[X]], %[[Y]]
+func.func @powers(%x: f32, %y: f32) -> (f32, f32, f32) {
+  %c3 = arith.constant 3.0 : f32
+  %half = arith.constant 0.5 : f32
+  %cube = math.powf %x, %c3 : f32
+  %root = math.powf %x, %half : f32
+  %p = math.powf %x, %y : f32
+  return %cube, %root, %p : f32, f32, f32
+}
