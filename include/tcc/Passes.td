@@ -118,6 +118,18 @@ def PlanWorkspace : Pass<"tcc-plan-workspace", "::mlir::ModuleOp"> {
     `tcc.workspace_buffers_bytes` count the buffers and their total size,
     `tcc.workspace_lower_bound` is the largest total of buffers live at one
     point (no plan can be smaller). Dynamic allocs are rejected.
+
+    First, an output is computed in place: a buffer whose last use copies it
+    whole into an output argument (after `tcc.num_inputs` inputs) is
+    replaced by that argument, and the copy is dropped:
+
+    ```mlir
+    %a = memref.alloc() : memref<16xf32>
+    linalg.generic ... outs(%a : memref<16xf32>)
+    memref.copy %a, %out : memref<16xf32> to memref<16xf32>
+    // becomes
+    linalg.generic ... outs(%out : memref<16xf32>)
+    ```
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect"];
@@ -292,7 +304,9 @@ def ApproximateMath : Pass<"tcc-approximate-math", "::mlir::func::FuncOp"> {
     `math.exp`, `math.erf`, `math.tanh` and `math.log` on f32. They are
     plain arithmetic, so LLVM vectorizes the loops of softmax, sigmoid,
     SiLU and GELU, which otherwise call libm once per element. Other
-    types and functions still call libm. Conversions between f32 and
+    types and functions still call libm. `math.powf` with a constant
+    exponent is strength-reduced by MLIR's algebraic simplification
+    (x^2 = x * x, x^3, x^0.5 = sqrt(x), x^-1 = 1 / x, ...). Conversions between f32 and
     bf16 become integer arithmetic (round to nearest even), which LLVM
     would otherwise lower to calls of compiler-rt's __truncsfbf2 that
     neither the JIT nor a program linked with GCC 12 can resolve.

@@ -174,8 +174,14 @@ bool isEpilogue(Operation *op, Value buffer) {
 }
 
 /// Whether nothing after `op` reads what `buffer` holds: its next use, if
-/// any, overwrites all of it without reading it.
+/// any, overwrites all of it without reading it. Not for the caller's
+/// buffers (an output, computed in place): the caller reads them after the
+/// call. (The workspace, @main's last argument, is ours.)
 bool deadAfter(Value buffer, Operation *op) {
+  std::optional<MemoryRange> range = memoryOf(buffer);
+  auto arg = range ? dyn_cast<BlockArgument>(range->root) : BlockArgument();
+  if (!range || (arg && arg.getArgNumber() + 1 != arg.getOwner()->getNumArguments()))
+    return false;
   Operation *first = nullptr;
   for (Operation *user : buffer.getUsers()) {
     Operation *top = op->getBlock()->findAncestorOpInBlock(*user);

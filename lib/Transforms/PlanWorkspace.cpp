@@ -76,6 +76,29 @@ static void flattenEmptyArguments(func::FuncOp func) {
   func.setType(b.getFunctionType(argTypes, func.getResultTypes()));
 }
 
+/// Makes the ops that compute an output write it in place: a buffer whose
+/// last use is a copy of it whole into an output argument (what
+/// BufferResultsToOutParams leaves for each result) is replaced by that
+/// argument, and the copy goes. Not when the argument has other uses (the
+/// same value returned twice: the first output gets the buffer, the second
+/// stays a copy of it).
+static void forwardOutputs(func::FuncOp func, Block &block,
+                           const DenseMap<Operation *, int64_t> &position) {
+  auto numInputs = func->getAttrOfType<IntegerAttr>("tcc.num_inputs");
+  for (auto copy : llvm::make_early_inc_range(block.getOps<memref::CopyOp>())) {
+    auto out = dyn_cast<BlockArgument>(copy.getTarget());
+    auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+    if (!out || out.getOwner() != &block || !numInputs ||
+        out.getArgNumber() < numInputs.getInt() || !out.hasOneUse() || !alloc ||
+        alloc->getBlock() != &block || alloc.getType() != out.getType() ||
+        lastUse(block, alloc, position) != position.lookup(copy))
+      continue;
+    copy.erase();
+    alloc.replaceAllUsesWith(out);
+    alloc.erase();
+  }
+}
+
 struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
   void runOnOperation() override {
     auto func = getOperation().lookupSymbol<func::FuncOp>("main");
@@ -89,9 +112,15 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
     flattenEmptyArguments(func);
 
     DenseMap<Operation *, int64_t> position;
-    int64_t index = 0;
-    for (Operation &op : block)
-      position[&op] = index++;
+    auto number = [&] {
+      position.clear();
+      int64_t index = 0;
+      for (Operation &op : block)
+        position[&op] = index++;
+    };
+    number();
+    forwardOutputs(func, block, position);
+    number();
 
     SmallVector<Buffer> buffers;
     WalkResult walk = func.walk([&](memref::AllocOp alloc) {

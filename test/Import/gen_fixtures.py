@@ -206,10 +206,13 @@ def softmax_v11():
 
 
 def dynamic_batch():
-    # Valid ONNX (checked), but the batch dimension is symbolic: tcc must reject it.
+    # Valid ONNX (checked) with a symbolic batch dimension; r feeds two ops, so it lives in the
+    # workspace (abi.test checks the workspace arguments).
     r = rng(20)
     nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu0"),
-             helper.make_node("Add", ["r", "bias"], ["y"], name="add0")]
+             helper.make_node("Softmax", ["r"], ["s"], name="softmax0", axis=-1),
+             helper.make_node("Add", ["r", "s"], ["t"], name="add1"),
+             helper.make_node("Add", ["t", "bias"], ["y"], name="add0")]
     inits = [init("bias", r.standard_normal(4, dtype=np.float32))]
     return model("dynamic_batch", nodes, [vi("x", ["batch", 3, 4])], [vi("y", ["batch", 3, 4])],
                  inits)

@@ -121,3 +121,32 @@ func.func @main(%a: memref<4x16xf32>, %w: memref<16x8xf32>, %bias: memref<8xf32>
   linalg.copy ins(%u : memref<4x8xf32>) outs(%out : memref<4x8xf32>)
   return
 }
+
+// -----
+
+// A matmul computed in place in an output (%qk, which the caller reads)
+// keeps its stores when an elementwise op after it writes elsewhere: only
+// its init joins it.
+#bias = affine_map<(d0, d1) -> (d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @main
+// CHECK: call @net_k0_matmul_4x8x16(
+// CHECK-NEXT: call @net_k1_generic_4x8(
+// CHECK: func.func private @net_k0_matmul_4x8x16(
+// CHECK-NEXT: linalg.generic {{.*}} attrs = {tcc.epilogue_init}
+// CHECK: linalg.matmul
+// CHECK-NEXT: return
+func.func @main(%a: memref<4x16xf32>, %w: memref<16x8xf32>, %bias: memref<8xf32>, %qk: memref<4x8xf32>, %y: memref<4x8xf32>, %ws: memref<0xi8>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : memref<8xf32>) outs(%qk : memref<4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.matmul ins(%a, %w : memref<4x16xf32>, memref<16x8xf32>) outs(%qk : memref<4x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%qk : memref<4x8xf32>) outs(%y : memref<4x8xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %r = arith.maximumf %in, %cst : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -65,3 +65,34 @@ func.func @main(%in: memref<2x0x4xf32>, %flat: memref<0xf32>, %out: memref<2xf32
   memref.copy %in, %a : memref<2x0x4xf32> to memref<2x0x4xf32>
   return
 }
+
+// -----
+
+// An output copied whole from a buffer at its last use is computed in place:
+// %a becomes %out1, and %out0, a copy of the same value before it, a copy of
+// %out1. %b is read after its copy into %out2 (by the copy into %c), so it
+// keeps its buffer and its copy; %c becomes %out3.
+// CHECK-LABEL: func @main
+// CHECK-SAME: (%[[IN:.*]]: memref<16xf32>, %[[OUT0:.*]]: memref<16xf32>, %[[OUT1:.*]]: memref<16xf32>, %[[OUT2:.*]]: memref<16xf32>, %[[OUT3:.*]]: memref<16xf32>, %[[WS:.*]]: memref<64xi8>)
+// CHECK-SAME: tcc.workspace_buffers = 1 : i64
+// CHECK: linalg.copy ins(%[[IN]] : memref<16xf32>) outs(%[[OUT1]] : memref<16xf32>)
+// CHECK-NEXT: linalg.copy ins(%[[OUT1]] : memref<16xf32>) outs(%[[OUT0]] : memref<16xf32>)
+// CHECK: %[[B:.*]] = memref.view %[[WS]]
+// CHECK-NEXT: linalg.copy ins(%[[IN]] : memref<16xf32>) outs(%[[B]] : memref<16xf32>)
+// CHECK-NEXT: linalg.copy ins(%[[B]] : memref<16xf32>) outs(%[[OUT2]] : memref<16xf32>)
+// CHECK-NEXT: linalg.copy ins(%[[B]] : memref<16xf32>) outs(%[[OUT3]] : memref<16xf32>)
+// CHECK-NEXT: return
+func.func @main(%in: memref<16xf32>, %out0: memref<16xf32>, %out1: memref<16xf32>,
+                %out2: memref<16xf32>, %out3: memref<16xf32>) attributes {tcc.num_inputs = 1 : i64} {
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %in, %a : memref<16xf32> to memref<16xf32>
+  memref.copy %a, %out0 : memref<16xf32> to memref<16xf32>
+  memref.copy %a, %out1 : memref<16xf32> to memref<16xf32>
+  %b = memref.alloc() : memref<16xf32>
+  memref.copy %in, %b : memref<16xf32> to memref<16xf32>
+  memref.copy %b, %out2 : memref<16xf32> to memref<16xf32>
+  %c = memref.alloc() : memref<16xf32>
+  memref.copy %b, %c : memref<16xf32> to memref<16xf32>
+  memref.copy %c, %out3 : memref<16xf32> to memref<16xf32>
+  return
+}

@@ -679,6 +679,8 @@ struct JitModel {
     // the same in every sample).
     auto sampleBytes = [](const tcc::TensorSignature &t,
                           ArrayRef<int64_t> dims) {
+      if (!t.batchMultiple)
+        return int64_t(0);
       int64_t n = t.batchMultiple * tcc::dtypeSize(t.dtype);
       for (int64_t d : dims.drop_front())
         n *= d;
