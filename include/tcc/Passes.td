@@ -199,6 +199,43 @@ def InterchangeReductions
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def LowerReductions : Pass<"tcc-lower-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Lowers reductions over the innermost loops with a register accumulator";
+  let description = [{
+    A linalg op on buffers whose innermost loops are reductions into one
+    output element (a ReduceSum, the max and the sum of a softmax, a
+    global average pool, the mean and variance of a norm) becomes loops
+    whose innermost ones carry the partial result as a loop value: the
+    output element is loaded before them and stored after, not each step.
+    The combiner that takes the carried value (`arith.addf`,
+    `arith.maximumf`, ...) gets `fastmath<reassoc>`, so LLVM vectorizes the
+    loop with several partial results, summed at its end: not one add
+    waiting for the last per element. The order of the additions is the
+    same at every run and thread count.
+
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<4x64xf32>) outs(%s : memref<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %0 = arith.addf %in, %out : f32
+      linalg.yield %0 : f32
+    }
+    // becomes
+    scf.for %i = %c0 to %c4 step %c1 {
+      %init = memref.load %s[%i] : memref<4xf32>
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (f32) {
+        %in = memref.load %x[%i, %k] : memref<4x64xf32>
+        %0 = arith.addf %in, %acc fastmath<reassoc> : f32
+        scf.yield %0 : f32
+      }
+      memref.store %sum, %s[%i] : memref<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+}
+
 def SplitKernels : Pass<"tcc-split-kernels", "::mlir::func::FuncOp"> {
   let summary = "Gives a kernel without a parallel loop one over chunks of a parallel dim";
   let description = [{

@@ -96,6 +96,7 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
   }
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::createInterchangeReductions());
+  fpm.addPass(tcc::createLowerReductions());
   fpm.addPass(tcc::createFlattenElementwise());
   fpm.addPass(tcc::createApproximateMath());
   fpm.addPass(createConvertLinalgToLoopsPass());
