@@ -1051,10 +1051,8 @@ struct VectorizeContractions
     });
     IRRewriter rewriter(&getContext());
     for (auto &[op, plan] : work) {
-      packer.pack(op, plan);
-      if (auto kernel = op->getParentOfType<func::FuncOp>())
-        kernel->setAttr(tcc::attr::kRegisterTiled, rewriter.getUnitAttr());
-      // The output init and epilogue tcc-outline-kernels put beside it.
+      // The output init and epilogue tcc-outline-kernels put beside it
+      // (before packing puts the panels' views in between).
       auto neighbour = [&](Operation *other, StringRef mark) {
         auto fused = dyn_cast_or_null<linalg::LinalgOp>(other);
         return fused && fused->hasAttr(mark) && canFuse(op, fused, plan)
@@ -1063,6 +1061,9 @@ struct VectorizeContractions
       };
       linalg::LinalgOp init = neighbour(op->getPrevNode(), tcc::attr::kEpilogueInit);
       linalg::LinalgOp epilogue = neighbour(op->getNextNode(), tcc::attr::kEpilogue);
+      packer.pack(op, plan);
+      if (auto kernel = op->getParentOfType<func::FuncOp>())
+        kernel->setAttr(tcc::attr::kRegisterTiled, rewriter.getUnitAttr());
       rewriter.setInsertionPoint(op);
       TileEmitter(rewriter, op, plan, init, epilogue).emit();
       SmallVector<Value> inputs = op.getDpsInputs();

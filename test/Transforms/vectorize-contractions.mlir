@@ -262,3 +262,29 @@ func.func @one_by_one(%i: memref<1x8x7x7xf32>, %bias: memref<16xf32>, %o: memref
   }
   return
 }
+
+// -----
+
+// A matmul whose constant weights are packed still starts from its init:
+// the bias is loaded into the accumulators and no separate loop writes it
+// (packing puts the panels' views between the init and the matmul).
+// CHECK-LABEL: func.func @packed_with_init
+// CHECK-SAME: %[[A:[a-z0-9]+]]: memref<2x6xf32>, %[[BIAS:[a-z0-9]+]]: memref<8xf32>, %[[C:[a-z0-9]+]]: memref<2x8xf32>
+// CHECK-NOT: linalg.
+// CHECK: memref.get_global @wp_panels
+// CHECK-NOT: linalg.
+// CHECK: %[[B0:.*]] = vector.load %[[BIAS]][%{{.*}}] : memref<8xf32>, vector<4xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[B0]],
+// CHECK-NOT: linalg.
+#bias = affine_map<(d0, d1) -> (d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+memref.global "private" constant @wp : memref<6x8xf32> = dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]]>
+func.func @packed_with_init(%a: memref<2x6xf32>, %bias: memref<8xf32>, %c: memref<2x8xf32>) {
+  %w = memref.get_global @wp : memref<6x8xf32>
+  linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : memref<8xf32>) outs(%c : memref<2x8xf32>) attrs = {tcc.epilogue_init} {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  }
+  linalg.matmul ins(%a, %w : memref<2x6xf32>, memref<6x8xf32>) outs(%c : memref<2x8xf32>)
+  return
+}
