@@ -106,6 +106,32 @@ def EmitEntryPoints : Pass<"tcc-emit-entry-points", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def PadInPlace : Pass<"tcc-pad-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Computes a tensor that is padded straight into the padded buffer";
+  let description = [{
+    A `tensor.pad` with a constant value whose source is computed by linalg
+    ops into a `tensor.empty` (a bias, the convolution that adds to it and
+    the activation after it, as the ops before a padded convolution are)
+    becomes a `linalg.fill` of the padded tensor, those ops computing into
+    its interior `tensor.extract_slice`, and a `tensor.insert_slice` of the
+    result back, which one-shot bufferization does in place: the interior
+    is written once, by the ops themselves, not copied in a pass of its own.
+
+    ```mlir
+    %e = tensor.empty() : tensor<1x8x4x4xf32>
+    %r = linalg.generic ... outs(%e : tensor<1x8x4x4xf32>)
+    %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] { ... yield %zero }
+    // becomes
+    %pe = tensor.empty() : tensor<1x8x6x6xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%pe : tensor<1x8x6x6xf32>)
+    %i = tensor.extract_slice %f[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1]
+    %r = linalg.generic ... outs(%i : tensor<1x8x4x4xf32>)
+    %p = tensor.insert_slice %r into %f[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1]
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def PlanWorkspace : Pass<"tcc-plan-workspace", "::mlir::ModuleOp"> {
   let summary = "Places every intermediate buffer of @main in one workspace";
   let description = [{

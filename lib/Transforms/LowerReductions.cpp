@@ -151,9 +151,13 @@ linalg::LinalgOp collapseInner(RewriterBase &b, linalg::LinalgOp op,
   if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {group}))
     return op;
   for (OpOperand &operand : op->getOpOperands()) {
+    // (collapseOpIterationDims takes memrefs of rank 1 or more, indexed by
+    // projected permutations, only.)
     auto type = dyn_cast<MemRefType>(operand.get().getType());
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (!type || !map.isFunctionOfDim(group.front()))
+    if (!type || type.getRank() == 0 || !map.isProjectedPermutation())
+      return op;
+    if (!map.isFunctionOfDim(group.front()))
       continue;
     // The operand dims the group maps to (in order, areDimSequencesPreserved
     // says), which must be contiguous in memory.

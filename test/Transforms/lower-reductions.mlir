@@ -113,3 +113,25 @@ func.func @kept(%x: memref<4x64xf32>, %s: memref<64xf32>, %y: memref<4x64xf32>) 
   }
   return
 }
+
+// -----
+
+// An operand read at a constant index (a broadcast scale) keeps the loops
+// apart (collapseOpIterationDims takes projected permutations only).
+// CHECK-LABEL: func.func @constant_index
+// CHECK-NOT: memref.collapse_shape
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: arith.addf {{.*}} fastmath<reassoc>
+#x = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#s = affine_map<(d0, d1, d2) -> (d0, 0, 0)>
+#o = affine_map<(d0, d1, d2) -> (d0)>
+func.func @constant_index(%x: memref<8x7x7xf32>, %scale: memref<8x1x1xf32>, %m: memref<8xf32>) {
+  linalg.generic {indexing_maps = [#x, #s, #o], iterator_types = ["parallel", "reduction", "reduction"]} ins(%x, %scale : memref<8x7x7xf32>, memref<8x1x1xf32>) outs(%m : memref<8xf32>) {
+  ^bb0(%in: f32, %sc: f32, %out: f32):
+    %p = arith.mulf %in, %sc : f32
+    %0 = arith.addf %p, %out : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

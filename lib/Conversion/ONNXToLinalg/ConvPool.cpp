@@ -180,6 +180,18 @@ FailureOr<Value> tcc::onnx_to_linalg::buildConv(OpBuilder &b, Operation *op,
                                             ValueRange{init}, namedAttrs)
         .getResult(0);
 
+  // A depthwise convolution (a group per channel, one filter each) keeps
+  // the NCHW layout: no group dim for the ops around it to be reshaped to.
+  if (is2d && groups == inType.getDimSize(1) &&
+      wType.getDimSize(0) == groups && wType.getDimSize(1) == 1) {
+    Value filter = tensor::CollapseShapeOp::create(
+        b, loc, w, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+    return linalg::DepthwiseConv2DNchwChwOp::create(
+               b, loc, TypeRange{outType}, ValueRange{input, filter},
+               ValueRange{init}, namedAttrs)
+        .getResult(0);
+  }
+
   // Split C and M into (G, C/G) and (G, M/G), convolve per group, merge.
   Value groupedIn = splitGroups(b, loc, input, 1, groups).first;
   Value groupedW = splitGroups(b, loc, w, 0, groups).first;

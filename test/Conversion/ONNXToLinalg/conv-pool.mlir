@@ -13,16 +13,30 @@ func.func @conv_bias_pads(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: 
 
 // -----
 
-// Groups split C and M and use the grouped named op.
+// A group per channel with one filter each (depthwise) is the depthwise
+// named op on the NCHW tensors: no group dim.
 // CHECK-LABEL: func @conv_depthwise
-// CHECK: tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] {{.*}} into tensor<1x4x1x8x8xf32>
-// CHECK: tensor.expand_shape %arg1 {{\[\[}}0, 1], [2], [3], [4]] {{.*}} into tensor<4x1x1x3x3xf32>
-// CHECK: linalg.conv_2d_ngchw_gfchw
-// CHECK: tensor.collapse_shape {{.*}} into tensor<1x4x6x6xf32>
+// CHECK: %[[F:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1], [2], [3]] : tensor<4x1x3x3xf32> into tensor<4x3x3xf32>
+// CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%arg0, %[[F]] : tensor<1x4x8x8xf32>, tensor<4x3x3xf32>) {{.*}} -> tensor<1x4x6x6xf32>
+// CHECK-NOT: tensor.expand_shape
 func.func @conv_depthwise(%x: tensor<1x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32> {
   %none = onnx.NoValue
   %0 = onnx.Conv %x, %w, %none {group = 4} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>, none) -> tensor<1x4x6x6xf32>
   return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// Other groups split C and M and use the grouped named op.
+// CHECK-LABEL: func @conv_grouped
+// CHECK: tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] {{.*}} into tensor<1x2x2x8x8xf32>
+// CHECK: tensor.expand_shape %arg1 {{\[\[}}0, 1], [2], [3], [4]] {{.*}} into tensor<2x4x2x3x3xf32>
+// CHECK: linalg.conv_2d_ngchw_gfchw
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x8x6x6xf32>
+func.func @conv_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<8x2x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  %none = onnx.NoValue
+  %0 = onnx.Conv %x, %w, %none {group = 2} : (tensor<1x4x8x8xf32>, tensor<8x2x3x3xf32>, none) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
 }
 
 // -----
