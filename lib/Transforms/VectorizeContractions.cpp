@@ -246,20 +246,24 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
 
   // Unroll another output loop, preferring one no vector operand depends
   // on (each vector load then feeds every row), then the longer (up to a
-  // full tile), then the output's last loop (neighbouring scalars).
+  // full tile), then one no broadcast operand depends on either (a
+  // depthwise convolution's rows of the map, not its channels: one
+  // weight broadcast then serves every row), then the output's last loop
+  // (neighbouring scalars).
   int64_t maxRows = accumulators / best->vectors;
   int64_t bestUnroll = 0;
   for (AffineExpr e : outMap.getResults()) {
     unsigned d = cast<AffineDimExpr>(e).getPosition();
     if (d == best->vDim || best->sizes[d] < 2)
       continue;
-    bool reused = true;
+    bool reused = true, shared = true;
     for (auto [in, step] :
          llvm::zip(op.getDpsInputOperands(), best->vStride))
-      if (step && op.getMatchingIndexingMap(in).isFunctionOfDim(d))
-        reused = false;
+      if (op.getMatchingIndexingMap(in).isFunctionOfDim(d))
+        (step ? reused : shared) = false;
     int64_t score = ((int64_t)reused << 40) |
-                    (std::min(best->sizes[d], maxRows) << 1) |
+                    (std::min(best->sizes[d], maxRows) << 2) |
+                    ((int64_t)shared << 1) |
                     (e == outMap.getResults().back());
     if (score > bestUnroll) {
       bestUnroll = score;
@@ -316,6 +320,10 @@ bool canFuse(linalg::LinalgOp op, linalg::LinalgOp fused,
 /// cost on ResNet-50.
 constexpr int64_t kReductionBlock = 64;
 
+/// The longest reduction dim unrolled inside a tile's step (a 7x7 kernel's
+/// rows).
+constexpr int64_t kMaxUnrolledReduction = 7;
+
 /// Multiply-accumulates below which an op is not split over threads: the
 /// hand-out costs a few microseconds.
 constexpr int64_t kMinParallelWork = 1 << 17;
@@ -333,7 +341,10 @@ public:
                       utils::IteratorType::parallel;
       if (d == plan.vDim || d == plan.uDim)
         continue;
-      (parallel ? outer : reductions).push_back(d);
+      if (!parallel && isUnrolledReduction(d))
+        unrolled.push_back(d);
+      else
+        (parallel ? outer : reductions).push_back(d);
     }
     dims.resize(plan.sizes.size());
   }
@@ -372,6 +383,21 @@ public:
   }
 
 private:
+  /// Whether reduction dim `d` is unrolled inside each step: a short one
+  /// (a kernel's rows) that an input indexes together with the unrolled
+  /// output dim, as a depthwise convolution's input row oh + kh. Its rows
+  /// for (row, kh) repeat for every row + kh that is equal: each is loaded
+  /// once per step instead of once per (row, kh).
+  bool isUnrolledReduction(unsigned d) {
+    if (!plan.uDim || plan.sizes[d] > kMaxUnrolledReduction)
+      return false;
+    for (OpOperand *in : op.getDpsInputOperands())
+      for (AffineExpr e : op.getMatchingIndexingMap(in).getResults())
+        if (e.isFunctionOfDim(d) && e.isFunctionOfDim(*plan.uDim))
+          return true;
+    return false;
+  }
+
   /// Marks `loop` (of `trips` iterations) `tcc.parallel` when it is the
   /// outermost loop worth splitting over threads (tcc-parallelize-loops);
   /// returns whether the loops inside it are then below a parallel one.
@@ -559,21 +585,31 @@ private:
       loops.push_back(loop);
     }
 
-    // Each operand's value for (row, vector): loaded once per distinct
-    // index it depends on.
+    // Each operand's value for (row, vector) at the values of the unrolled
+    // reductions: loaded once per distinct index (its indexing map at
+    // them, which MLIR uniques).
     SmallVector<OpOperand *> inputs = op.getDpsInputOperands();
-    SmallVector<DenseMap<std::pair<int64_t, int64_t>, Value>> cache(2);
+    SmallVector<DenseMap<AffineMap, Value>> cache(2);
+    MLIRContext *ctx = b.getContext();
+    SmallVector<int64_t> unrolledAt(unrolled.size(), 0);
     auto operandValue = [&](unsigned k, int64_t r, int64_t v) {
       OpOperand *in = inputs[k];
       AffineMap map = op.getMatchingIndexingMap(in);
       int64_t step = plan.vStride[k];
-      std::pair<int64_t, int64_t> key{
-          plan.uDim && map.isFunctionOfDim(*plan.uDim) ? r : 0,
-          step ? v : 0};
+      int64_t row = plan.uDim && map.isFunctionOfDim(*plan.uDim) ? r : 0;
+      int64_t vec = step ? v : 0;
+      SmallVector<AffineExpr> at;
+      for (unsigned d = 0; d < map.getNumDims(); ++d)
+        at.push_back(getAffineDimExpr(d, ctx) +
+                     (d == plan.uDim ? row : d == plan.vDim ? vec * plan.lanes : 0));
+      for (auto [d, value] : llvm::zip(unrolled, unrolledAt))
+        at[d] = getAffineConstantExpr(value, ctx);
+      AffineMap key = simplifyAffineMap(map.replaceDimsAndSymbols(
+          at, {}, map.getNumDims(), 0));
       Value &value = cache[k][key];
       if (value)
         return value;
-      SmallVector<Value> idx = indices(in, key.first, key.second);
+      SmallVector<Value> idx = indices(in, row, vec);
       if (Value panels = plan.packed[k]) {
         // Tiles along vDim start at multiples of the panel width.
         int64_t width = plan.vectors * plan.lanes;
@@ -581,7 +617,7 @@ private:
                                              index(width));
         idx.erase(idx.begin() + plan.packPos[k]);
         idx.insert(idx.begin(), panel);
-        idx.push_back(index(key.second * plan.lanes));
+        idx.push_back(index(vec * plan.lanes));
         value = vector::LoadOp::create(b, loc, vecType, panels, idx);
       } else if (step) {
         value = loadVector(in->get(), idx, step, validLanes(v));
@@ -591,12 +627,22 @@ private:
       }
       return value;
     };
-    SmallVector<Value> next;
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t v = 0; v < vectors; ++v)
-        next.push_back(vector::FMAOp::create(
-            b, loc, operandValue(0, r, v), operandValue(1, r, v),
-            accs[r * vectors + v]));
+    SmallVector<Value> next(accs);
+    int64_t unrolledSteps = 1;
+    for (unsigned d : unrolled)
+      unrolledSteps *= plan.sizes[d];
+    for (int64_t s = 0; s < unrolledSteps; ++s) {
+      for (int64_t i = unrolled.size() - 1, rest = s; i >= 0; --i) {
+        unrolledAt[i] = rest % plan.sizes[unrolled[i]];
+        rest /= plan.sizes[unrolled[i]];
+        dims[unrolled[i]] = index(unrolledAt[i]);
+      }
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t v = 0; v < vectors; ++v)
+          next[r * vectors + v] = vector::FMAOp::create(
+              b, loc, operandValue(0, r, v), operandValue(1, r, v),
+              next[r * vectors + v]);
+    }
 
     if (!loops.empty()) {
       scf::YieldOp::create(b, loc, next);
@@ -716,6 +762,8 @@ private:
   Location loc;
   VectorType vecType;
   SmallVector<unsigned> outer, reductions;
+  /// Reduction dims unrolled inside each step (isUnrolledReduction).
+  SmallVector<unsigned> unrolled;
   SmallVector<Value> dims;
   /// The fused output init and epilogue (tcc-outline-kernels), or null.
   linalg::LinalgOp init, epilogue;

@@ -288,3 +288,31 @@ func.func @packed_with_init(%a: memref<2x6xf32>, %bias: memref<8xf32>, %c: memre
   linalg.matmul ins(%a, %w : memref<2x6xf32>, memref<6x8xf32>) outs(%c : memref<2x8xf32>)
   return
 }
+
+// -----
+
+// A depthwise convolution unrolls rows of the map (one weight broadcast per
+// kernel tap serves every row) and the kernel's rows inside each step: the
+// input row oh + 1 that kh = 0 reads for the second output row is the one
+// kh = 1 reads for the first, loaded once. Per step (a kernel column): 3
+// weights, and 4 input rows x 2 vectors (not 2 rows x 3 kh x 2 vectors).
+// CHECK-LABEL: func.func @depthwise
+// CHECK: scf.for %[[KW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-COUNT-3: memref.load %arg1
+// CHECK-NOT: memref.load %arg1
+// CHECK: scf.yield
+// CHECK-LABEL: func.func @depthwise_inputs
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-COUNT-8: vector.load %arg0
+// CHECK-NOT: vector.load %arg0
+// CHECK: scf.yield
+func.func @depthwise(%i: memref<1x4x10x18xf32>, %f: memref<4x3x3xf32>, %o: memref<1x4x8x16xf32>) {
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x4x10x18xf32>, memref<4x3x3xf32>) outs(%o : memref<1x4x8x16xf32>)
+  return
+}
+func.func @depthwise_inputs(%i: memref<1x4x10x18xf32>, %f: memref<4x3x3xf32>, %o: memref<1x4x8x16xf32>) {
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x4x10x18xf32>, memref<4x3x3xf32>) outs(%o : memref<1x4x8x16xf32>)
+  return
+}
