@@ -13,14 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-#define EXPECT(cond)                                                          \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      printf("batch_bounded_check: FAIL line %d: %s\n", __LINE__, #cond);     \
-      ++failures;                                                             \
-    }                                                                         \
-  } while (0)
+#define CHECK_NAME "batch_bounded_check"
+#include "expect.h"
 
 enum { kBound = 16, kWidth = 8 };
 

@@ -10,14 +10,8 @@
 
 enum { kBatch = 3, kX = 6, kY = 5, kZ = 1 };
 
-static int failures;
-#define EXPECT(cond)                                                          \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      printf("batch_check: FAIL line %d: %s\n", __LINE__, #cond);             \
-      ++failures;                                                             \
-    }                                                                         \
-  } while (0)
+#define CHECK_NAME "batch_check"
+#include "expect.h"
 
 /* Runs the checked call on `batch` rows of x, y, z with dims xd, yd, zd. */
 static tcc_status checked(tcc_context *context, const int64_t *xd,

@@ -11,14 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-#define EXPECT(cond)                                                          \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      printf("bounded_dims_check: FAIL line %d: %s\n", __LINE__, #cond);      \
-      ++failures;                                                             \
-    }                                                                         \
-  } while (0)
+#define CHECK_NAME "bounded_dims_check"
+#include "expect.h"
 
 enum { kBound = 16, kWidth = 8 };
 

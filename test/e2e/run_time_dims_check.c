@@ -9,14 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define EXPECT(cond)                                                          \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      printf("run_time_dims_check: FAIL line %d: %s\n", __LINE__, #cond);     \
-      ++failures;                                                             \
-    }                                                                         \
-  } while (0)
+#define CHECK_NAME "run_time_dims_check"
+#include "expect.h"
 
 int main(void) {
   const tcc_model_info *info = nz_info();
