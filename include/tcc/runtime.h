@@ -299,8 +299,9 @@ void tcc_context_destroy(tcc_context *context);
 int32_t tcc_context_num_threads(const tcc_context *context);
 
 /* For generated code: runs fn(args, begin, end) over the iterations
- * [0, n), split into one contiguous share per thread of `context` (all on
- * the caller when `context` is null), and returns when all are done. */
+ * [0, n), in chunks that the threads of `context` take as they come free
+ * (all on the caller when `context` is null), and returns when all are
+ * done. fn must compute each iteration the same whatever range it is in. */
 typedef void (*tcc_parallel_fn)(void *args, int64_t begin, int64_t end);
 void tcc_parallel_for(tcc_context *context, int64_t n, tcc_parallel_fn fn,
                       void *args);

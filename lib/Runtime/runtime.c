@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -533,35 +534,15 @@ tcc_status tcc_run_tensors_weights(tcc_context *context,
  * Contexts: a pool of worker threads that generated code splits its
  * parallel loops over (tcc_parallel_for).
  *
- * A call hands out a job by bumping `generation`; each worker runs its
- * static share of the iterations and counts `pending` down. Workers spin a
- * little before sleeping, since a model run dispatches one job per kernel,
- * microseconds apart. One context serves one parallel loop at a time
- * (`dispatch` serializes callers that share it).
+ * A call hands out a job by bumping `generation`; the caller and the
+ * workers take its iterations a chunk (a few per thread) at a time until
+ * none is left, so a worker that wakes late leaves its part to the others.
+ * Each iteration is computed the same whichever thread takes it, so results
+ * do not depend on the thread count. Threads spin a while before sleeping,
+ * since a model run dispatches one job per kernel, microseconds apart. One
+ * context serves one parallel loop at a time (`dispatch` serializes callers
+ * that share it).
  *===----------------------------------------------------------------------===*/
-
-enum { kSpinIterations = 20000 };
-
-struct tcc_context {
-  int32_t num_threads; /* the caller included */
-  pthread_t *workers;  /* num_threads - 1 */
-  int32_t started;     /* workers created */
-  pthread_mutex_t dispatch;
-  pthread_mutex_t mutex; /* guards the sleeps on `wake` and `done` */
-  pthread_cond_t wake, done;
-  /* The current job. */
-  tcc_parallel_fn fn;
-  void *args;
-  int64_t n;
-  atomic_uint_fast64_t generation;
-  atomic_int pending;
-  atomic_int stop;
-};
-
-typedef struct worker_start {
-  tcc_context *context;
-  int32_t index;
-} worker_start;
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -571,12 +552,106 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-/* The share [begin, end) of n iterations that thread `index` of `threads`
- * runs: the same for a given (n, threads) on every call. */
-static void share(int64_t n, int32_t threads, int32_t index, int64_t *begin,
-                  int64_t *end) {
-  *begin = n * index / threads;
-  *end = n * (index + 1) / threads;
+/* How long a thread waiting for work (or for its helpers) spins before it
+ * sleeps: a model run dispatches its kernels microseconds apart, and a
+ * sleeping thread takes tens of microseconds to wake (more in a VM, whose
+ * idle vCPU the host deschedules). A count of pause instructions is no
+ * clock: one takes 8 cycles on some CPUs and 140 on others. */
+#ifndef TCC_SPIN_NANOSECONDS
+#define TCC_SPIN_NANOSECONDS 2000000
+#endif
+
+static int64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Whether a waiter that began spinning at *start (0: not yet) should go on
+ * spinning; pauses between looks at the clock. */
+static int keep_spinning(int64_t *start, int *spins) {
+  cpu_relax();
+  if (++*spins % 64)
+    return 1;
+  int64_t t = now_ns();
+  if (!*start)
+    *start = t;
+  return t - *start < TCC_SPIN_NANOSECONDS;
+}
+
+struct tcc_context {
+  int32_t num_threads; /* the caller included */
+  pthread_t *workers;  /* num_threads - 1 */
+  int32_t started;     /* workers created */
+  pthread_mutex_t dispatch;
+  pthread_mutex_t mutex; /* guards the sleeps on `wake` and `done` */
+  pthread_cond_t wake, done;
+  /* The current job: fn over [0, n) in chunks of `chunk` iterations. */
+  tcc_parallel_fn fn;
+  void *args;
+  int64_t n, chunk;
+  /* Bumped for each job (and the stop): what sleeping workers wait for. */
+  atomic_uint_fast64_t generation;
+  /* The job's chunks still to take: kJobBits of its generation, then the
+   * number of chunks and the next chunk (kChunkBits each). A thread takes
+   * one with a compare-and-swap, so it knows, from the ticket alone, that
+   * the job is still the one it woke for and has chunks left. */
+  atomic_uint_fast64_t ticket;
+  /* Threads between announcing themselves and finishing their chunk: the
+   * caller returns once the chunks are all taken and this is 0. */
+  atomic_int active;
+  atomic_int stop;
+};
+
+typedef struct worker_start {
+  tcc_context *context;
+  int32_t index;
+} worker_start;
+
+
+enum { kJobBits = 16, kChunkBits = 24 };
+#define TCC_CHUNK_MASK ((UINT64_C(1) << kChunkBits) - 1)
+
+static uint64_t make_ticket(uint64_t job, uint64_t chunks, uint64_t next) {
+  return (job & ((UINT64_C(1) << kJobBits) - 1)) << (2 * kChunkBits) |
+         chunks << kChunkBits | next;
+}
+
+/* Takes and runs chunks of job `job` (a generation) until none is left or
+ * the job is another one. Which thread runs a chunk does not change what
+ * it computes: each iteration is the same code on the same data. */
+static void run_chunks(tcc_context *c, uint64_t job) {
+  for (;;) {
+    atomic_fetch_add(&c->active, 1);
+    uint_fast64_t t = atomic_load_explicit(&c->ticket, memory_order_acquire);
+    int took = 0;
+    uint64_t next = 0;
+    while (t >> (2 * kChunkBits) == (job & ((UINT64_C(1) << kJobBits) - 1))) {
+      uint64_t chunks = t >> kChunkBits & TCC_CHUNK_MASK;
+      next = t & TCC_CHUNK_MASK;
+      if (next >= chunks)
+        break;
+      if (atomic_compare_exchange_weak_explicit(
+              &c->ticket, &t, make_ticket(job, chunks, next + 1),
+              memory_order_acq_rel, memory_order_acquire)) {
+        took = 1;
+        break;
+      }
+    }
+    if (took) {
+      /* The job cannot end before `active` drops: fn, args and n are its. */
+      int64_t begin = (int64_t)next * c->chunk;
+      int64_t end = begin + c->chunk < c->n ? begin + c->chunk : c->n;
+      c->fn(c->args, begin, end);
+    }
+    if (atomic_fetch_sub(&c->active, 1) == 1) {
+      pthread_mutex_lock(&c->mutex);
+      pthread_cond_signal(&c->done);
+      pthread_mutex_unlock(&c->mutex);
+    }
+    if (!took)
+      return;
+  }
 }
 
 static void *worker_main(void *arg) {
@@ -587,12 +662,11 @@ static void *worker_main(void *arg) {
   for (;;) {
     uint_fast64_t g;
     int spins = 0;
+    int64_t since = 0;
     while ((g = atomic_load_explicit(&c->generation, memory_order_acquire)) ==
            seen) {
-      if (++spins < kSpinIterations) {
-        cpu_relax();
+      if (keep_spinning(&since, &spins))
         continue;
-      }
       pthread_mutex_lock(&c->mutex);
       while ((g = atomic_load(&c->generation)) == seen)
         pthread_cond_wait(&c->wake, &c->mutex);
@@ -602,15 +676,7 @@ static void *worker_main(void *arg) {
     seen = g;
     if (atomic_load(&c->stop))
       return NULL;
-    int64_t begin, end;
-    share(c->n, c->num_threads, start.index, &begin, &end);
-    if (begin < end)
-      c->fn(c->args, begin, end);
-    if (atomic_fetch_sub_explicit(&c->pending, 1, memory_order_acq_rel) == 1) {
-      pthread_mutex_lock(&c->mutex);
-      pthread_cond_signal(&c->done);
-      pthread_mutex_unlock(&c->mutex);
-    }
+    run_chunks(c, g);
   }
 }
 
@@ -638,7 +704,8 @@ tcc_status tcc_context_create(int32_t num_threads, tcc_context **context) {
     return TCC_ERROR_OUT_OF_MEMORY;
   c->num_threads = num_threads ? num_threads : online_cpus();
   atomic_init(&c->generation, 0);
-  atomic_init(&c->pending, 0);
+  atomic_init(&c->ticket, 0);
+  atomic_init(&c->active, 0);
   atomic_init(&c->stop, 0);
   pthread_mutex_init(&c->dispatch, NULL);
   pthread_mutex_init(&c->mutex, NULL);
@@ -700,23 +767,28 @@ void tcc_parallel_for(tcc_context *context, int64_t n, tcc_parallel_fn fn,
   }
   tcc_context *c = context;
   pthread_mutex_lock(&c->dispatch);
+  /* A few chunks per thread: a thread that wakes late (its CPU asleep)
+   * leaves its share to the others instead of holding them all up. */
+  int64_t chunks = (int64_t)c->num_threads * 4;
+  if (chunks > n)
+    chunks = n;
   c->fn = fn;
   c->args = args;
   c->n = n;
-  atomic_store_explicit(&c->pending, c->num_threads - 1, memory_order_relaxed);
+  c->chunk = (n + chunks - 1) / chunks;
+  chunks = (n + c->chunk - 1) / c->chunk;
+  uint64_t job = atomic_load_explicit(&c->generation, memory_order_relaxed) + 1;
+  atomic_store_explicit(&c->ticket, make_ticket(job, (uint64_t)chunks, 0),
+                        memory_order_release);
   publish(c);
-  int64_t begin, end;
-  share(n, c->num_threads, 0, &begin, &end);
-  if (begin < end)
-    fn(args, begin, end);
-  for (int spins = 0;
-       atomic_load_explicit(&c->pending, memory_order_acquire) != 0;) {
-    if (++spins < kSpinIterations) {
-      cpu_relax();
+  run_chunks(c, job);
+  int spins = 0;
+  int64_t since = 0;
+  while (atomic_load_explicit(&c->active, memory_order_acquire) != 0) {
+    if (keep_spinning(&since, &spins))
       continue;
-    }
     pthread_mutex_lock(&c->mutex);
-    while (atomic_load(&c->pending) != 0)
+    while (atomic_load(&c->active) != 0)
       pthread_cond_wait(&c->done, &c->mutex);
     pthread_mutex_unlock(&c->mutex);
   }
