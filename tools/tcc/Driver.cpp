@@ -695,31 +695,36 @@ struct JitModel {
         out[i] = (char *)outputPtrs[i] + b * outputStep[i];
       if (int32_t status = runPacked(threads, in.data(), out.data(), workspace))
         return status;
-      auto next = runTimeDims.begin();
-      for (size_t i = 0; b == 0 && i < outputPtrs.size(); ++i) {
-        std::vector<int64_t> dims = sig.outputs[i].dims;
-        for (size_t d = 0; d < dims.size(); ++d)
-          if (sig.outputs[i].runTimeDims >> d & 1)
-            dims[d] = *next++;
-        outputStep[i] = sampleBytes(sig.outputs[i], dims);
-      }
+      const int64_t *next = runTimeDims.data();
+      for (size_t i = 0; b == 0 && i < outputPtrs.size(); ++i)
+        outputStep[i] = sampleBytes(
+            sig.outputs[i], actualDims(sig.outputs[i], sig.outputs[i].dims, next));
     }
     return 0;
+  }
+
+  /// `dims` of output `t` with its run-time dims taken from `next` (the
+  /// run's run_time_dims, output by output), which advances past them.
+  static std::vector<int64_t> actualDims(const tcc::TensorSignature &t,
+                                         std::vector<int64_t> dims,
+                                         const int64_t *&next) {
+    for (size_t d = 0; d < dims.size(); ++d)
+      if (t.runTimeDims >> d & 1)
+        dims[d] = *next++;
+    return dims;
   }
 
   /// Shrinks the outputs with run-time dims to the dims of the last run
   /// (packed at the start of their buffers).
   void trimOutputs() {
-    auto next = runTimeDims.begin();
+    const int64_t *next = runTimeDims.data();
     for (auto [t, sig] : llvm::zip(outputs, compiled.signature.outputs)) {
       if (!sig.runTimeDims)
         continue;
+      t.dims = actualDims(sig, t.dims, next);
       int64_t n = 1;
-      for (size_t d = 0; d < t.dims.size(); ++d) {
-        if (sig.runTimeDims >> d & 1)
-          t.dims[d] = *next++;
-        n *= t.dims[d];
-      }
+      for (int64_t d : t.dims)
+        n *= d;
       t.data.resize(n * tcc::dtypeSize(t.dtype));
     }
   }
