@@ -18,6 +18,7 @@ def ONNX_ConvOp : ONNX_Op<"Conv"> {
     $X `,` $W `,` $B attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def ONNX_ConvTransposeOp : ONNX_Op<"ConvTranspose"> {

@@ -47,6 +47,26 @@ def conv():
     return model("conv", nodes, [vi("x", [1, 3, 8, 8])], [vi("y", [1, 4, 4, 4])], inits)
 
 
+def conv_padding_taps():
+    """Convs with kernel taps that read only padding (tcc drops them):
+    an ASPP-like rate larger than the map, a strided one, and one whose
+    first two kernel rows read only the padding at the start."""
+    r = rng(7)
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["y1"], name="aspp", kernel_shape=[3, 3],
+                              pads=[6, 6, 6, 6], dilations=[6, 6]),
+             helper.make_node("Conv", ["x", "w2"], ["y2"], name="strided", kernel_shape=[3, 3],
+                              pads=[5, 2, 5, 2], dilations=[5, 2], strides=[2, 2]),
+             helper.make_node("Conv", ["x", "w3", "b3"], ["y3"], name="leading", kernel_shape=[7, 2],
+                              pads=[2, 0, 0, 1])]
+    inits = [init("w1", r.standard_normal((4, 3, 3, 3), dtype=np.float32)),
+             init("b1", r.standard_normal(4, dtype=np.float32)),
+             init("w2", r.standard_normal((2, 3, 3, 3), dtype=np.float32)),
+             init("w3", r.standard_normal((5, 3, 7, 2), dtype=np.float32)),
+             init("b3", r.standard_normal(5, dtype=np.float32))]
+    return model("conv_padding_taps", nodes, [vi("x", [1, 3, 5, 5])],
+                 [vi("y1", [1, 4, 5, 5]), vi("y2", [1, 2, 3, 3]), vi("y3", [1, 5, 1, 5])], inits)
+
+
 def gemm():
     r = rng(2)
     nodes = [helper.make_node("Gemm", ["a", "w", "bias"], ["y"], name="gemm0", transB=1,
@@ -174,7 +194,7 @@ def reshape_shape_input():
                  [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64)], [vi("y", [3, 4])])
 
 
-VALID = [conv, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
+VALID = [conv, conv_padding_taps, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
          identity_dropout_clip]
 
 

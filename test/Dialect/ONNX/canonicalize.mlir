@@ -238,3 +238,50 @@ func.func @nonzero_folded() -> tensor<2x3xi64> {
   %0 = onnx.NonZero %c : (tensor<2x2xf32>) -> tensor<2x3xi64>
   return %0 : tensor<2x3xi64>
 }
+
+// -----
+
+// A dilated Conv on a map smaller than its dilation: only the centre tap
+// reaches the input, so it becomes a 1x1 Conv without padding. The kept
+// weights are w[:, :, 1, 1] (5.0, 14.0).
+// CHECK-LABEL: func @conv_taps_in_padding_dropped
+// CHECK: %[[W:.*]] = onnx.Constant dense_resource<conv_taps_weight> : tensor<2x1x1x1xf32>
+// CHECK: onnx.Conv %{{.*}}, %[[W]], %{{.*}} {dilations = array<i64: 1, 1>, kernel_shape = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>}
+// CHECK-SAME: -> tensor<1x2x4x4xf32>
+// CHECK: conv_taps_weight: "0x04000000{{0*}}A040{{0*}}6041"
+func.func @conv_taps_in_padding_dropped(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = onnx.Constant dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]], [[[10.0, 11.0, 12.0], [13.0, 14.0, 15.0], [16.0, 17.0, 18.0]]]]> : tensor<2x1x3x3xf32>
+  %b = onnx.Constant dense<1.0> : tensor<2xf32>
+  %c = onnx.Conv %x, %w, %b {dilations = array<i64: 6, 6>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 6, 6, 6, 6>} : (tensor<1x1x4x4xf32>, tensor<2x1x3x3xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  return %c : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Along H the first row of the kernel reads only the padding at the start
+// (2 rows, none at the end); along W every tap reaches the input. The
+// kernel keeps rows 1 and 2, one row of padding stays, the output is
+// unchanged.
+// CHECK-LABEL: func @conv_leading_taps_dropped
+// CHECK: onnx.Conv
+// CHECK-SAME: kernel_shape = array<i64: 2, 3>, pads = array<i64: 1, 1, 0, 1>
+// CHECK-SAME: (tensor<1x1x2x4xf32>, tensor<1x1x2x3xf32>, none) -> tensor<1x1x2x4xf32>
+func.func @conv_leading_taps_dropped(%x: tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<1.0> : tensor<1x1x3x3xf32>
+  %c = onnx.Conv %x, %w, %none {kernel_shape = array<i64: 3, 3>, pads = array<i64: 2, 1, 0, 1>} : (tensor<1x1x2x4xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x2x4xf32>
+  return %c : tensor<1x1x2x4xf32>
+}
+
+// -----
+
+// Every tap of an ordinary padded Conv reaches the input: unchanged.
+// CHECK-LABEL: func @conv_taps_kept
+// CHECK: onnx.Conv
+// CHECK-SAME: kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>
+func.func @conv_taps_kept(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<1.0> : tensor<1x1x3x3xf32>
+  %c = onnx.Conv %x, %w, %none {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x4x4xf32>
+  return %c : tensor<1x1x4x4xf32>
+}
