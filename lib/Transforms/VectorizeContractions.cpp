@@ -49,6 +49,11 @@ struct TilePlan {
   /// 0 when vDim is the output's last index; otherwise the output's
   /// element stride along vDim (its tiles are gathered and scattered).
   int64_t outStride = 0;
+  /// With a strided output whose last index is uDim: a tile's rows are
+  /// stored (and the output-shaped buffers its fused ops read are loaded)
+  /// as runs of kTransposeBlock along that index, transposed in registers,
+  /// instead of scattered (gathered) lane by lane.
+  bool transposed = false;
   /// For each input: the step of its last index per step of vDim, or 0
   /// when it does not depend on vDim (a scalar is broadcast).
   SmallVector<int64_t> vStride;
@@ -176,6 +181,10 @@ bool planVectorDim(linalg::LinalgOp op, TilePlan &plan, unsigned v,
 /// core's L2).
 constexpr int64_t kRereadBytes = 256 * 1024;
 
+/// Rows of a strided output tile transposed in registers together: 8x8
+/// blocks of floats (each 8 lanes of a vector), 24 two-source shuffles.
+constexpr int64_t kTransposeBlock = 8;
+
 /// The plan for `op`, or nullopt when it is not a multiply-accumulate on
 /// static f32 buffers this pass can vectorize.
 std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
@@ -228,8 +237,14 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
     int64_t vectors = std::min<int64_t>(2, llvm::divideCeil(size, lanes));
     int64_t width = vectors * lanes;
     double used = (double)size / (llvm::divideCeil(size, width) * width);
-    double score =
-        used * reduction / (reduction + (plan.outStride ? 64.0 : 2.0));
+    // A strided output costs a gather and a scatter per accumulator (about
+    // 64 reduction steps), or, transposed in registers (when the output's
+    // last loop can be unrolled into the rows), three shuffles each.
+    unsigned last = cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
+    bool transposable = plan.outStride && lanes % kTransposeBlock == 0 &&
+                        plan.sizes[last] >= 2;
+    double cost = !plan.outStride ? 2.0 : transposable ? 8.0 : 64.0;
+    double score = used * reduction / (reduction + cost);
     for (auto [in, step] : llvm::zip(op.getDpsInputOperands(), plan.vStride))
       if (!step && isConstant(in->get()) &&
           cast<MemRefType>(in->get().getType()).getNumElements() * 4 >
@@ -272,6 +287,9 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   }
   best->rows =
       best->uDim ? std::min(maxRows, best->sizes[*best->uDim]) : 1;
+  best->transposed =
+      best->outStride && best->uDim && best->lanes % kTransposeBlock == 0 &&
+      outMap.getResults().back() == getAffineDimExpr(*best->uDim, op.getContext());
   best->columnsFirst = llvm::any_of(best->packPos, [](int p) { return p >= 0; });
   return best;
 }
@@ -541,12 +559,16 @@ private:
     OpOperand *outOperand = op.getDpsInitOperand(0);
     Value out = outOperand->get();
     SmallVector<Value> accs;
+    tileRows = rows;
+    tileWidth = width;
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t v = 0; v < vectors; ++v) {
         SmallVector<Value> idx = indices(outOperand, r, v);
+        at = {r, v};
         accs.push_back(init ? evaluate(init, idx, validLanes(v), nullptr)
                             : loadAtOutput(out, idx, validLanes(v)));
       }
+    transposedLoads.clear();
 
     // A long reduction is summed in blocks of about kReductionBlock terms,
     // each from zero and then added to the running total (as BLAS kernels
@@ -619,6 +641,18 @@ private:
         idx.insert(idx.begin(), panel);
         idx.push_back(index(vec * plan.lanes));
         value = vector::LoadOp::create(b, loc, vecType, panels, idx);
+        // The same line of the next panel, into cache ahead of its first
+        // tile: weights too big to stay in cache between runs come from
+        // memory, and each panel is read first by one tile's reduction.
+        int64_t numPanels = cast<MemRefType>(panels.getType()).getDimSize(0);
+        if (numPanels > 1) {
+          idx[0] = arith::MinUIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, panel, index(1)),
+              index(numPanels - 1));
+          memref::PrefetchOp::create(b, loc, panels, idx, /*isWrite=*/false,
+                                     /*localityHint=*/2,
+                                     /*isDataCache=*/true);
+        }
       } else if (step) {
         value = loadVector(in->get(), idx, step, validLanes(v));
       } else {
@@ -661,9 +695,12 @@ private:
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t v = 0; v < vectors; ++v) {
         SmallVector<Value> idx = indices(outOperand, r, v);
-        Value acc = next[r * vectors + v];
+        Value &acc = next[r * vectors + v];
+        at = {r, v};
         if (epilogue)
           acc = evaluate(epilogue, idx, validLanes(v), acc);
+        if (plan.transposed)
+          continue;
         if (plan.outStride)
           vector::ScatterOp::create(b, loc, Type(), flat.lookup(target),
                                     linearIndex(target, idx), laneOffsets,
@@ -674,6 +711,103 @@ private:
           vector::MaskedStoreOp::create(b, loc, target, idx,
                                         mask(validLanes(v), plan.lanes), acc);
       }
+    transposedLoads.clear();
+    if (!plan.transposed)
+      return;
+    for (int64_t v = 0; v < vectors; ++v)
+      for (int64_t r0 = 0; r0 < rows; r0 += kTransposeBlock) {
+        SmallVector<Value> block;
+        for (int64_t r = r0; r < r0 + kTransposeBlock; ++r)
+          block.push_back(r < rows ? next[r * vectors + v] : zeros(vecType));
+        block = transposeBlocks(block);
+        forEachRun(v, r0, validLanes(v), [&](int64_t j, int64_t group,
+                                             ArrayRef<Value> idx, Value runMask) {
+          Value run = vector::ExtractStridedSliceOp::create(
+              b, loc, block[j], ArrayRef<int64_t>{group * kTransposeBlock},
+              ArrayRef<int64_t>{kTransposeBlock}, ArrayRef<int64_t>{1});
+          if (runMask)
+            vector::MaskedStoreOp::create(b, loc, target, idx, runMask, run);
+          else
+            vector::StoreOp::create(b, loc, run, target, idx);
+        });
+      }
+  }
+
+  /// The kTransposeBlock x kTransposeBlock transpose of each group of
+  /// kTransposeBlock lanes of `rows` (kTransposeBlock vectors): lane
+  /// g * B + i of result j is lane g * B + j of row i. Three stages of
+  /// swapping half blocks between rows D apart (D = 4, 2, 1).
+  SmallVector<Value> transposeBlocks(SmallVector<Value> rows) {
+    for (int64_t d = kTransposeBlock / 2; d >= 1; d /= 2) {
+      SmallVector<Value> next(rows.size());
+      for (int64_t i = 0; i < kTransposeBlock; ++i) {
+        if (i & d)
+          continue;
+        SmallVector<int64_t> low, high;
+        for (int64_t l = 0; l < plan.lanes; ++l) {
+          // Lanes of the first row, then (+ lanes) of the second.
+          low.push_back(l & d ? plan.lanes + l - d : l);
+          high.push_back(l & d ? plan.lanes + l : l + d);
+        }
+        next[i] = vector::ShuffleOp::create(b, loc, rows[i], rows[i + d], low);
+        next[i + d] =
+            vector::ShuffleOp::create(b, loc, rows[i], rows[i + d], high);
+      }
+      rows = next;
+    }
+    return rows;
+  }
+
+  /// Calls `fn` for each run of kTransposeBlock output elements along the
+  /// last index of the rows r0... of vector `v` of the current tile: its
+  /// place j and lane group in the transposed block, its output indices,
+  /// and the mask of its elements inside the tile (null when all are).
+  void forEachRun(int64_t v, int64_t r0, int64_t valid,
+                  function_ref<void(int64_t, int64_t, ArrayRef<Value>, Value)>
+                      fn) {
+    int64_t inRun = std::min(kTransposeBlock, tileRows - r0);
+    Value runMask = inRun < kTransposeBlock ? mask(inRun, kTransposeBlock)
+                                            : Value();
+    unsigned vIndex = vPos();
+    for (int64_t group = 0; group < plan.lanes / kTransposeBlock; ++group)
+      for (int64_t j = 0; j < kTransposeBlock; ++j) {
+        int64_t lane = group * kTransposeBlock + j;
+        if (lane >= valid)
+          continue;
+        SmallVector<Value> idx =
+            indices(op.getDpsInitOperand(0), r0, v);
+        idx[vIndex] = arith::AddIOp::create(b, loc, idx[vIndex], index(lane));
+        fn(j, group, idx, runMask);
+      }
+  }
+
+  /// The rows of the current tile's vector `at.second` of output-shaped
+  /// `buffer`, loaded as runs along the output's last index and transposed
+  /// (once per tile phase: the accumulators' init, the epilogue).
+  Value loadTransposed(Value buffer) {
+    auto [r, v] = at;
+    SmallVector<Value> &loaded = transposedLoads[{buffer, v}];
+    if (loaded.empty()) {
+      auto runType = VectorType::get({kTransposeBlock}, b.getF32Type());
+      int64_t valid = std::min(plan.lanes, tileWidth - v * plan.lanes);
+      for (int64_t r0 = 0; r0 < tileRows; r0 += kTransposeBlock) {
+        SmallVector<Value> block(kTransposeBlock, zeros(vecType));
+        forEachRun(v, r0, valid, [&](int64_t j, int64_t group,
+                                     ArrayRef<Value> idx, Value runMask) {
+          Value run =
+              runMask ? (Value)vector::MaskedLoadOp::create(
+                            b, loc, runType, buffer, idx, runMask,
+                            zeros(runType))
+                      : (Value)vector::LoadOp::create(b, loc, runType, buffer,
+                                                      idx);
+          block[j] = vector::InsertStridedSliceOp::create(
+              b, loc, run, block[j], ArrayRef<int64_t>{group * kTransposeBlock},
+              ArrayRef<int64_t>{1});
+        });
+        llvm::append_range(loaded, transposeBlocks(block));
+      }
+    }
+    return loaded[r];
   }
 
   /// `valid` lanes of `buffer` (shaped as the output) at output indices
@@ -681,6 +815,8 @@ private:
   Value loadAtOutput(Value buffer, ArrayRef<Value> idx, int64_t valid) {
     if (!plan.outStride)
       return loadVector(buffer, idx, 1, valid);
+    if (plan.transposed)
+      return loadTransposed(buffer);
     return vector::GatherOp::create(b, loc, vecType, flat.lookup(buffer),
                                     linearIndex(buffer, idx), laneOffsets,
                                     mask(valid, plan.lanes), zeros(vecType));
@@ -771,6 +907,12 @@ private:
   /// output's indices, and the lanes' offsets in them.
   DenseMap<Value, Value> flat;
   Value laneOffsets;
+  /// With transposed tiles: the current tile's rows and width, the
+  /// (row, vector) being evaluated, and the rows of the output-shaped
+  /// buffers loaded for each vector in the current phase.
+  int64_t tileRows = 0, tileWidth = 0;
+  std::pair<int64_t, int64_t> at;
+  DenseMap<std::pair<Value, int64_t>, SmallVector<Value>> transposedLoads;
   /// Whether the op does enough work to split, and whether the loops being
   /// emitted are inside one marked to be split.
   bool mayParallelize = false, parallelAbove = false;

@@ -67,6 +67,27 @@ def conv_padding_taps():
                  [vi("y1", [1, 4, 5, 5]), vi("y2", [1, 2, 3, 3]), vi("y3", [1, 5, 1, 5])], inits)
 
 
+def conv_channels_vector():
+    """Convs whose output channels run along the vector (few map positions,
+    long reductions): tiles transposed in registers to be stored, with a
+    partial last vector of channels (20 = 16 + 4) and a residual added in
+    the epilogue; and a 1x1 conv on a 5x5 map (25 positions: 3 runs of 8
+    and a remainder)."""
+    r = rng(8)
+    nodes = [helper.make_node("Conv", ["x1", "w1", "b1"], ["c1"], name="conv3x3", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1]),
+             helper.make_node("Add", ["c1", "res"], ["s1"], name="residual"),
+             helper.make_node("Relu", ["s1"], ["y1"], name="relu"),
+             helper.make_node("Conv", ["x2", "w2", "b2"], ["y2"], name="conv1x1", kernel_shape=[1, 1])]
+    inits = [init("w1", r.standard_normal((20, 16, 3, 3), dtype=np.float32) * 0.1),
+             init("b1", r.standard_normal(20, dtype=np.float32)),
+             init("w2", r.standard_normal((32, 48, 1, 1), dtype=np.float32) * 0.1),
+             init("b2", r.standard_normal(32, dtype=np.float32))]
+    return model("conv_channels_vector", nodes,
+                 [vi("x1", [1, 16, 5, 5]), vi("res", [1, 20, 5, 5]), vi("x2", [1, 48, 5, 5])],
+                 [vi("y1", [1, 20, 5, 5]), vi("y2", [1, 32, 5, 5])], inits)
+
+
 def gemm():
     r = rng(2)
     nodes = [helper.make_node("Gemm", ["a", "w", "bias"], ["y"], name="gemm0", transB=1,
@@ -194,7 +215,7 @@ def reshape_shape_input():
                  [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64)], [vi("y", [3, 4])])
 
 
-VALID = [conv, conv_padding_taps, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
+VALID = [conv, conv_padding_taps, conv_channels_vector, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
          identity_dropout_clip]
 
 

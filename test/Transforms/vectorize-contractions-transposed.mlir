@@ -1,0 +1,46 @@
+// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 registers=32" | FileCheck %s
+
+// A 1x1 convolution on a 7x7 map with its output channels along the vector
+// (32 of them: full vectors; the 49 map positions would fill 49 of 64
+// lanes): each tile of 8 map positions x 16 channels is transposed in
+// registers (8x8 blocks, 24 shuffles per vector) and stored as runs of 8
+// positions per channel, and the residual its epilogue adds is loaded the
+// same way: no gathers or scatters. The last tile (position 48) is one
+// position: masked runs. The next panel of the packed weights is
+// prefetched with each load.
+// CHECK-LABEL: func.func @transposed
+// CHECK-SAME: %[[RES:[a-z0-9]+]]: memref<1x32x7x7xf32>, %[[OUT:[a-z0-9]+]]: memref<1x32x7x7xf32>
+// CHECK-DAG: %[[O:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0], [1], [2, 3]] : memref<1x32x7x7xf32> into memref<1x32x49xf32>
+// CHECK-DAG: %[[R:.*]] = memref.collapse_shape %[[RES]] {{\[\[}}0], [1], [2, 3]] : memref<1x32x7x7xf32> into memref<1x32x49xf32>
+// CHECK-NOT: vector.gather
+// CHECK-NOT: vector.scatter
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c48 step %c8
+// CHECK: vector.load %[[P:.*]][%{{.*}}] : memref<2x64x16xf32>, vector<8xf32>
+// CHECK: memref.prefetch %[[P]][%{{.*}}], read, locality<2>, data : memref<2x64x16xf32>
+// CHECK-COUNT-16: vector.load %[[R]][%{{.*}}] : memref<1x32x49xf32>, vector<8xf32>
+// CHECK: vector.shuffle
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[O]][%{{.*}}] : memref<1x32x49xf32>, vector<8xf32>
+// CHECK-COUNT-16: vector.maskedload %[[R]][%{{.*}}, %c48{{.*}}]
+// CHECK-COUNT-16: vector.maskedstore %[[O]][%{{.*}}, %c48{{.*}}]
+// CHECK-NOT: vector.gather
+// CHECK-NOT: vector.scatter
+#bias1 = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+memref.global "private" constant @w : memref<32x64x1x1xf32> = dense<0.25>
+func.func @transposed(%i: memref<1x64x7x7xf32>, %bias: memref<32xf32>, %res: memref<1x32x7x7xf32>, %o: memref<1x32x7x7xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %f = memref.get_global @w : memref<32x64x1x1xf32>
+  linalg.generic {indexing_maps = [#bias1, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : memref<32xf32>) outs(%o : memref<1x32x7x7xf32>) attrs = {tcc.epilogue_init} {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x64x7x7xf32>, memref<32x64x1x1xf32>) outs(%o : memref<1x32x7x7xf32>)
+  linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%o, %res : memref<1x32x7x7xf32>, memref<1x32x7x7xf32>) outs(%o : memref<1x32x7x7xf32>) attrs = {tcc.epilogue} {
+  ^bb0(%in: f32, %r: f32, %out: f32):
+    %s = arith.addf %in, %r : f32
+    %m = arith.maximumf %s, %cst : f32
+    linalg.yield %m : f32
+  }
+  return
+}
