@@ -395,6 +395,23 @@ def FlattenElementwise
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TileTransposes : Pass<"tcc-tile-transposes", "::mlir::func::FuncOp"> {
+  let summary = "Copies a transposed buffer in blocks that stay in cache";
+  let description = [{
+    A `linalg` copy on buffers whose input is read in another order than
+    its output is written (a transpose: the two buffers' innermost loops
+    differ) is tiled into 16x16 blocks of those two loops, and by 1 along
+    the others. Each block reads 16 cache lines of one and writes 16 of
+    the other. Untiled, the loop over the output's last dim strides
+    through the input, and the lines of a 1x56x56x256 -> 1x256x56x56
+    transpose came from L2 for every element.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def FlattenGlobals : Pass<"tcc-flatten-globals", "::mlir::ModuleOp"> {
   let summary = "Makes constant memref globals one-dimensional";
   let description = [{
