@@ -59,3 +59,23 @@ func.func @powers(%x: f32, %y: f32) -> (f32, f32, f32) {
   %p = math.powf %x, %y : f32
   return %cube, %root, %p : f32, f32, f32
 }
+
+// erf is x * P(x^2) / Q(x^2) on x clamped to [-4, 4]: Horner steps of
+// degree 6 and 5 (11 FMAs) and one division, no selects between intervals;
+// on vectors with splat constants.
+// CHECK-LABEL: func.func @erf_rational
+// CHECK-DAG: %[[LO:.*]] = arith.constant dense<-4.000000e+00> : vector<16xf32>
+// CHECK-DAG: %[[HI:.*]] = arith.constant dense<4.000000e+00> : vector<16xf32>
+// CHECK: %[[M:.*]] = arith.maximumf %arg0, %[[LO]] : vector<16xf32>
+// CHECK: %[[X:.*]] = arith.minimumf %[[M]], %[[HI]] : vector<16xf32>
+// CHECK: %[[Z:.*]] = arith.mulf %[[X]], %[[X]] : vector<16xf32>
+// CHECK-COUNT-6: math.fma
+// CHECK: %[[N:.*]] = arith.mulf %[[X]], %{{.*}} : vector<16xf32>
+// CHECK-COUNT-5: math.fma
+// CHECK: %[[R:.*]] = arith.divf %[[N]], %{{.*}} : vector<16xf32>
+// CHECK-NOT: arith.select
+// CHECK: return %[[R]]
+func.func @erf_rational(%x: vector<16xf32>) -> vector<16xf32> {
+  %r = math.erf %x : vector<16xf32>
+  return %r : vector<16xf32>
+}
