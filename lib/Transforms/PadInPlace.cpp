@@ -25,8 +25,9 @@ namespace tcc {
 
 namespace {
 
-/// The shortest innermost dim a source is padded in place with.
-constexpr int64_t kMinRow = 32;
+/// The shortest innermost dim a source is padded in place with: a 7x7 map
+/// still fills most of a register tile's runs of 8 map positions.
+constexpr int64_t kMinRow = 7;
 
 /// The tensor.empty that `v` is computed into (through the inits of linalg
 /// ops with one init), and the ops on the way.
@@ -56,9 +57,9 @@ void padInPlace(RewriterBase &b, tensor::PadOp pad) {
       }))
     return;
   // The interior is not contiguous: a 1x1 convolution computing it is not
-  // a matmul over the flattened map any more, and vectorizes along the
-  // rows. Rows of 32 or more lose little to that; small maps (a 7x7 row
-  // fills one vector of 8 lanes in 7/16 of a tile) keep the copy.
+  // a matmul over the flattened map any more. It runs its output channels
+  // along the vector and stores transposed runs along the rows
+  // (tcc-vectorize-contractions), which costs less than a copy of the map.
   if (srcType.getRank() < 1 || srcType.getShape().back() < kMinRow)
     return;
   SetVector<Operation *> chain;

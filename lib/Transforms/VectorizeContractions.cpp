@@ -132,9 +132,8 @@ bool planVectorDim(linalg::LinalgOp op, TilePlan &plan, unsigned v,
       op.getMatchingIndexingMap(init).getResults();
   plan.outStride = 0;
   if (!outResults.back().isFunctionOfDim(v)) {
-    // Gathered and scattered through a flat view of the output.
-    if (!outType.getLayout().isIdentity())
-      return false;
+    // Gathered and scattered through a flat view of the output, or (a
+    // view such as a padded buffer's interior) only transposed.
     plan.outStride = 1;
     for (int64_t i = outType.getRank() - 1; i >= 0; --i) {
       if (outResults[i].isFunctionOfDim(v))
@@ -243,6 +242,9 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
     unsigned last = cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
     bool transposable = plan.outStride && lanes % kTransposeBlock == 0 &&
                         plan.sizes[last] >= 2;
+    if (plan.outStride && !transposable &&
+        !cast<MemRefType>(init->get().getType()).getLayout().isIdentity())
+      continue;
     double cost = !plan.outStride ? 2.0 : transposable ? 8.0 : 64.0;
     double score = used * reduction / (reduction + cost);
     for (auto [in, step] : llvm::zip(op.getDpsInputOperands(), plan.vStride))
@@ -290,6 +292,9 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   best->transposed =
       best->outStride && best->uDim && best->lanes % kTransposeBlock == 0 &&
       outMap.getResults().back() == getAffineDimExpr(*best->uDim, op.getContext());
+  if (best->outStride && !best->transposed &&
+      !cast<MemRefType>(init->get().getType()).getLayout().isIdentity())
+    return std::nullopt;
   best->columnsFirst = llvm::any_of(best->packPos, [](int p) { return p >= 0; });
   return best;
 }
@@ -319,9 +324,11 @@ bool canFuse(linalg::LinalgOp op, linalg::LinalgOp fused,
     if (!map.isFunctionOfDim(*vPos))
       continue;
     if (map.isIdentity()) {
-      if (plan.outStride ? type.getShape() != outType.getShape() ||
-                               !type.getLayout().isIdentity()
-                         : !type.isLastDimUnitStride())
+      // Gathered like the output, or loaded as runs along its last index.
+      bool gathered = plan.outStride && !plan.transposed;
+      if (!type.isLastDimUnitStride() ||
+          (plan.outStride && type.getShape() != outType.getShape()) ||
+          (gathered && !type.getLayout().isIdentity()))
         return false;
       continue;
     }
@@ -368,7 +375,7 @@ public:
   }
 
   void emit() {
-    if (plan.outStride) {
+    if (plan.outStride && !plan.transposed) {
       // Flat views of the output and of the buffers the fused ops read or
       // write at the output's indices, for gathers and scatters.
       SmallVector<Value> strided{op.getDpsInitOperand(0)->get()};
@@ -574,8 +581,12 @@ private:
     // each from zero and then added to the running total (as BLAS kernels
     // block K): the rounding error grows with the block length plus the
     // number of blocks rather than with the whole length.
+    // Terms per step of the outermost reduction loop: the loops inside it
+    // and the reductions unrolled in each step.
     int64_t inner = 1;
     for (unsigned d : llvm::drop_begin(reductions))
+      inner *= plan.sizes[d];
+    for (unsigned d : unrolled)
       inner *= plan.sizes[d];
     int64_t blockSteps = reductions.empty()
                              ? 0

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 registers=32" | FileCheck %s
+// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 registers=32" --split-input-file | FileCheck %s
 
 // A 1x1 convolution on a 7x7 map with its output channels along the vector
 // (32 of them: full vectors; the 49 map positions would fill 49 of 64
@@ -42,5 +42,24 @@ func.func @transposed(%i: memref<1x64x7x7xf32>, %bias: memref<32xf32>, %res: mem
     %m = arith.maximumf %s, %cst : f32
     linalg.yield %m : f32
   }
+  return
+}
+
+// -----
+
+// The output is the interior of a padded buffer (tcc-pad-in-place): not
+// contiguous, so neither flattened nor gathered, but its rows are. The
+// channels run along the vector and each tile is stored as masked runs of
+// the 7 positions of a row.
+// CHECK-LABEL: func.func @padded_interior
+// CHECK-NOT: vector.scatter
+// CHECK-COUNT-16: vector.maskedstore %{{.*}} : memref<1x32x7x7xf32, strided<[2592, 81, 9, 1], offset: 10>>, vector<8xi1>, vector<8xf32>
+// CHECK-NOT: vector.scatter
+memref.global "private" constant @w2 : memref<32x64x1x1xf32> = dense<0.25>
+func.func @padded_interior(%i: memref<1x64x7x7xf32>, %padded: memref<1x32x9x9xf32>) {
+  %f = memref.get_global @w2 : memref<32x64x1x1xf32>
+  %o = memref.subview %padded[0, 0, 1, 1] [1, 32, 7, 7] [1, 1, 1, 1] : memref<1x32x9x9xf32> to memref<1x32x7x7xf32, strided<[2592, 81, 9, 1], offset: 10>>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x64x7x7xf32>, memref<32x64x1x1xf32>) outs(%o : memref<1x32x7x7xf32, strided<[2592, 81, 9, 1], offset: 10>>)
   return
 }
