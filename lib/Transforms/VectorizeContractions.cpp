@@ -206,6 +206,16 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   AffineMap outMap = op.getMatchingIndexingMap(init);
   if (!outMap.isProjectedPermutation() || outMap.getNumResults() == 0)
     return std::nullopt;
+  // Gathers and scatters need a flat view of the output; runs stored
+  // transposed need only its rows.
+  bool contiguousOut =
+      cast<MemRefType>(init->get().getType()).getLayout().isIdentity();
+  // Whether a plan's strided output tiles can be stored transposed with
+  // uDim = `d`: `d` is the output's last index, the vector whole blocks.
+  auto transposedAlong = [&](const TilePlan &p, unsigned d) {
+    return p.outStride && p.lanes % kTransposeBlock == 0 &&
+           outMap.getResults().back() == getAffineDimExpr(d, op.getContext());
+  };
 
   TilePlan plan;
   plan.sizes = op.getStaticLoopRanges();
@@ -240,10 +250,8 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
     // 64 reduction steps), or, transposed in registers (when the output's
     // last loop can be unrolled into the rows), three shuffles each.
     unsigned last = cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
-    bool transposable = plan.outStride && lanes % kTransposeBlock == 0 &&
-                        plan.sizes[last] >= 2;
-    if (plan.outStride && !transposable &&
-        !cast<MemRefType>(init->get().getType()).getLayout().isIdentity())
+    bool transposable = transposedAlong(plan, last) && plan.sizes[last] >= 2;
+    if (plan.outStride && !transposable && !contiguousOut)
       continue;
     double cost = !plan.outStride ? 2.0 : transposable ? 8.0 : 64.0;
     double score = used * reduction / (reduction + cost);
@@ -289,11 +297,8 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   }
   best->rows =
       best->uDim ? std::min(maxRows, best->sizes[*best->uDim]) : 1;
-  best->transposed =
-      best->outStride && best->uDim && best->lanes % kTransposeBlock == 0 &&
-      outMap.getResults().back() == getAffineDimExpr(*best->uDim, op.getContext());
-  if (best->outStride && !best->transposed &&
-      !cast<MemRefType>(init->get().getType()).getLayout().isIdentity())
+  best->transposed = best->uDim && transposedAlong(*best, *best->uDim);
+  if (best->outStride && !best->transposed && !contiguousOut)
     return std::nullopt;
   best->columnsFirst = llvm::any_of(best->packPos, [](int p) { return p >= 0; });
   return best;
