@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""ab.py MODEL NAME=TCC [NAME=TCC ...] [--threads N] [--rounds R] [--iters K] [--flags "..."]
+"""ab.py MODEL NAME=TCC [NAME=TCC ...] [--threads N] [--rounds R] [--iters K] [--dim NAME=VALUE ...]
 
 A/B timing of tcc builds on one model (a development aid; utils/bench.py is the harness that
-compares against onnxruntime and PyTorch). Compiles MODEL with each tcc binary (extra compile
-flags in --flags, e.g. "--dim batch=1 --dim seq=128"), links each object with utils/bench_main.c,
+compares against onnxruntime and PyTorch). Compiles MODEL with each tcc binary (symbolic dims
+pinned with --dim, e.g. --dim batch=1 --dim seq=128) and links each object with
+utils/bench_main.c, as bench.py does,
 then runs the builds in interleaved rounds of K timed runs (after 2 warm-up) and prints, per build,
 the median of the round medians and the fastest run. Work goes to build/ab/NAME_MODEL.
 """
@@ -11,8 +12,9 @@ import argparse
 import os
 import statistics
 import subprocess
+import types
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from bench import ROOT, compile_and_link
 
 
 def main():
@@ -22,23 +24,20 @@ def main():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--iters", type=int, default=10)
-    p.add_argument("--flags", default="", help="extra tcc compile flags")
+    p.add_argument("--dim", action="append", default=[], metavar="NAME=VALUE",
+                   help="pin a symbolic dim (repeatable)")
     p.add_argument("--cc", default=os.environ.get("CC", "cc"))
     a = p.parse_args()
     name = os.path.splitext(os.path.basename(a.model))[0].replace("-", "_")
+    dims = dict(d.split("=", 1) for d in a.dim)
     exes = {}
     for spec in a.builds:
         label, tcc = spec.split("=", 1)
         work = os.path.join(ROOT, "build", "ab", f"{label}_{name}")
         os.makedirs(work, exist_ok=True)
-        obj = os.path.join(work, f"{name}.o")
-        subprocess.run([tcc, "compile", a.model, "-o", obj, "--name", name] + a.flags.split(), check=True)
-        exe = os.path.join(work, "bench")
-        subprocess.run([a.cc, "-O2", f"-I{ROOT}/include", f"-I{work}", f'-DTCC_MODEL_HEADER="{name}.h"',
-                        f"-DTCC_MODEL_PREFIX={name}", os.path.join(ROOT, "utils", "bench_main.c"), obj,
-                        os.path.join(ROOT, "build", "lib", "libtccrt.a"), "-lm", "-lpthread", "-o", exe],
-                       check=True)
-        exes[label] = exe
+        tools = types.SimpleNamespace(tcc=tcc, cc=a.cc, include=os.path.join(ROOT, "include"),
+                                      rtlib=os.path.join(ROOT, "build", "lib", "libtccrt.a"))
+        exes[label] = compile_and_link(tools, a.model, name, work, dims, {})
     medians = {label: [] for label in exes}
     fastest = {label: [] for label in exes}
     for _ in range(a.rounds):
