@@ -269,8 +269,9 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   if (!best)
     return std::nullopt;
 
-  // Unroll another output loop, preferring one no vector operand depends
-  // on (each vector load then feeds every row), then the longer (up to a
+  // Unroll another output loop (the one its tiles are transposed along
+  // when a strided output has no flat view), preferring one no vector
+  // operand depends on (each vector load then feeds every row), then the longer (up to a
   // full tile), then one no broadcast operand depends on either (a
   // depthwise convolution's rows of the map, not its channels: one
   // weight broadcast then serves every row), then the output's last loop
@@ -279,7 +280,8 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   int64_t bestUnroll = 0;
   for (AffineExpr e : outMap.getResults()) {
     unsigned d = cast<AffineDimExpr>(e).getPosition();
-    if (d == best->vDim || best->sizes[d] < 2)
+    if (d == best->vDim || best->sizes[d] < 2 ||
+        (best->outStride && !contiguousOut && !transposedAlong(*best, d)))
       continue;
     bool reused = true, shared = true;
     for (auto [in, step] :

@@ -63,3 +63,24 @@ func.func @padded_interior(%i: memref<1x64x7x7xf32>, %padded: memref<1x32x9x9xf3
     ins(%i, %f : memref<1x64x7x7xf32>, memref<32x64x1x1xf32>) outs(%o : memref<1x32x7x7xf32, strided<[2592, 81, 9, 1], offset: 10>>)
   return
 }
+
+// -----
+
+// A column strip of a map (the output of one tap of a conv computed tap by
+// tap: 14 rows x 2 columns of a 14x14 map): not contiguous, so its tiles
+// are transposed along the map's last dim, the only one whose runs are
+// contiguous, though the rows dim is longer: runs of 2 positions.
+// CHECK-LABEL: func.func @column_strip
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: vector.scatter
+// CHECK: vector.maskedstore %{{.*}} : memref<1x32x14x2xf32, strided<[6272, 196, 14, 1], offset: 12>>, vector<8xi1>, vector<8xf32>
+// CHECK-NOT: vector.scatter
+memref.global "private" constant @w3 : memref<32x64x1x1xf32> = dense<0.25>
+func.func @column_strip(%x: memref<1x64x14x14xf32>, %out: memref<1x32x14x14xf32>) {
+  %f = memref.get_global @w3 : memref<32x64x1x1xf32>
+  %i = memref.subview %x[0, 0, 0, 0] [1, 64, 14, 2] [1, 1, 1, 1] : memref<1x64x14x14xf32> to memref<1x64x14x2xf32, strided<[12544, 196, 14, 1]>>
+  %o = memref.subview %out[0, 0, 0, 12] [1, 32, 14, 2] [1, 1, 1, 1] : memref<1x32x14x14xf32> to memref<1x32x14x2xf32, strided<[6272, 196, 14, 1], offset: 12>>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x64x14x2xf32, strided<[12544, 196, 14, 1]>>, memref<32x64x1x1xf32>) outs(%o : memref<1x32x14x2xf32, strided<[6272, 196, 14, 1], offset: 12>>)
+  return
+}
