@@ -75,6 +75,9 @@ void tcc::buildBufferizePipeline(OpPassManager &pm) {
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // A slice updated in place is copied onto itself through two equal
+  // subviews: CSE makes them one, and the canonicalizer drops the copy.
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tcc::createPlanWorkspace());
   pm.addPass(tcc::createFlattenGlobals());
