@@ -67,6 +67,29 @@ def conv_padding_taps():
                  [vi("y1", [1, 4, 5, 5]), vi("y2", [1, 2, 3, 3]), vi("y3", [1, 5, 1, 5])], inits)
 
 
+def conv_tapwise():
+    """Convs whose taps all reach the input but mostly read padding (tcc
+    computes each tap as a 1x1 conv over the output rectangle it reaches):
+    ASPP-like (3x3 dilated by 5 on 6x7), strided (dilation 4, stride 2),
+    and a 3x2 kernel with uneven pads and dilations, without bias, feeding
+    a ReLU."""
+    r = rng(9)
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["y1"], name="aspp", kernel_shape=[3, 3],
+                              pads=[5, 5, 5, 5], dilations=[5, 5]),
+             helper.make_node("Conv", ["x2", "w2", "b2"], ["y2"], name="strided", kernel_shape=[3, 3],
+                              pads=[4, 4, 4, 4], dilations=[4, 4], strides=[2, 2]),
+             helper.make_node("Conv", ["x", "w3"], ["c3"], name="uneven", kernel_shape=[3, 2],
+                              pads=[6, 5, 5, 0], dilations=[5, 5]),
+             helper.make_node("Relu", ["c3"], ["y3"], name="relu")]
+    inits = [init("w1", r.standard_normal((20, 8, 3, 3), dtype=np.float32)),
+             init("b1", r.standard_normal(20, dtype=np.float32)),
+             init("w2", r.standard_normal((16, 8, 3, 3), dtype=np.float32)),
+             init("b2", r.standard_normal(16, dtype=np.float32)),
+             init("w3", r.standard_normal((3, 8, 3, 2), dtype=np.float32))]
+    return model("conv_tapwise", nodes, [vi("x", [1, 8, 6, 7]), vi("x2", [1, 8, 7, 7])],
+                 [vi("y1", [1, 20, 6, 7]), vi("y2", [1, 16, 4, 4]), vi("y3", [1, 3, 7, 7])], inits)
+
+
 def conv_channels_vector():
     """Convs whose output channels run along the vector (few map positions,
     long reductions): tiles transposed in registers to be stored, with a
@@ -215,7 +238,7 @@ def reshape_shape_input():
                  [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64)], [vi("y", [3, 4])])
 
 
-VALID = [conv, conv_padding_taps, conv_channels_vector, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
+VALID = [conv, conv_padding_taps, conv_tapwise, conv_channels_vector, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
          identity_dropout_clip]
 
 

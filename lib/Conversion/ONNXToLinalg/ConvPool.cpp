@@ -1,5 +1,6 @@
 //===- ConvPool.cpp - ONNX Conv and pooling to linalg ---------------------===//
 #include "Patterns.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -144,6 +145,108 @@ static Value createConvInit(OpBuilder &b, Location loc, RankedTensorType type,
       .getResult(0);
 }
 
+/// The output positions [first, first + count) of one spatial dim at which
+/// kernel tap `k` reads the unpadded input, and the input index it reads at
+/// `first`.
+struct TapRange {
+  int64_t first, count, inputIndex;
+};
+
+static TapRange tapRange(const onnx::WindowGeometry &g, int64_t dim,
+                         int64_t inSize, int64_t k) {
+  int64_t s = g.strides[dim], offset = k * g.dilations[dim] - g.padsBegin[dim];
+  int64_t first = offset >= 0 ? 0 : llvm::divideCeil(-offset, s);
+  int64_t last = std::min(g.outSizes[dim] - 1,
+                          llvm::divideFloorSigned(inSize - 1 - offset, s));
+  return {first, std::max<int64_t>(0, last - first + 1), first * s + offset};
+}
+
+/// A 2-d convolution whose taps mostly read padding (DeepLabV3's ASPP: a
+/// 3x3 kernel dilated by 12 on a 14x14 map, where a border tap reaches 2
+/// rows) as one 1x1 convolution per tap over the output rectangle it
+/// reaches, each accumulated in place into that slice of the output: no
+/// padded copy of the input, and only the products that read it. Null when
+/// the weights are not f32 constants or the taps reach more than half the
+/// output, where one convolution over the padded input is faster.
+static Value buildTapwiseConv(OpBuilder &b, Location loc, Value x, Value w,
+                              Value bias, RankedTensorType outType,
+                              const onnx::WindowGeometry &g) {
+  auto wType = cast<RankedTensorType>(w.getType());
+  auto xType = cast<RankedTensorType>(x.getType());
+  std::optional<SmallVector<float>> weights;
+  auto ranges = [&](int64_t dim) {
+    SmallVector<TapRange> r;
+    for (int64_t k = 0; k < g.kernel[dim]; ++k)
+      r.push_back(tapRange(g, dim, xType.getDimSize(2 + dim), k));
+    return r;
+  };
+  SmallVector<TapRange> rows = ranges(0), cols = ranges(1);
+  int64_t reached = 0;
+  for (const TapRange &r : rows)
+    for (const TapRange &c : cols)
+      reached += r.count * c.count;
+  if (2 * reached > g.kernel[0] * g.kernel[1] * g.outSizes[0] * g.outSizes[1] ||
+      !(weights = onnx::getConstantFloats(w)))
+    return {};
+
+  int64_t filters = wType.getDimSize(0), channels = wType.getDimSize(1);
+  auto tapType = RankedTensorType::get({filters, channels, 1, 1},
+                                       wType.getElementType());
+  SmallVector<NamedAttribute> namedAttrs = {
+      b.getNamedAttr("strides", i64Elements(b, g.strides)),
+      b.getNamedAttr("dilations", i64Elements(b, {1, 1}))};
+  Value acc = createConvInit(b, loc, outType, bias, x);
+  for (int64_t kh = 0; kh < g.kernel[0]; ++kh) {
+    for (int64_t kw = 0; kw < g.kernel[1]; ++kw) {
+      TapRange r = rows[kh], c = cols[kw];
+      if (r.count == 0 || c.count == 0)
+        continue;
+      SmallVector<float> tap;
+      tap.reserve(filters * channels);
+      for (int64_t f = 0; f < filters; ++f)
+        for (int64_t ch = 0; ch < channels; ++ch)
+          tap.push_back((*weights)[((f * channels + ch) * g.kernel[0] + kh) *
+                                       g.kernel[1] +
+                                   kw]);
+      Value tapWeights = arith::ConstantOp::create(
+          b, loc, tapType,
+          DenseResourceElementsAttr::get(
+              tapType, "conv_tap_weight",
+              HeapAsmResourceBlob::allocateAndCopyInferAlign(
+                  ArrayRef<float>(tap))));
+      // The input window of the rectangle, at stride 1 (the 1x1 conv
+      // strides through it), and the rectangle of the output.
+      SmallVector<OpFoldResult> inOffsets = {b.getIndexAttr(0),
+                                             b.getIndexAttr(0),
+                                             b.getIndexAttr(r.inputIndex),
+                                             b.getIndexAttr(c.inputIndex)};
+      SmallVector<OpFoldResult> inSizes = tensor::getMixedSizes(b, loc, x);
+      inSizes[2] = b.getIndexAttr((r.count - 1) * g.strides[0] + 1);
+      inSizes[3] = b.getIndexAttr((c.count - 1) * g.strides[1] + 1);
+      SmallVector<OpFoldResult> ones(4, b.getIndexAttr(1));
+      Value window =
+          tensor::ExtractSliceOp::create(b, loc, x, inOffsets, inSizes, ones);
+      SmallVector<OpFoldResult> outOffsets = {
+          b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(r.first),
+          b.getIndexAttr(c.first)};
+      SmallVector<OpFoldResult> outSizes = tensor::getMixedSizes(b, loc, acc);
+      outSizes[2] = b.getIndexAttr(r.count);
+      outSizes[3] = b.getIndexAttr(c.count);
+      Value slice =
+          tensor::ExtractSliceOp::create(b, loc, acc, outOffsets, outSizes, ones);
+      Value conv = linalg::Conv2DNchwFchwOp::create(
+                       b, loc, TypeRange{slice.getType()},
+                       ValueRange{window, tapWeights}, ValueRange{slice},
+                       namedAttrs)
+                       .getResult(0);
+      acc = tensor::InsertSliceOp::create(b, loc, conv, acc, outOffsets,
+                                          outSizes, ones)
+                .getResult();
+    }
+  }
+  return acc;
+}
+
 } // namespace
 
 FailureOr<Value> tcc::onnx_to_linalg::buildConv(OpBuilder &b, Operation *op,
@@ -166,11 +269,14 @@ FailureOr<Value> tcc::onnx_to_linalg::buildConv(OpBuilder &b, Operation *op,
     return failure();
 
   Type elem = outType.getElementType();
+  int64_t groups = attrs.group;
+  bool is2d = inType.getRank() == 4;
+  if (is2d && groups == 1 && elem.isF32())
+    if (Value tapwise = buildTapwiseConv(b, loc, x, w, bias, outType, *g))
+      return tapwise;
   Value input = padTrailing(b, loc, x, g->padsBegin, g->padsEnd,
                             constantScalar(b, loc, elem, 0));
   Value init = createConvInit(b, loc, outType, bias, x);
-  int64_t groups = attrs.group;
-  bool is2d = inType.getRank() == 4;
   SmallVector<NamedAttribute> namedAttrs = {
       b.getNamedAttr("strides", i64Elements(b, g->strides)),
       b.getNamedAttr("dilations", i64Elements(b, g->dilations))};

@@ -13,6 +13,46 @@ func.func @conv_bias_pads(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: 
 
 // -----
 
+// Taps that mostly read padding (3x3 dilated by 4 on a 5x6 map: the
+// border taps reach 1 row and 2 columns) become one 1x1 conv per tap over
+// the output rectangle it reaches, accumulated in place: no padded copy.
+// The centre tap covers the whole output; a corner reaches 1x2 of it.
+// CHECK-LABEL: func @conv_tapwise
+// CHECK-NOT: tensor.pad
+// CHECK: %[[INIT:.*]] = linalg.generic {{.*}} ins(%arg1 : tensor<2xf32>)
+// CHECK: %[[W00:.*]] = arith.constant dense_resource<conv_tap_weight> : tensor<2x3x1x1xf32>
+// CHECK: %[[X00:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 3, 1, 2] [1, 1, 1, 1]
+// CHECK: %[[Y00:.*]] = tensor.extract_slice %[[INIT]][0, 0, 4, 4] [1, 2, 1, 2] [1, 1, 1, 1]
+// CHECK: %[[C00:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[X00]], %[[W00]] : tensor<1x3x1x2xf32>, tensor<2x3x1x1xf32>) outs(%[[Y00]]
+// CHECK: %[[A00:.*]] = tensor.insert_slice %[[C00]] into %[[INIT]][0, 0, 4, 4] [1, 2, 1, 2] [1, 1, 1, 1]
+// CHECK-COUNT-3: linalg.conv_2d_nchw_fchw
+// CHECK: tensor.extract_slice %arg0[0, 0, 0, 0] [1, 3, 5, 6] [1, 1, 1, 1]
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} -> tensor<1x2x5x6xf32>
+// CHECK-COUNT-4: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv_tapwise(%x: tensor<1x3x5x6xf32>, %b: tensor<2xf32>) -> tensor<1x2x5x6xf32> {
+  %w = onnx.Constant dense<1.0> : tensor<2x3x3x3xf32>
+  %0 = onnx.Conv %x, %w, %b {dilations = array<i64: 4, 4>, pads = array<i64: 4, 4, 4, 4>} : (tensor<1x3x5x6xf32>, tensor<2x3x3x3xf32>, tensor<2xf32>) -> tensor<1x2x5x6xf32>
+  return %0 : tensor<1x2x5x6xf32>
+}
+
+// -----
+
+// Where the taps reach most of the output (3x3 with pads 1), one conv over
+// the padded input.
+// CHECK-LABEL: func @conv_not_tapwise
+// CHECK: tensor.pad
+// CHECK-COUNT-1: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv_not_tapwise(%x: tensor<1x3x5x6xf32>) -> tensor<1x2x5x6xf32> {
+  %w = onnx.Constant dense<1.0> : tensor<2x3x3x3xf32>
+  %none = onnx.NoValue
+  %0 = onnx.Conv %x, %w, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x5x6xf32>, tensor<2x3x3x3xf32>, none) -> tensor<1x2x5x6xf32>
+  return %0 : tensor<1x2x5x6xf32>
+}
+
+// -----
+
 // A group per channel with one filter each (depthwise) is the depthwise
 // named op on the NCHW tensors: no group dim.
 // CHECK-LABEL: func @conv_depthwise
