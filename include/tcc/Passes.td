@@ -358,6 +358,29 @@ def VectorizeContractions
                            "::mlir::memref::MemRefDialect"];
 }
 
+def VectorizePools : Pass<"tcc-vectorize-pools", "::mlir::func::FuncOp"> {
+  let summary = "Vector code for 2-d max and sum pools";
+  let description = [{
+    A `linalg.pooling_nchw_max` or `linalg.pooling_nchw_sum` on static f32
+    buffers with unit-stride rows and a column stride of 1 or 2 becomes
+    loops over (n, c, oh) that keep a row of output columns in vector
+    registers (masked at the row's end) through the loop over the window's
+    rows, combining each tap's vector: one load at stride 1, two loads and
+    a shuffle of the even lanes at stride 2. The output is read once and
+    written once per row. Lowered as written, the window loops are
+    innermost and LLVM left them scalar (a 3x3 average pool over
+    768x17x17 ran at 3 GFLOP/s).
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", "512",
+           "Bits of one vector register">,
+  ];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def ApproximateMath : Pass<"tcc-approximate-math", "::mlir::func::FuncOp"> {
   let summary = "Polynomial approximations of f32 exp, erf, tanh and log";
   let description = [{

@@ -100,6 +100,9 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
     pm.addPass(tcc::createExternalizeWeights(weights));
   }
   OpPassManager &fpm = pm.nest<func::FuncOp>();
+  tcc::VectorizePoolsOptions pools;
+  pools.vectorBits = options.vectorBits;
+  fpm.addPass(tcc::createVectorizePools(pools));
   fpm.addPass(tcc::createInterchangeReductions());
   fpm.addPass(tcc::createLowerReductions());
   fpm.addPass(tcc::createFlattenElementwise());

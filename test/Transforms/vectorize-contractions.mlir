@@ -1,4 +1,6 @@
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=128 registers=8" --split-input-file | FileCheck %s
+// RUN: not tcc-opt %s --tcc-vectorize-contractions="vector-bits=100" --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: vectorize-contractions: bad vector-bits or registers option
 
 // A matmul against another input: n (the output's last loop) runs along
 // 4-lane vectors, two per row; m is unrolled by 2 rows (8 registers, half
