@@ -106,6 +106,20 @@ def EmitEntryPoints : Pass<"tcc-emit-entry-points", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def CloneInits : Pass<"tcc-clone-inits", "::mlir::func::FuncOp"> {
+  let summary = "Recomputes a constant init for each op that writes it";
+  let description = [{
+    A linalg op on tensors that reads nothing but constants (a fill, a
+    bias broadcast over an empty tensor) and whose result is the init of
+    several linalg ops (CSE merged equal ones: SqueezeNet's zero biases
+    are one fill for every conv of a shape) is cloned before each of them
+    but the first. Each writer then gets an init of its own, which
+    one-shot bufferization writes in place, instead of a copy of the
+    shared one: the clone writes the same bytes and reads none.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def PadInPlace : Pass<"tcc-pad-in-place", "::mlir::func::FuncOp"> {
   let summary = "Computes a tensor that is padded straight into the padded buffer";
   let description = [{

@@ -64,6 +64,7 @@ void tcc::buildONNXToLinalgPipeline(OpPassManager &pm, bool cse) {
 }
 
 void tcc::buildBufferizePipeline(OpPassManager &pm) {
+  pm.nest<func::FuncOp>().addPass(tcc::createCloneInits());
   pm.nest<func::FuncOp>().addPass(tcc::createPadInPlace());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

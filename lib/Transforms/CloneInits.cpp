@@ -1,0 +1,68 @@
+//===- CloneInits.cpp - tcc-clone-inits -----------------------------------===//
+//
+// Gives each op that writes into a constant init (a fill, a bias broadcast)
+// an init of its own, recomputed, so bufferization does not copy a shared
+// one.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+
+namespace tcc {
+#define GEN_PASS_DEF_CLONEINITS
+#include "tcc/Passes.h.inc"
+} // namespace tcc
+
+namespace {
+
+/// Whether `op` computes its one result from constants alone: its tensor
+/// inputs are constants and its body does not read its init.
+bool isConstantInit(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)))
+    return false;
+  return llvm::all_of(op.getDpsInputOperands(), [](OpOperand *in) {
+    return !isa<ShapedType>(in->get().getType()) ||
+           matchPattern(in->get(), m_Constant());
+  });
+}
+
+struct CloneInits : tcc::impl::CloneInitsBase<CloneInits> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> inits;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isConstantInit(op))
+        inits.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp init : inits) {
+      // The ops writing into it, in order; the first keeps the original.
+      SmallVector<OpOperand *> writers;
+      for (OpOperand &use : init->getResult(0).getUses()) {
+        auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+        if (user && user.isDpsInit(&use) &&
+            user->getBlock() == init->getBlock())
+          writers.push_back(&use);
+      }
+      if (writers.size() < 2)
+        continue;
+      llvm::sort(writers, [](OpOperand *a, OpOperand *b) {
+        return a->getOwner()->isBeforeInBlock(b->getOwner());
+      });
+      for (OpOperand *use : llvm::drop_begin(writers)) {
+        rewriter.setInsertionPoint(use->getOwner());
+        Operation *clone = rewriter.clone(*init);
+        rewriter.modifyOpInPlace(use->getOwner(),
+                                 [&] { use->set(clone->getResult(0)); });
+      }
+    }
+  }
+};
+
+} // namespace
