@@ -170,6 +170,12 @@ def PlanWorkspace : Pass<"tcc-plan-workspace", "::mlir::ModuleOp"> {
     // becomes
     linalg.generic ... outs(%out : memref<16xf32>)
     ```
+
+    Then a concat's inputs are computed in place: a buffer whose last use
+    copies it whole into a contiguous static slice of another buffer
+    (`memref.copy %a, subview(%d)`) is placed inside that slice, the copy
+    dropped and %d made live from %a's alloc on, unless something else
+    accesses that part of %d while %a is live.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect"];

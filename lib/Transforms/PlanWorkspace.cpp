@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Passes.h"
 
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -25,6 +26,10 @@ struct Buffer {
   int64_t size;       // bytes, rounded up to kAlignment
   int64_t begin, end; // live range, in top-level op indices
   int64_t offset = -1;
+  /// Set when the buffer lives inside another's memory (a concat's input
+  /// computed in its slice): that buffer and the byte offset in it.
+  memref::AllocOp parent;
+  int64_t offsetInParent = 0;
 };
 
 /// The top-level op of `block` that contains `op`.
@@ -99,6 +104,122 @@ static void forwardOutputs(func::FuncOp func, Block &block,
   }
 }
 
+/// The elements of a static identity buffer that a static, unit-stride
+/// subview of it covers, as [begin, end) per dim; the whole buffer for any
+/// other view.
+using Rect = SmallVector<std::pair<int64_t, int64_t>>;
+
+static Rect wholeRect(MemRefType type) {
+  Rect r;
+  for (int64_t size : type.getShape())
+    r.push_back({0, size});
+  return r;
+}
+
+static std::optional<Rect> subviewRect(memref::SubViewOp view) {
+  if (!view.hasUnitStride() || view.getSourceType().getRank() !=
+                                   (int64_t)view.getStaticSizes().size())
+    return std::nullopt;
+  Rect r;
+  for (auto [offset, size] :
+       llvm::zip(view.getStaticOffsets(), view.getStaticSizes())) {
+    if (ShapedType::isDynamic(offset) || ShapedType::isDynamic(size))
+      return std::nullopt;
+    r.push_back({offset, offset + size});
+  }
+  return r;
+}
+
+static bool overlaps(const Rect &a, const Rect &b) {
+  for (auto [x, y] : llvm::zip(a, b))
+    if (x.second <= y.first || y.second <= x.first)
+      return false;
+  return true;
+}
+
+/// Each top-level position at which `buffer` (or a view of it, or a
+/// buffer placed inside it) is accessed, with the part accessed.
+static void accessesOf(Block &block, Value buffer, const Rect &whole,
+                       const DenseMap<Operation *, int64_t> &position,
+                       const DenseMap<Value, SmallVector<std::pair<Value, Rect>>>
+                           &children,
+                       SmallVectorImpl<std::pair<int64_t, Rect>> &out) {
+  for (Operation *user : buffer.getUsers()) {
+    Operation *top = topLevelAncestor(block, user);
+    int64_t at = top ? position.lookup(top) : INT64_MAX / 2;
+    auto view = dyn_cast<memref::SubViewOp>(user);
+    std::optional<Rect> rect = view ? subviewRect(view) : std::nullopt;
+    if (!rect) {
+      out.push_back({at, whole});
+      if (auto viewLike = dyn_cast<ViewLikeOpInterface>(user))
+        if (viewLike.getViewSource() == buffer)
+          for (Value result : user->getResults())
+            accessesOf(block, result, whole, position, {}, out);
+      continue;
+    }
+    for (Operation *viewUser : view->getUsers()) {
+      Operation *viewTop = topLevelAncestor(block, viewUser);
+      out.push_back({viewTop ? position.lookup(viewTop) : INT64_MAX / 2,
+                     *rect});
+    }
+  }
+  auto it = children.find(buffer);
+  if (it == children.end())
+    return;
+  for (const auto &[child, rect] : it->second) {
+    SmallVector<std::pair<int64_t, Rect>> inner;
+    accessesOf(block, child, wholeRect(cast<MemRefType>(child.getType())),
+               position, children, inner);
+    for (auto &[at, r] : inner)
+      out.push_back({at, rect});
+  }
+}
+
+/// Concat in place: a buffer whose last use copies it whole into a
+/// contiguous slice of another buffer (`memref.copy %a, subview(%d)`, what
+/// bufferization leaves for each input of a concat) is placed inside that
+/// slice, so the ops that compute it write the concat's memory and the
+/// copy goes. Not when anything else accesses that part of %d while %a is
+/// live, which would then see %a's values early.
+static void forwardIntoSlices(
+    Block &block, const DenseMap<Operation *, int64_t> &position,
+    DenseMap<memref::AllocOp, std::pair<memref::AllocOp, int64_t>> &placedIn) {
+  DenseMap<Value, SmallVector<std::pair<Value, Rect>>> children;
+  for (auto copy : llvm::make_early_inc_range(block.getOps<memref::CopyOp>())) {
+    auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+    auto slice = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+    auto dest = slice ? slice.getSource().getDefiningOp<memref::AllocOp>()
+                      : memref::AllocOp();
+    if (!alloc || !dest || alloc == dest || alloc->getBlock() != &block ||
+        dest->getBlock() != &block || placedIn.count(alloc) ||
+        placedIn.count(dest) || children.count(alloc.getResult()) || !alloc.getType().getLayout().isIdentity() ||
+        !dest.getType().getLayout().isIdentity() ||
+        !alloc.getType().hasStaticShape() || !dest.getType().hasStaticShape() ||
+        alloc.getType().getShape() != slice.getType().getShape() ||
+        !memref::isStaticShapeAndContiguousRowMajor(slice.getType()) ||
+        lastUse(block, alloc, position) != position.lookup(copy))
+      continue;
+    std::optional<Rect> rect = subviewRect(slice);
+    if (!rect)
+      continue;
+    int64_t begin = position.lookup(alloc), at = position.lookup(copy);
+    SmallVector<std::pair<int64_t, Rect>> accesses;
+    accessesOf(block, dest, wholeRect(dest.getType()), position, children,
+               accesses);
+    bool clash = llvm::any_of(accesses, [&](const auto &access) {
+      return access.first >= begin && access.first < at &&
+             overlaps(access.second, *rect);
+    });
+    if (clash)
+      continue;
+    auto [strides, offset] = slice.getType().getStridesAndOffset();
+    int64_t bits = dest.getType().getElementTypeBitWidth();
+    placedIn[alloc] = {dest, offset * llvm::divideCeil(bits, 8)};
+    children[dest].push_back({alloc, *rect});
+    copy.erase();
+  }
+}
+
 struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
   void runOnOperation() override {
     auto func = getOperation().lookupSymbol<func::FuncOp>("main");
@@ -121,6 +242,8 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
     number();
     forwardOutputs(func, block, position);
     number();
+    DenseMap<memref::AllocOp, std::pair<memref::AllocOp, int64_t>> placedIn;
+    forwardIntoSlices(block, position, placedIn);
 
     SmallVector<Buffer> buffers;
     WalkResult walk = func.walk([&](memref::AllocOp alloc) {
@@ -143,12 +266,28 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
+    // A buffer placed inside another takes no memory of its own; the other
+    // lives from the earlier of the two allocs.
+    DenseMap<memref::AllocOp, Buffer *> byAlloc;
+    for (Buffer &b : buffers)
+      byAlloc[b.alloc] = &b;
+    for (Buffer &b : buffers) {
+      auto it = placedIn.find(b.alloc);
+      if (it == placedIn.end())
+        continue;
+      b.parent = it->second.first;
+      b.offsetInParent = it->second.second;
+      Buffer *parent = byAlloc.lookup(b.parent);
+      parent->begin = std::min(parent->begin, b.begin);
+      parent->end = std::max(parent->end, b.end);
+    }
 
     // Greedy by size: each buffer takes the lowest offset that does not
     // overlap a placed buffer whose live range intersects its own.
     SmallVector<Buffer *> order;
     for (Buffer &b : buffers)
-      order.push_back(&b);
+      if (!b.parent)
+        order.push_back(&b);
     llvm::stable_sort(order, [](Buffer *a, Buffer *b) { return a->size > b->size; });
     int64_t total = 0;
     SmallVector<Buffer *> placed;
@@ -176,6 +315,9 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
     if (failed(func.insertArgument(wsIndex, wsType, {}, func.getLoc())))
       return signalPassFailure();
     Value workspace = func.getArgument(wsIndex);
+    for (Buffer &buf : buffers)
+      if (buf.parent)
+        buf.offset = byAlloc.lookup(buf.parent)->offset + buf.offsetInParent;
     for (Buffer &buf : buffers) {
       OpBuilder b(buf.alloc);
       Value offset =
@@ -199,11 +341,12 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
     // buffers live at one point.
     int64_t sum = 0, lowerBound = 0;
     for (const Buffer &buf : buffers)
-      sum += buf.size;
+      if (!buf.parent)
+        sum += buf.size;
     for (const Buffer &at : buffers) {
       int64_t live = 0;
       for (const Buffer &other : buffers)
-        if (other.begin <= at.begin && at.begin <= other.end)
+        if (!other.parent && other.begin <= at.begin && at.begin <= other.end)
           live += other.size;
       lowerBound = std::max(lowerBound, live);
     }

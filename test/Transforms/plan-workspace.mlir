@@ -96,3 +96,59 @@ func.func @main(%in: memref<16xf32>, %out0: memref<16xf32>, %out1: memref<16xf32
   memref.copy %c, %out3 : memref<16xf32> to memref<16xf32>
   return
 }
+
+// -----
+
+// Concat in place: %a and %b are copied whole into the two channel halves
+// of %d and die there, so they are placed inside %d (at 0 and 128 bytes
+// into it), the ops computing them write the concat's memory, and the
+// copies go. %d lives from %a's alloc on.
+// CHECK-LABEL: func @main
+// CHECK-SAME: memref<256xi8>
+// CHECK-SAME: tcc.workspace_buffers = 3 : i64, tcc.workspace_buffers_bytes = 256 : i64
+// CHECK: %[[OA:.*]] = arith.constant 0 : index
+// CHECK: %[[A:.*]] = memref.view %{{.*}}[%[[OA]]][] : memref<256xi8> to memref<1x2x4x4xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[A]] : memref<1x2x4x4xf32>)
+// CHECK: %[[OB:.*]] = arith.constant 128 : index
+// CHECK: %[[B:.*]] = memref.view %{{.*}}[%[[OB]]][] : memref<256xi8> to memref<1x2x4x4xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[B]] : memref<1x2x4x4xf32>)
+// CHECK: %[[OD:.*]] = arith.constant 0 : index
+// CHECK: %[[D:.*]] = memref.view %{{.*}}[%[[OD]]][] : memref<256xi8> to memref<1x4x4x4xf32>
+// CHECK-NOT: copy
+// CHECK: linalg.map { arith.negf } ins(%[[D]]
+func.func @main(%in: memref<1xf32>, %out: memref<1x4x4x4xf32>) attributes {tcc.num_inputs = 1 : i64} {
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %a = memref.alloc() : memref<1x2x4x4xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<1x2x4x4xf32>)
+  %b = memref.alloc() : memref<1x2x4x4xf32>
+  linalg.fill ins(%two : f32) outs(%b : memref<1x2x4x4xf32>)
+  %d = memref.alloc() : memref<1x4x4x4xf32>
+  %s0 = memref.subview %d[0, 0, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x4x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 16, 4, 1]>>
+  memref.copy %a, %s0 : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 16, 4, 1]>>
+  %s1 = memref.subview %d[0, 2, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x4x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 16, 4, 1], offset: 32>>
+  memref.copy %b, %s1 : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 16, 4, 1], offset: 32>>
+  linalg.map { arith.negf } ins(%d : memref<1x4x4x4xf32>) outs(%out : memref<1x4x4x4xf32>)
+  return
+}
+
+// -----
+
+// Not when that part of %d is written while %a is live: the fill of %s0
+// must be overwritten by the copy, not the other way round.
+// CHECK-LABEL: func @main
+// CHECK: linalg.fill
+// CHECK: linalg.fill
+// CHECK: linalg.copy
+func.func @main(%in: memref<1xf32>, %out: memref<1x4x4x4xf32>) attributes {tcc.num_inputs = 1 : i64} {
+  %one = arith.constant 1.0 : f32
+  %five = arith.constant 5.0 : f32
+  %a = memref.alloc() : memref<1x2x4x4xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<1x2x4x4xf32>)
+  %d = memref.alloc() : memref<1x4x4x4xf32>
+  %s0 = memref.subview %d[0, 0, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x4x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 16, 4, 1]>>
+  linalg.fill ins(%five : f32) outs(%s0 : memref<1x2x4x4xf32, strided<[64, 16, 4, 1]>>)
+  memref.copy %a, %s0 : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 16, 4, 1]>>
+  linalg.map { arith.negf } ins(%d : memref<1x4x4x4xf32>) outs(%out : memref<1x4x4x4xf32>)
+  return
+}
