@@ -141,11 +141,7 @@ struct DropPaddingTaps : OpRewritePattern<ConvOp> {
       if (s < 1 || d < 1 || out < 1)
         return rewriter.notifyMatchFailure(op, "empty output");
       auto reaches = [&](int64_t k) {
-        // Some output position o in [0, out) reads o * s + k * d - pad
-        // inside [0, in): solve for the first o at or past the start.
-        int64_t offset = k * d - pads[i];
-        int64_t o = offset >= 0 ? 0 : llvm::divideCeil(-offset, s);
-        return o < out && o * s + offset < in;
+        return tapReach(in, out, pads[i], s, d, k).count > 0;
       };
       first[i] = 0;
       while (first[i] < kernel[i] && !reaches(first[i]))

@@ -229,6 +229,17 @@ LogicalResult tcc::onnx::checkWindowAttributes(
   return success();
 }
 
+TapReach tcc::onnx::tapReach(int64_t in, int64_t out, int64_t pad,
+                             int64_t stride, int64_t dilation, int64_t k) {
+  // Position o reads o * stride + offset: the first o at or past the
+  // input's start, the last before its end.
+  int64_t offset = k * dilation - pad;
+  int64_t first = offset >= 0 ? 0 : llvm::divideCeil(-offset, stride);
+  int64_t last =
+      std::min(out - 1, llvm::divideFloorSigned(in - 1 - offset, stride));
+  return {first, std::max<int64_t>(0, last - first + 1)};
+}
+
 FailureOr<WindowGeometry> tcc::onnx::resolveWindow(
     Operation *op, ArrayRef<int64_t> inShape, ArrayRef<int64_t> kernel,
     StringRef autoPad, std::optional<ArrayRef<int64_t>> pads,

@@ -38,6 +38,16 @@ checkWindowAttributes(mlir::Operation *op, llvm::ArrayRef<int64_t> inShape,
                       std::optional<llvm::ArrayRef<int64_t>> strides,
                       std::optional<llvm::ArrayRef<int64_t>> dilations);
 
+/// The output positions [first, first + count) of one spatial dim of a
+/// window (input size `in`, output size `out`, `pad` before, `stride`,
+/// `dilation`) at which kernel tap `k` reads the input rather than its
+/// padding; count 0 when it reads only padding.
+struct TapReach {
+  int64_t first, count;
+};
+TapReach tapReach(int64_t in, int64_t out, int64_t pad, int64_t stride,
+                  int64_t dilation, int64_t k);
+
 /// Resolves the window attributes for an input of `inShape` (N, C, spatial).
 /// `kernel` is the kernel's spatial shape. Emits errors on `op`.
 llvm::FailureOr<WindowGeometry>

@@ -145,20 +145,20 @@ static Value createConvInit(OpBuilder &b, Location loc, RankedTensorType type,
       .getResult(0);
 }
 
-/// The output positions [first, first + count) of one spatial dim at which
-/// kernel tap `k` reads the unpadded input, and the input index it reads at
-/// `first`.
+/// Where kernel tap `k` of spatial dim `dim` reads the input (onnx::tapReach)
+/// and the input index it reads at the first of those positions.
 struct TapRange {
   int64_t first, count, inputIndex;
 };
 
 static TapRange tapRange(const onnx::WindowGeometry &g, int64_t dim,
                          int64_t inSize, int64_t k) {
-  int64_t s = g.strides[dim], offset = k * g.dilations[dim] - g.padsBegin[dim];
-  int64_t first = offset >= 0 ? 0 : llvm::divideCeil(-offset, s);
-  int64_t last = std::min(g.outSizes[dim] - 1,
-                          llvm::divideFloorSigned(inSize - 1 - offset, s));
-  return {first, std::max<int64_t>(0, last - first + 1), first * s + offset};
+  onnx::TapReach reach =
+      onnx::tapReach(inSize, g.outSizes[dim], g.padsBegin[dim], g.strides[dim],
+                     g.dilations[dim], k);
+  return {reach.first, reach.count,
+          reach.first * g.strides[dim] + k * g.dilations[dim] -
+              g.padsBegin[dim]};
 }
 
 /// A 2-d convolution whose taps mostly read padding (DeepLabV3's ASPP: a
