@@ -192,7 +192,8 @@ static void forwardIntoSlices(
                       : memref::AllocOp();
     if (!alloc || !dest || alloc == dest || alloc->getBlock() != &block ||
         dest->getBlock() != &block || placedIn.count(alloc) ||
-        placedIn.count(dest) || children.count(alloc.getResult()) || !alloc.getType().getLayout().isIdentity() ||
+        placedIn.count(dest) || children.count(alloc.getResult()) ||
+        !alloc.getType().getLayout().isIdentity() ||
         !dest.getType().getLayout().isIdentity() ||
         !alloc.getType().hasStaticShape() || !dest.getType().hasStaticShape() ||
         alloc.getType().getShape() != slice.getType().getShape() ||
