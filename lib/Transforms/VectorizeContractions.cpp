@@ -184,6 +184,35 @@ constexpr int64_t kRereadBytes = 256 * 1024;
 /// blocks of floats (each 8 lanes of a vector), 24 two-source shuffles.
 constexpr int64_t kTransposeBlock = 8;
 
+/// The longest reduction dim unrolled inside a tile's step (a 7x7 kernel's
+/// rows).
+constexpr int64_t kMaxUnrolledReduction = 7;
+
+/// Whether rows of a tile along output dim `d` share their loads: every
+/// input that depends on `d` indexes it together with a short reduction dim
+/// (a depthwise convolution's input row oh + kh), which the tile unrolls,
+/// so that each input row is loaded once for all the (row, kh) that reach
+/// it.
+bool sharesThroughReduction(linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+                            unsigned d) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  bool shares = false;
+  for (OpOperand *in : op.getDpsInputOperands())
+    for (AffineExpr e : op.getMatchingIndexingMap(in).getResults()) {
+      if (!e.isFunctionOfDim(d))
+        continue;
+      bool withReduction = false;
+      for (unsigned r = 0; r < sizes.size(); ++r)
+        withReduction |= iterators[r] == utils::IteratorType::reduction &&
+                         sizes[r] > 1 && sizes[r] <= kMaxUnrolledReduction &&
+                         e.isFunctionOfDim(r);
+      if (!withReduction)
+        return false;
+      shares = true;
+    }
+  return shares;
+}
+
 /// The plan for `op`, or nullopt when it is not a multiply-accumulate on
 /// static f32 buffers this pass can vectorize.
 std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
@@ -271,11 +300,14 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
 
   // Unroll another output loop (the one its tiles are transposed along
   // when a strided output has no flat view), preferring one no vector
-  // operand depends on (each vector load then feeds every row), then the longer (up to a
-  // full tile), then one no broadcast operand depends on either (a
-  // depthwise convolution's rows of the map, not its channels: one
-  // weight broadcast then serves every row), then the output's last loop
-  // (neighbouring scalars).
+  // operand depends on (each vector load then feeds every row), then one
+  // whose rows share their loads through an unrolled reduction (a
+  // depthwise convolution's rows of the map, not its channels: on a 7x7
+  // map with a 5x5 kernel, 11 row loads and 5 weight broadcasts per 35
+  // FMAs instead of 2 loads per FMA), then the longer (up to a full tile),
+  // then one no broadcast operand depends on either (one weight broadcast
+  // then serves every row), then the output's last loop (neighbouring
+  // scalars).
   int64_t maxRows = accumulators / best->vectors;
   int64_t bestUnroll = 0;
   for (AffineExpr e : outMap.getResults()) {
@@ -289,6 +321,8 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
       if (op.getMatchingIndexingMap(in).isFunctionOfDim(d))
         (step ? reused : shared) = false;
     int64_t score = ((int64_t)reused << 40) |
+                    ((int64_t)sharesThroughReduction(op, best->sizes, d)
+                     << 39) |
                     (std::min(best->sizes[d], maxRows) << 2) |
                     ((int64_t)shared << 1) |
                     (e == outMap.getResults().back());
@@ -303,6 +337,12 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   if (best->outStride && !best->transposed && !contiguousOut)
     return std::nullopt;
   best->columnsFirst = llvm::any_of(best->packPos, [](int p) { return p >= 0; });
+  // A vector dim no longer than half a register runs on narrower vectors
+  // (down to 256 bits): as many instructions, at twice the throughput
+  // where 512-bit ops are split in two halves (AMD Zen 4), the same
+  // elsewhere.
+  while (best->lanes > 8 && best->sizes[best->vDim] * 2 <= best->lanes)
+    best->lanes /= 2;
   return best;
 }
 
@@ -351,10 +391,6 @@ bool canFuse(linalg::LinalgOp op, linalg::LinalgOp fused,
 /// closer to float64 than onnxruntime's (1.5e-4 vs 1.8e-4) at no measured
 /// cost on ResNet-50.
 constexpr int64_t kReductionBlock = 64;
-
-/// The longest reduction dim unrolled inside a tile's step (a 7x7 kernel's
-/// rows).
-constexpr int64_t kMaxUnrolledReduction = 7;
 
 /// Multiply-accumulates below which an op is not split over threads: the
 /// hand-out costs a few microseconds.

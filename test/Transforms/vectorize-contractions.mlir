@@ -1,4 +1,5 @@
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=128 registers=8" --split-input-file | FileCheck %s
+// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=512 registers=32" --split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: not tcc-opt %s --tcc-vectorize-contractions="vector-bits=100" --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: vectorize-contractions: bad vector-bits or registers option
 
@@ -316,5 +317,24 @@ func.func @depthwise(%i: memref<1x4x10x18xf32>, %f: memref<4x3x3xf32>, %o: memre
 func.func @depthwise_inputs(%i: memref<1x4x10x18xf32>, %f: memref<4x3x3xf32>, %o: memref<1x4x8x16xf32>) {
   linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%i, %f : memref<1x4x10x18xf32>, memref<4x3x3xf32>) outs(%o : memref<1x4x8x16xf32>)
+  return
+}
+
+// -----
+
+// On a 7x7 map (with 512-bit vectors), a depthwise convolution unrolls the
+// map's 7 rows, not 16 channels: each weight broadcast serves the 7 rows and
+// each input row serves the kernel rows that reach it, 11 row loads and 5
+// broadcasts per 35 FMAs in each step (a kernel column), where 16 channels
+// would load a row and a weight for each FMA. Rows of 7 run on 8-lane
+// vectors.
+// AVX512-LABEL: func.func @depthwise_small_map
+// AVX512: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// AVX512-COUNT-11: vector.maskedload %arg0{{.*}} vector<8xf32>
+// AVX512-NOT: vector.maskedload %arg0
+// AVX512: scf.yield
+func.func @depthwise_small_map(%i: memref<1x32x11x11xf32>, %f: memref<32x5x5xf32>, %o: memref<1x32x7x7xf32>) {
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : memref<1x32x11x11xf32>, memref<32x5x5xf32>) outs(%o : memref<1x32x7x7xf32>)
   return
 }
