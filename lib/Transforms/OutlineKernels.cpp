@@ -195,12 +195,42 @@ bool deadAfter(Value buffer, Operation *op) {
           cast<linalg::LinalgOp>(first).getDpsInitOperand(0)->get() == buffer);
 }
 
+/// The buffer a fill writes a part of (the source of its subviews).
+Value filledBuffer(Operation *op) {
+  auto fill = dyn_cast<linalg::FillOp>(op);
+  if (!fill || !fill.hasPureBufferSemantics())
+    return {};
+  Value v = fill.getDpsInitOperand(0)->get();
+  while (auto subview = v.getDefiningOp<memref::SubViewOp>())
+    v = subview.getSource();
+  return v;
+}
+
+/// Whether nothing between ops[i] and ops[last] (other than them) has
+/// memory effects: the group can run where its last op is.
+bool effectFreeBetween(ArrayRef<Operation *> ops, size_t i, size_t last) {
+  for (Operation *between = ops[i]; between != ops[last];
+       between = between->getNextNode())
+    if (!llvm::is_contained(ops, between) && !isMemoryEffectFree(between))
+      return false;
+  return true;
+}
+
 /// The ops starting at ops[i] that become one kernel: a contraction with
 /// the op before it that initializes its output and the elementwise op
 /// after it that consumes the output (either may be missing), marked
-/// tcc.epilogue_init and tcc.epilogue for tcc-vectorize-contractions; or
-/// ops[i] alone.
+/// tcc.epilogue_init and tcc.epilogue for tcc-vectorize-contractions; the
+/// fills of parts of one buffer (a padded buffer's border, one slab per
+/// side, from tcc-pad-in-place); or ops[i] alone.
 SmallVector<Operation *> fusionGroup(ArrayRef<Operation *> ops, size_t i) {
+  if (Value buffer = filledBuffer(ops[i])) {
+    size_t last = i;
+    while (last + 1 < ops.size() && filledBuffer(ops[last + 1]) == buffer)
+      ++last;
+    if (!effectFreeBetween(ops, i, last))
+      return {ops[i]};
+    return SmallVector<Operation *>(ops.begin() + i, ops.begin() + last + 1);
+  }
   auto contraction = [&](size_t k) -> linalg::LinalgOp {
     auto op = k < ops.size() ? dyn_cast<linalg::LinalgOp>(ops[k])
                              : linalg::LinalgOp();
@@ -238,10 +268,8 @@ SmallVector<Operation *> fusionGroup(ArrayRef<Operation *> ops, size_t i) {
   if (!init && !epilogue)
     return {ops[i]};
   size_t last = c + epilogue;
-  for (Operation *between = ops[i]->getNextNode(); between != ops[last];
-       between = between->getNextNode())
-    if (!llvm::is_contained(ops, between) && !isMemoryEffectFree(between))
-      return {ops[i]};
+  if (!effectFreeBetween(ops, i, last))
+    return {ops[i]};
   if (init)
     ops[i]->setAttr(kEpilogueInit, UnitAttr::get(ops[i]->getContext()));
   if (epilogue)
@@ -269,7 +297,16 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
       Operation *named = group.size() > 1 && group[0]->hasAttr(kEpilogueInit)
                              ? group[1]
                              : group[0];
-      outline(group, modelName + "_" + kernelName(named, index++), symbols);
+      std::string name = kernelName(named, index++);
+      // A border's fills are named for the whole buffer:
+      // k2_fill_border_1x64x114x114.
+      if (group.size() > 1 && filledBuffer(group[0])) {
+        name = name.substr(0, name.find('_')) + "_fill_border";
+        for (auto [k, size] : llvm::enumerate(
+                 cast<MemRefType>(filledBuffer(group[0]).getType()).getShape()))
+          name += (k ? "x" : "_") + std::to_string(size);
+      }
+      outline(group, modelName + "_" + name, symbols);
       i += group.size();
     }
   }

@@ -6,6 +6,7 @@
 // tensor.empty becomes a filled padded tensor whose interior slice is the
 // chain's init, and an insert_slice that one-shot bufferization does in
 // place. Without it, the padded copy is a pass of its own over the map.
+// Every static pad (in place or copied) fills only its border.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Passes.h"
@@ -29,6 +30,10 @@ namespace {
 /// still fills most of a register tile's runs of 8 map positions.
 constexpr int64_t kMinRow = 7;
 
+/// The border fraction (1 / kMaxBorder) above which a padded tensor is
+/// filled whole.
+constexpr int64_t kMaxBorder = 8;
+
 /// The tensor.empty that `v` is computed into (through the inits of linalg
 /// ops with one init), and the ops on the way.
 tensor::EmptyOp rootEmpty(Value v, SetVector<Operation *> &chain) {
@@ -41,31 +46,106 @@ tensor::EmptyOp rootEmpty(Value v, SetVector<Operation *> &chain) {
   return v.getDefiningOp<tensor::EmptyOp>();
 }
 
-/// Rewrites `pad` when its source is computed into a tensor.empty; the
-/// ops that write into that tensor.empty on the way to the source (the
-/// source's chain and the chains of the linalg inputs of its ops that
-/// start from the same tensor.empty) write into the padded interior.
-void padInPlace(RewriterBase &b, tensor::PadOp pad) {
+/// `padded` (a tensor.empty of the padded shape) with `value` in its
+/// border around the interior of shape `interior` at offsets `low`, and
+/// undefined inside it: one fill per padded side, of the slab before or
+/// after the interior along that dim, within the interior along the dims
+/// before it (the slabs do not overlap) and whole along the dims after.
+/// The interior is written once, by whatever computes it, rather than
+/// filled first: a 96x114x114 map is 5 MB of memset. A border of more than
+/// kMaxBorder of the tensor (a 7x7 map padded to 11x11) is filled whole
+/// instead: one memset costs less than the slabs' short runs, and it
+/// brings the small tensor into cache for the writes that follow.
+Value fillBorder(OpBuilder &b, Location loc, Value padded, Value value,
+                 ArrayRef<int64_t> low, ArrayRef<int64_t> interior) {
+  auto type = cast<RankedTensorType>(padded.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  if ((type.getNumElements() - ShapedType::getNumElements(interior)) *
+          kMaxBorder >
+      type.getNumElements())
+    return linalg::FillOp::create(b, loc, value, padded).getResult(0);
+  SmallVector<OpFoldResult> strides(shape.size(), b.getIndexAttr(1));
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    int64_t high = shape[d] - low[d] - interior[d];
+    for (auto [start, extent] :
+         {std::pair(int64_t(0), low[d]),
+          std::pair(low[d] + interior[d], high)}) {
+      if (extent == 0)
+        continue;
+      SmallVector<OpFoldResult> offsets, sizes;
+      SmallVector<int64_t> slabShape;
+      for (unsigned i = 0; i < shape.size(); ++i) {
+        offsets.push_back(
+            b.getIndexAttr(i < d ? low[i] : i == d ? start : 0));
+        slabShape.push_back(i < d ? interior[i] : i == d ? extent : shape[i]);
+        sizes.push_back(b.getIndexAttr(slabShape.back()));
+      }
+      Value slab = tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get(slabShape, type.getElementType()),
+          padded, offsets, sizes, strides);
+      Value filled = linalg::FillOp::create(b, loc, value, slab).getResult(0);
+      padded = tensor::InsertSliceOp::create(b, loc, filled, padded, offsets,
+                                             sizes, strides);
+    }
+  }
+  return padded;
+}
+
+/// The static low padding of `pad` and its source's shape, or false when
+/// `pad` is not a static constant padding this pass rewrites.
+bool isStaticPad(tensor::PadOp pad, SmallVectorImpl<int64_t> &low) {
   auto srcType = dyn_cast<RankedTensorType>(pad.getSourceType());
   Value padValue = pad.getConstantPaddingValue();
   if (!srcType || !srcType.hasStaticShape() ||
       !pad.getResultType().hasStaticShape() || !padValue ||
       !padValue.getDefiningOp<arith::ConstantOp>() ||
-      !pad.getStaticLow().size() ||
-      llvm::any_of(pad.getMixedLowPad(), [](OpFoldResult r) {
-        return !getConstantIntValue(r);
-      }))
+      srcType.getRank() == 0)
+    return false;
+  for (OpFoldResult r : pad.getMixedLowPad()) {
+    std::optional<int64_t> v = getConstantIntValue(r);
+    if (!v)
+      return false;
+    low.push_back(*v);
+  }
+  return true;
+}
+
+/// Replaces `pad` by its source inserted into a padded tensor whose border
+/// alone is filled (for pads not computed in place: of a function's
+/// input, or of a tensor with other uses).
+void padByCopy(RewriterBase &b, tensor::PadOp pad, ArrayRef<int64_t> low) {
+  Location loc = pad.getLoc();
+  b.setInsertionPoint(pad);
+  auto srcType = cast<RankedTensorType>(pad.getSourceType());
+  auto padded = tensor::EmptyOp::create(b, loc, pad.getResultType().getShape(),
+                                        srcType.getElementType());
+  Value border = fillBorder(b, loc, padded, pad.getConstantPaddingValue(), low,
+                            srcType.getShape());
+  SmallVector<OpFoldResult> strides(srcType.getRank(), b.getIndexAttr(1));
+  b.replaceOpWithNewOp<tensor::InsertSliceOp>(
+      pad, pad.getSource(), border, pad.getMixedLowPad(),
+      getAsIndexOpFoldResult(b.getContext(), srcType.getShape()), strides);
+}
+
+/// Rewrites `pad` when its source is computed into a tensor.empty; the
+/// ops that write into that tensor.empty on the way to the source (the
+/// source's chain and the chains of the linalg inputs of its ops that
+/// start from the same tensor.empty) write into the padded interior.
+void padInPlace(RewriterBase &b, tensor::PadOp pad) {
+  SmallVector<int64_t> low;
+  if (!isStaticPad(pad, low))
     return;
+  auto srcType = cast<RankedTensorType>(pad.getSourceType());
+  Value padValue = pad.getConstantPaddingValue();
   // The interior is not contiguous: a 1x1 convolution computing it is not
   // a matmul over the flattened map any more. It runs its output channels
   // along the vector and stores transposed runs along the rows
   // (tcc-vectorize-contractions), which costs less than a copy of the map.
-  if (srcType.getRank() < 1 || srcType.getShape().back() < kMinRow)
-    return;
   SetVector<Operation *> chain;
   tensor::EmptyOp root = rootEmpty(pad.getSource(), chain);
-  if (!root || !pad.getSource().hasOneUse())
-    return;
+  if (srcType.getShape().back() < kMinRow || !root ||
+      !pad.getSource().hasOneUse())
+    return padByCopy(b, pad, low);
   for (size_t i = 0; i < chain.size(); ++i)
     for (OpOperand *in : cast<linalg::LinalgOp>(chain[i]).getDpsInputOperands()) {
       SetVector<Operation *> inputChain;
@@ -78,8 +158,7 @@ void padInPlace(RewriterBase &b, tensor::PadOp pad) {
   auto padded = tensor::EmptyOp::create(b, loc, pad.getResultType().getShape(),
                                         srcType.getElementType());
   Value value = b.clone(*padValue.getDefiningOp())->getResult(0);
-  Value fill =
-      linalg::FillOp::create(b, loc, value, padded.getResult()).getResult(0);
+  Value fill = fillBorder(b, loc, padded, value, low, srcType.getShape());
   SmallVector<OpFoldResult> offsets = pad.getMixedLowPad();
   SmallVector<OpFoldResult> sizes, strides(srcType.getRank(), b.getIndexAttr(1));
   for (int64_t size : srcType.getShape())

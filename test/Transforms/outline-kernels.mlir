@@ -150,3 +150,30 @@ func.func @main(%a: memref<4x16xf32>, %w: memref<16x8xf32>, %bias: memref<8xf32>
   }
   return
 }
+
+// -----
+
+// The fills of a padded buffer's border (tcc-pad-in-place), one per side,
+// are one kernel named for the buffer; a fill of another buffer after them
+// is a kernel of its own.
+// CHECK-LABEL: func.func @main
+// CHECK: call @net_k0_fill_border_1x2x6x6(
+// CHECK-NEXT: call @net_k1_fill_1x2x4x4(
+// CHECK: func.func private @net_k0_fill_border_1x2x6x6(
+// CHECK-COUNT-4: linalg.fill
+// CHECK-NEXT: return
+func.func @main(%x: memref<1x2x4x4xf32>, %ws: memref<288xi8>) {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %p = memref.view %ws[%c0][] : memref<288xi8> to memref<1x2x6x6xf32>
+  %top = memref.subview %p[0, 0, 0, 0] [1, 2, 1, 6] [1, 1, 1, 1] : memref<1x2x6x6xf32> to memref<1x2x1x6xf32, strided<[72, 36, 6, 1]>>
+  linalg.fill ins(%cst : f32) outs(%top : memref<1x2x1x6xf32, strided<[72, 36, 6, 1]>>)
+  %bottom = memref.subview %p[0, 0, 5, 0] [1, 2, 1, 6] [1, 1, 1, 1] : memref<1x2x6x6xf32> to memref<1x2x1x6xf32, strided<[72, 36, 6, 1], offset: 30>>
+  linalg.fill ins(%cst : f32) outs(%bottom : memref<1x2x1x6xf32, strided<[72, 36, 6, 1], offset: 30>>)
+  %left = memref.subview %p[0, 0, 1, 0] [1, 2, 4, 1] [1, 1, 1, 1] : memref<1x2x6x6xf32> to memref<1x2x4x1xf32, strided<[72, 36, 6, 1], offset: 6>>
+  linalg.fill ins(%cst : f32) outs(%left : memref<1x2x4x1xf32, strided<[72, 36, 6, 1], offset: 6>>)
+  %right = memref.subview %p[0, 0, 1, 5] [1, 2, 4, 1] [1, 1, 1, 1] : memref<1x2x6x6xf32> to memref<1x2x4x1xf32, strided<[72, 36, 6, 1], offset: 11>>
+  linalg.fill ins(%cst : f32) outs(%right : memref<1x2x4x1xf32, strided<[72, 36, 6, 1], offset: 11>>)
+  linalg.fill ins(%cst : f32) outs(%x : memref<1x2x4x4xf32>)
+  return
+}
