@@ -432,7 +432,11 @@ def FlattenElementwise
     one loop, on `memref.collapse_shape` views of the operands. Its
     elements are the same in the same order. LLVM then vectorizes one
     long loop: nested, the innermost loop of a SiLU on a 1x672x14x14
-    tensor ran 14 iterations and stayed scalar.
+    tensor ran 14 iterations and stayed scalar. An elementwise op with
+    broadcast operands runs its trailing loops as one instead, when every
+    operand reads all of them in order (over dims it can collapse) or none
+    of them: a per-channel scale of a 1x672x14x14 map loops over its 196
+    positions.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect"];

@@ -2,7 +2,8 @@
 //
 // Rewrites elementwise linalg ops on contiguous buffers as one loop over
 // all elements, so LLVM vectorizes one long loop instead of a nest whose
-// inner trip count is a small spatial dim.
+// inner trip count is a small spatial dim; with broadcast operands, as one
+// loop over the trailing dims they all read whole or not at all.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Passes.h"
@@ -60,17 +61,121 @@ linalg::GenericOp tcc::flattenElementwise(RewriterBase &b,
 
 namespace {
 
+/// The first of the trailing loops of `op` (at least two) that it can run
+/// as one: every memref operand reads either all of them, in order, as
+/// its last indices over dims it can collapse (a contiguous run), or none
+/// of them (broadcast along them, as a per-channel scale). The earliest
+/// such loop, or nullopt.
+std::optional<unsigned> collapsibleSuffix(linalg::GenericOp op) {
+  unsigned n = op.getNumLoops();
+  if (!op.hasPureBufferSemantics() || n < 3 ||
+      op.getNumParallelLoops() != n ||
+      !op.getBody()->getOps<linalg::IndexOp>().empty())
+    return std::nullopt;
+  for (unsigned k = 0; k + 2 <= n; ++k) {
+    bool ok = true;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!type)
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      ArrayRef<AffineExpr> results = map.getResults();
+      auto position = [](AffineExpr e) -> std::optional<unsigned> {
+        if (auto dim = dyn_cast<AffineDimExpr>(e))
+          return dim.getPosition();
+        return std::nullopt;
+      };
+      // Dims, or zeros into unit dims (a [1, C, 1, 1] scale).
+      if (!type.hasStaticShape() ||
+          !map.isProjectedPermutation(/*allowZeroInResults=*/true)) {
+        ok = false;
+        break;
+      }
+      int64_t reads = llvm::count_if(results, [&](AffineExpr e) {
+        return position(e) && *position(e) >= k;
+      });
+      if (reads == 0)
+        continue;
+      int64_t first = results.size() - (n - k);
+      ok = reads == n - k && first >= 0;
+      for (unsigned i = 0; ok && i < n - k; ++i)
+        ok = position(results[first + i]) == k + i;
+      if (ok) {
+        SmallVector<ReassociationIndices> groups;
+        for (int64_t i = 0; i < first; ++i)
+          groups.push_back({i});
+        groups.emplace_back();
+        for (int64_t i = first; i < (int64_t)results.size(); ++i)
+          groups.back().push_back(i);
+        ok = memref::CollapseShapeOp::isGuaranteedCollapsible(type, groups);
+      }
+      if (!ok)
+        break;
+    }
+    if (ok)
+      return k;
+  }
+  return std::nullopt;
+}
+
+/// `op` with its loops from `k` on run as one loop over collapsed views
+/// of the operands that read them.
+void collapseSuffix(RewriterBase &b, linalg::GenericOp op, unsigned k) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  unsigned n = op.getNumLoops();
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<AffineExpr> results;
+    for (AffineExpr e : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim)
+        results.push_back(e); // a zero into a unit dim
+      else if (dim.getPosition() <= k)
+        results.push_back(getAffineDimExpr(dim.getPosition(), ctx));
+    }
+    maps.push_back(AffineMap::get(k + 1, 0, results, ctx));
+    Value value = operand.get();
+    if (results.size() < map.getNumResults()) {
+      // It reads the trailing loops: collapse its last n - k dims.
+      int64_t first = map.getNumResults() - (n - k);
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t i = 0; i < first; ++i)
+        groups.push_back({i});
+      groups.emplace_back();
+      for (int64_t i = first; i < (int64_t)map.getNumResults(); ++i)
+        groups.back().push_back(i);
+      value = memref::CollapseShapeOp::create(b, loc, value, groups);
+    }
+    operands.push_back(value);
+  }
+  SmallVector<utils::IteratorType> iterators(k + 1,
+                                             utils::IteratorType::parallel);
+  unsigned numInputs = op.getNumDpsInputs();
+  auto collapsed = linalg::GenericOp::create(
+      b, loc, TypeRange(), ArrayRef(operands).take_front(numInputs),
+      ArrayRef(operands).drop_front(numInputs), maps, iterators);
+  b.inlineRegionBefore(op.getRegion(), collapsed.getRegion(),
+                       collapsed.getRegion().begin());
+  b.eraseOp(op);
+}
+
 struct FlattenElementwise
     : tcc::impl::FlattenElementwiseBase<FlattenElementwise> {
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (tcc::isFlattenable(op))
-        ops.push_back(op);
-    });
+    getOperation().walk([&](linalg::GenericOp op) { ops.push_back(op); });
     IRRewriter b(&getContext());
-    for (linalg::GenericOp op : ops)
-      (void)tcc::flattenElementwise(b, op);
+    for (linalg::GenericOp op : ops) {
+      if (tcc::isFlattenable(op))
+        (void)tcc::flattenElementwise(b, op);
+      else if (std::optional<unsigned> k = collapsibleSuffix(op))
+        collapseSuffix(b, op, *k);
+    }
   }
 };
 
