@@ -227,9 +227,11 @@ SmallVector<Operation *> fusionGroup(ArrayRef<Operation *> ops, size_t i) {
     size_t last = i;
     while (last + 1 < ops.size() && filledBuffer(ops[last + 1]) == buffer)
       ++last;
-    if (!effectFreeBetween(ops, i, last))
-      return {ops[i]};
-    return SmallVector<Operation *>(ops.begin() + i, ops.begin() + last + 1);
+    if (last > i)
+      return effectFreeBetween(ops, i, last)
+                 ? SmallVector<Operation *>(ops.begin() + i,
+                                            ops.begin() + last + 1)
+                 : SmallVector<Operation *>{ops[i]};
   }
   auto contraction = [&](size_t k) -> linalg::LinalgOp {
     auto op = k < ops.size() ? dyn_cast<linalg::LinalgOp>(ops[k])
@@ -300,7 +302,9 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
       std::string name = kernelName(named, index++);
       // A border's fills are named for the whole buffer:
       // k2_fill_border_1x64x114x114.
-      if (group.size() > 1 && filledBuffer(group[0])) {
+      if (group.size() > 1 && llvm::all_of(group, [](Operation *op) {
+            return bool(filledBuffer(op));
+          })) {
         name = name.substr(0, name.find('_')) + "_fill_border";
         for (auto [k, size] : llvm::enumerate(
                  cast<MemRefType>(filledBuffer(group[0]).getType()).getShape()))

@@ -177,3 +177,21 @@ func.func @main(%x: memref<1x2x4x4xf32>, %ws: memref<288xi8>) {
   linalg.fill ins(%cst : f32) outs(%x : memref<1x2x4x4xf32>)
   return
 }
+
+// -----
+
+// A lone fill of a buffer a matmul then accumulates into is the matmul's
+// init, in its kernel (not a border's group of fills).
+// CHECK-LABEL: func.func @main
+// CHECK: call @net_k0_matmul_4x8x16(
+// CHECK-NOT: call
+// CHECK: func.func private @net_k0_matmul_4x8x16(
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: linalg.fill {tcc.epilogue_init}
+// CHECK-NEXT: linalg.matmul
+func.func @main(%a: memref<4x16xf32>, %w: memref<16x8xf32>, %y: memref<4x8xf32>, %ws: memref<0xi8>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%y : memref<4x8xf32>)
+  linalg.matmul ins(%a, %w : memref<4x16xf32>, memref<16x8xf32>) outs(%y : memref<4x8xf32>)
+  return
+}
