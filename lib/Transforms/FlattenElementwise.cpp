@@ -61,6 +61,18 @@ linalg::GenericOp tcc::flattenElementwise(RewriterBase &b,
 
 namespace {
 
+/// The reassociation of `rank` dims that keeps those before `first` and
+/// collapses the rest into one.
+SmallVector<ReassociationIndices> trailingGroup(int64_t rank, int64_t first) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < first; ++i)
+    groups.push_back({i});
+  groups.emplace_back();
+  for (int64_t i = first; i < rank; ++i)
+    groups.back().push_back(i);
+  return groups;
+}
+
 /// The first of the trailing loops of `op` (at least two) that it can run
 /// as one: every memref operand reads either all of them, in order, as
 /// its last indices over dims it can collapse (a contiguous run), or none
@@ -100,15 +112,9 @@ std::optional<unsigned> collapsibleSuffix(linalg::GenericOp op) {
       ok = reads == n - k && first >= 0;
       for (unsigned i = 0; ok && i < n - k; ++i)
         ok = position(results[first + i]) == k + i;
-      if (ok) {
-        SmallVector<ReassociationIndices> groups;
-        for (int64_t i = 0; i < first; ++i)
-          groups.push_back({i});
-        groups.emplace_back();
-        for (int64_t i = first; i < (int64_t)results.size(); ++i)
-          groups.back().push_back(i);
-        ok = memref::CollapseShapeOp::isGuaranteedCollapsible(type, groups);
-      }
+      if (ok)
+        ok = memref::CollapseShapeOp::isGuaranteedCollapsible(
+            type, trailingGroup(results.size(), first));
       if (!ok)
         break;
     }
@@ -142,14 +148,9 @@ void collapseSuffix(RewriterBase &b, linalg::GenericOp op, unsigned k) {
     Value value = operand.get();
     if (results.size() < map.getNumResults()) {
       // It reads the trailing loops: collapse its last n - k dims.
-      int64_t first = map.getNumResults() - (n - k);
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t i = 0; i < first; ++i)
-        groups.push_back({i});
-      groups.emplace_back();
-      for (int64_t i = first; i < (int64_t)map.getNumResults(); ++i)
-        groups.back().push_back(i);
-      value = memref::CollapseShapeOp::create(b, loc, value, groups);
+      value = memref::CollapseShapeOp::create(
+          b, loc, value,
+          trailingGroup(map.getNumResults(), map.getNumResults() - (n - k)));
     }
     operands.push_back(value);
   }
