@@ -91,8 +91,8 @@ Value fillBorder(OpBuilder &b, Location loc, Value padded, Value value,
   return padded;
 }
 
-/// The static low padding of `pad` and its source's shape, or false when
-/// `pad` is not a static constant padding this pass rewrites.
+/// Whether `pad` is a static constant padding this pass rewrites; its low
+/// padding goes into `low`.
 bool isStaticPad(tensor::PadOp pad, SmallVectorImpl<int64_t> &low) {
   auto srcType = dyn_cast<RankedTensorType>(pad.getSourceType());
   Value padValue = pad.getConstantPaddingValue();
@@ -119,8 +119,10 @@ void padByCopy(RewriterBase &b, tensor::PadOp pad, ArrayRef<int64_t> low) {
   auto srcType = cast<RankedTensorType>(pad.getSourceType());
   auto padded = tensor::EmptyOp::create(b, loc, pad.getResultType().getShape(),
                                         srcType.getElementType());
-  Value border = fillBorder(b, loc, padded, pad.getConstantPaddingValue(), low,
-                            srcType.getShape());
+  // The constant may be in the pad's region, which goes with it.
+  Value value =
+      b.clone(*pad.getConstantPaddingValue().getDefiningOp())->getResult(0);
+  Value border = fillBorder(b, loc, padded, value, low, srcType.getShape());
   SmallVector<OpFoldResult> strides(srcType.getRank(), b.getIndexAttr(1));
   b.replaceOpWithNewOp<tensor::InsertSliceOp>(
       pad, pad.getSource(), border, pad.getMixedLowPad(),

@@ -94,6 +94,23 @@ func.func @copied(%x: tensor<1x4x4x4xf32>, %y: tensor<1x4x32x32xf32>) -> (tensor
 
 // -----
 
+// The padding value may be a constant inside the pad's region.
+// CHECK-LABEL: func.func @constant_inside
+// CHECK: %[[C:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: linalg.fill ins(%[[C]] : f32) outs(%{{.*}} : tensor<1x2x6x6xf32>)
+// CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK-NOT: tensor.pad
+func.func @constant_inside(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x6x6xf32> {
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    %one = arith.constant 1.0 : f32
+    tensor.yield %one : f32
+  } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
+  return %p : tensor<1x2x6x6xf32>
+}
+
+// -----
+
 // Only the sides that are padded are filled, with the pad's value: here
 // the end of dim 1 (channels), -inf, and the start of the rows. Pads of
 // dynamic shapes stay.
