@@ -80,8 +80,7 @@ SmallVector<ReassociationIndices> trailingGroup(int64_t rank, int64_t first) {
 /// such loop, or nullopt.
 std::optional<unsigned> collapsibleSuffix(linalg::GenericOp op) {
   unsigned n = op.getNumLoops();
-  if (!op.hasPureBufferSemantics() || n < 3 ||
-      op.getNumParallelLoops() != n ||
+  if (!op.hasPureBufferSemantics() || n < 3 || op.getNumParallelLoops() != n ||
       !op.getBody()->getOps<linalg::IndexOp>().empty())
     return std::nullopt;
   for (unsigned k = 0; k + 2 <= n; ++k) {

@@ -299,17 +299,19 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
       Operation *named = group.size() > 1 && group[0]->hasAttr(kEpilogueInit)
                              ? group[1]
                              : group[0];
-      std::string name = kernelName(named, index++);
       // A border's fills are named for the whole buffer:
       // k2_fill_border_1x64x114x114.
-      if (group.size() > 1 && llvm::all_of(group, [](Operation *op) {
-            return bool(filledBuffer(op));
-          })) {
-        name = name.substr(0, name.find('_')) + "_fill_border";
+      bool border = group.size() > 1 && llvm::all_of(group, [](Operation *op) {
+                      return bool(filledBuffer(op));
+                    });
+      std::string name = kernelName(named, index);
+      if (border) {
+        name = "k" + std::to_string(index) + "_fill_border";
         for (auto [k, size] : llvm::enumerate(
                  cast<MemRefType>(filledBuffer(group[0]).getType()).getShape()))
           name += (k ? "x" : "_") + std::to_string(size);
       }
+      ++index;
       outline(group, modelName + "_" + name, symbols);
       i += group.size();
     }

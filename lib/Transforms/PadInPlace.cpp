@@ -67,16 +67,14 @@ Value fillBorder(OpBuilder &b, Location loc, Value padded, Value value,
   SmallVector<OpFoldResult> strides(shape.size(), b.getIndexAttr(1));
   for (unsigned d = 0; d < shape.size(); ++d) {
     int64_t high = shape[d] - low[d] - interior[d];
-    for (auto [start, extent] :
-         {std::pair(int64_t(0), low[d]),
-          std::pair(low[d] + interior[d], high)}) {
+    for (auto [start, extent] : {std::pair(int64_t(0), low[d]),
+                                 std::pair(low[d] + interior[d], high)}) {
       if (extent == 0)
         continue;
       SmallVector<OpFoldResult> offsets, sizes;
       SmallVector<int64_t> slabShape;
       for (unsigned i = 0; i < shape.size(); ++i) {
-        offsets.push_back(
-            b.getIndexAttr(i < d ? low[i] : i == d ? start : 0));
+        offsets.push_back(b.getIndexAttr(i < d ? low[i] : i == d ? start : 0));
         slabShape.push_back(i < d ? interior[i] : i == d ? extent : shape[i]);
         sizes.push_back(b.getIndexAttr(slabShape.back()));
       }
@@ -98,8 +96,7 @@ bool isStaticPad(tensor::PadOp pad, SmallVectorImpl<int64_t> &low) {
   Value padValue = pad.getConstantPaddingValue();
   if (!srcType || !srcType.hasStaticShape() ||
       !pad.getResultType().hasStaticShape() || !padValue ||
-      !padValue.getDefiningOp<arith::ConstantOp>() ||
-      srcType.getRank() == 0)
+      !padValue.getDefiningOp<arith::ConstantOp>() || srcType.getRank() == 0)
     return false;
   for (OpFoldResult r : pad.getMixedLowPad()) {
     std::optional<int64_t> v = getConstantIntValue(r);

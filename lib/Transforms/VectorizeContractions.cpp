@@ -320,12 +320,11 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
          llvm::zip(op.getDpsInputOperands(), best->vStride))
       if (op.getMatchingIndexingMap(in).isFunctionOfDim(d))
         (step ? reused : shared) = false;
-    int64_t score = ((int64_t)reused << 40) |
-                    ((int64_t)sharesThroughReduction(op, best->sizes, d)
-                     << 39) |
-                    (std::min(best->sizes[d], maxRows) << 2) |
-                    ((int64_t)shared << 1) |
-                    (e == outMap.getResults().back());
+    int64_t score =
+        ((int64_t)reused << 40) |
+        ((int64_t)sharesThroughReduction(op, best->sizes, d) << 39) |
+        (std::min(best->sizes[d], maxRows) << 2) | ((int64_t)shared << 1) |
+        (e == outMap.getResults().back());
     if (score > bestUnroll) {
       bestUnroll = score;
       best->uDim = d;
