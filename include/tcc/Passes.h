@@ -86,6 +86,14 @@ mlir::LogicalResult appendRunTimeDims(mlir::func::FuncOp main,
 /// matmul, a convolution, their batched and broadcast forms.
 bool isMultiplyAccumulate(mlir::linalg::LinalgOp op);
 
+/// The B x B transpose of each group of B lanes of `rows` (B vectors of a
+/// multiple of B lanes, B a power of two): lane g * B + i of result j is
+/// lane g * B + j of row i. log2(B) stages of swapping half blocks between
+/// rows D apart (D = B / 2, ..., 1): 24 two-source shuffles for B = 8.
+llvm::SmallVector<mlir::Value> transposeBlocks(mlir::OpBuilder &b,
+                                               mlir::Location loc,
+                                               llvm::ArrayRef<mlir::Value> rows);
+
 } // namespace tcc
 
 #endif // TCC_PASSES_H

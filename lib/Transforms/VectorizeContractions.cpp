@@ -772,7 +772,7 @@ private:
         SmallVector<Value> block;
         for (int64_t r = r0; r < r0 + kTransposeBlock; ++r)
           block.push_back(r < rows ? next[r * vectors + v] : zeros(vecType));
-        block = transposeBlocks(block);
+        block = tcc::transposeBlocks(b, loc, block);
         forEachRun(v, r0, validLanes(v), [&](int64_t j, int64_t group,
                                              ArrayRef<Value> idx, Value runMask) {
           Value run = vector::ExtractStridedSliceOp::create(
@@ -784,31 +784,6 @@ private:
             vector::StoreOp::create(b, loc, run, target, idx);
         });
       }
-  }
-
-  /// The kTransposeBlock x kTransposeBlock transpose of each group of
-  /// kTransposeBlock lanes of `rows` (kTransposeBlock vectors): lane
-  /// g * B + i of result j is lane g * B + j of row i. Three stages of
-  /// swapping half blocks between rows D apart (D = 4, 2, 1).
-  SmallVector<Value> transposeBlocks(SmallVector<Value> rows) {
-    for (int64_t d = kTransposeBlock / 2; d >= 1; d /= 2) {
-      SmallVector<Value> next(rows.size());
-      for (int64_t i = 0; i < kTransposeBlock; ++i) {
-        if (i & d)
-          continue;
-        SmallVector<int64_t> low, high;
-        for (int64_t l = 0; l < plan.lanes; ++l) {
-          // Lanes of the first row, then (+ lanes) of the second.
-          low.push_back(l & d ? plan.lanes + l - d : l);
-          high.push_back(l & d ? plan.lanes + l : l + d);
-        }
-        next[i] = vector::ShuffleOp::create(b, loc, rows[i], rows[i + d], low);
-        next[i + d] =
-            vector::ShuffleOp::create(b, loc, rows[i], rows[i + d], high);
-      }
-      rows = next;
-    }
-    return rows;
   }
 
   /// Calls `fn` for each run of kTransposeBlock output elements along the
@@ -857,7 +832,7 @@ private:
               b, loc, run, block[j], ArrayRef<int64_t>{group * kTransposeBlock},
               ArrayRef<int64_t>{1});
         });
-        llvm::append_range(loaded, transposeBlocks(block));
+        llvm::append_range(loaded, tcc::transposeBlocks(b, loc, block));
       }
     }
     return loaded[r];
