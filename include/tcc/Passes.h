@@ -32,6 +32,9 @@ constexpr llvm::StringLiteral kKernel = "tcc.kernel";
 /// elementwise epilogue.
 constexpr llvm::StringLiteral kEpilogueInit = "tcc.epilogue_init";
 constexpr llvm::StringLiteral kEpilogue = "tcc.epilogue";
+/// On a kernel of tcc-outline-kernels: its ops run row by row over their
+/// first N loops (tcc-split-kernels), N the attribute's value.
+constexpr llvm::StringLiteral kRows = "tcc.rows";
 /// A kernel with register-tiled vector code (tcc-vectorize-contractions).
 constexpr llvm::StringLiteral kRegisterTiled = "tcc.register_tiled";
 /// A loop to split over threads, and the function made of it
@@ -85,6 +88,12 @@ mlir::LogicalResult appendRunTimeDims(mlir::func::FuncOp main,
 /// Whether the body of `op` is `out + a * b` (in either order) on f32: a
 /// matmul, a convolution, their batched and broadcast forms.
 bool isMultiplyAccumulate(mlir::linalg::LinalgOp op);
+
+/// The number of leading loops of `op` (on buffers) that are parallel and
+/// that each operand indexes by its leading results, in order, or not at
+/// all, the outputs always: for each value of them, the op reads and
+/// writes one row of each buffer that depends on them.
+unsigned leadingRowDims(mlir::linalg::LinalgOp op);
 
 /// The B x B transpose of each group of B lanes of `rows` (B vectors of a
 /// multiple of B lanes, B a power of two): lane g * B + i of result j is

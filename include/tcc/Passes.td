@@ -202,6 +202,19 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "::mlir::ModuleOp"> {
     nothing after it reads the contraction's output but for a full
     overwrite. tcc-vectorize-contractions fuses the marked ops into its
     tiles; unfused they still run in order.
+
+    Consecutive fills and non-contraction generics that share leading row
+    dims (each buffer indexed by them as its leading indices, or not at
+    all and then only read) share a kernel when one of them reduces rows
+    into a buffer a later one reads: a softmax's max, exponentials, sum
+    and quotient; a layer norm's mean, variance and normalization; a
+    global average pool's sum and division. Each op is marked `tcc.rows`
+    with its number of row dims, and tcc-split-kernels runs them row by
+    row, so a row stays in cache from one op to the next instead of each
+    op passing over the whole tensor. Buffers that differ (up to leading
+    unit dims) must share no workspace bytes, as the plan's reuse of
+    bytes holds only op after op. The kernel is named for its first
+    reduction, `k5_rows_4x4x256x256`.
   }];
   let options = [
     Option<"modelName", "model-name", "std::string", "\"model\"",
@@ -301,6 +314,13 @@ def SplitKernels : Pass<"tcc-split-kernels", "::mlir::func::FuncOp"> {
     one of at least 8 iterations (else the longest) that each operand
     indexes directly or not at all. Only parallel dims are split, so every
     output element is computed as before, by one thread.
+
+    A kernel whose ops are marked `tcc.rows` (a row group of
+    tcc-outline-kernels) becomes one loop nest over the rows around all
+    of its ops on subviews of a chunk of rows: the innermost row loop
+    steps by as many rows as fit 16 KB, and the outermost row loop of 8
+    trips or more (else the longest) is marked `tcc.parallel` when the
+    work is 2^16 iterations or more.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];

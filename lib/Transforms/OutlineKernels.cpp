@@ -13,6 +13,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -216,12 +217,172 @@ bool effectFreeBetween(ArrayRef<Operation *> ops, size_t i, size_t last) {
   return true;
 }
 
+/// Bytes of one row of a row group's largest buffer above which its rows
+/// are not run together: they would not stay in L2 between the ops.
+constexpr int64_t kMaxRowBytes = 256 * 1024;
+
+/// Whether `op` (a fill or a generic on static buffers, not a
+/// contraction) may join a row group. `rows` gets the extents of its row
+/// dims (tcc::leadingRowDims) after the leading ones of extent 1, and
+/// `units` the number of those.
+bool rowCandidate(Operation *op, SmallVectorImpl<int64_t> &rows,
+                  unsigned &units) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !isa<linalg::FillOp, linalg::GenericOp>(op) ||
+      !linalgOp.hasPureBufferSemantics() ||
+      tcc::isMultiplyAccumulate(linalgOp))
+    return false;
+  for (OpOperand &operand : op->getOpOperands())
+    if (auto type = dyn_cast<MemRefType>(operand.get().getType());
+        type && !type.hasStaticShape())
+      return false;
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  unsigned numRows = tcc::leadingRowDims(linalgOp);
+  units = 0;
+  while (units < numRows && ranges[units] == 1)
+    ++units;
+  rows.assign(ranges.begin() + units, ranges.begin() + numRows);
+  return !rows.empty();
+}
+
+/// `buffer` without the reshapes that only add or drop leading dims of
+/// extent 1: its rows are the same memory.
+Value rowBuffer(Value buffer) {
+  auto dropUnits = [](ArrayRef<int64_t> shape) {
+    while (!shape.empty() && shape.front() == 1)
+      shape = shape.drop_front();
+    return shape;
+  };
+  while (isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp>(
+      buffer.getDefiningOp())) {
+    Value source = buffer.getDefiningOp()->getOperand(0);
+    if (dropUnits(cast<MemRefType>(source.getType()).getShape()) !=
+        dropUnits(cast<MemRefType>(buffer.getType()).getShape()))
+      break;
+    buffer = source;
+  }
+  return buffer;
+}
+
+/// The ops starting at ops[i] that run row by row in one kernel (a
+/// softmax's max, exponentials, sum and quotient; a layer norm's mean,
+/// variance and normalization): consecutive fills and non-contraction
+/// generics that share leading row dims (tcc::leadingRowDims) of the same
+/// extents, but for leading dims of extent 1, at least one a reduction
+/// whose result a later one reads. Each buffer is indexed by the rows
+/// everywhere or nowhere (and then only read, as the buffers their bodies
+/// load from), and buffers share no
+/// memory unless they are the same up to leading unit dims (the
+/// workspace plan may reuse one's bytes for another, which holds only op
+/// after op). Each op of the group is marked tcc.rows with its number of
+/// row dims; empty when there is no group.
+SmallVector<Operation *> rowGroup(ArrayRef<Operation *> ops, size_t i) {
+  SmallVector<int64_t> rows, next;
+  SmallVector<unsigned> units(1);
+  if (!rowCandidate(ops[i], rows, units[0]))
+    return {};
+  // For each buffer: whether it is indexed by the rows, and written.
+  llvm::MapVector<Value, std::pair<bool, bool>> buffers;
+  auto addBuffers = [&](linalg::LinalgOp op) {
+    auto saved = buffers;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()))
+        continue;
+      bool byRow = op.getMatchingIndexingMap(&operand).isFunctionOfDim(0);
+      bool written = op.isDpsInit(&operand);
+      auto [it, inserted] =
+          buffers.insert({rowBuffer(operand.get()), {byRow, written}});
+      if (!inserted) {
+        if (it->second.first != byRow)
+          return (buffers = saved), false;
+        it->second.second |= written;
+      }
+    }
+    // Buffers the body loads from (a gather's table and indices) are read
+    // anywhere: as a broadcast.
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value value : captured)
+      if (isa<MemRefType>(value.getType())) {
+        auto [it, inserted] =
+            buffers.insert({rowBuffer(value), {false, false}});
+        if (!inserted && it->second.first)
+          return (buffers = saved), false;
+      }
+    for (auto &[value, use] : buffers) {
+      if (!use.first && use.second)
+        return (buffers = saved), false;
+      for (auto &[other, otherUse] : buffers)
+        if (value != other && (use.second || otherUse.second) &&
+            mayOverlap(value, other))
+          return (buffers = saved), false;
+    }
+    return true;
+  };
+  // A fill that initializes the contraction after it stays with it.
+  auto initsContraction = [&](size_t j) {
+    auto next = j + 1 < ops.size() ? dyn_cast<linalg::LinalgOp>(ops[j + 1])
+                                   : linalg::LinalgOp();
+    return isOutputInit(ops[j]) && next && tcc::isMultiplyAccumulate(next);
+  };
+  if (initsContraction(i) || !addBuffers(cast<linalg::LinalgOp>(ops[i])))
+    return {};
+  size_t last = i;
+  for (size_t j = i + 1; j < ops.size(); ++j) {
+    unsigned nextUnits;
+    if (initsContraction(j) || !rowCandidate(ops[j], next, nextUnits))
+      break;
+    size_t common = 0;
+    while (common < std::min(rows.size(), next.size()) &&
+           rows[common] == next[common])
+      ++common;
+    if (common == 0 || !addBuffers(cast<linalg::LinalgOp>(ops[j])))
+      break;
+    rows.resize(common);
+    units.push_back(nextUnits);
+    last = j;
+  }
+  // Worth it: some reduction's result is read by a later op of the group.
+  bool reused = false;
+  for (size_t j = i; j <= last && !reused; ++j) {
+    auto op = cast<linalg::LinalgOp>(ops[j]);
+    if (op.getNumReductionLoops() == 0)
+      continue;
+    Value out = rowBuffer(op.getDpsInitOperand(0)->get());
+    for (size_t l = j + 1; l <= last && !reused; ++l)
+      reused = llvm::any_of(
+          cast<linalg::LinalgOp>(ops[l]).getDpsInputs(),
+          [&](Value in) { return rowBuffer(in) == out; });
+  }
+  int64_t numRows = 1, rowBytes = 0;
+  for (int64_t extent : rows)
+    numRows *= extent;
+  for (auto &[value, use] : buffers) {
+    auto type = cast<MemRefType>(value.getType());
+    if (use.first && type.getElementType().isIntOrFloat())
+      rowBytes = std::max(rowBytes,
+                          type.getNumElements() / numRows *
+                              llvm::divideCeil(type.getElementTypeBitWidth(),
+                                               8));
+  }
+  if (!reused || numRows < 2 || rowBytes > kMaxRowBytes ||
+      !effectFreeBetween(ops, i, last))
+    return {};
+  SmallVector<Operation *> group(ops.begin() + i, ops.begin() + last + 1);
+  for (auto [op, unitDims] : llvm::zip(group, units))
+    op->setAttr(tcc::attr::kRows,
+                IntegerAttr::get(IntegerType::get(op->getContext(), 64),
+                                 unitDims + rows.size()));
+  return group;
+}
+
 /// The ops starting at ops[i] that become one kernel: a contraction with
 /// the op before it that initializes its output and the elementwise op
 /// after it that consumes the output (either may be missing), marked
 /// tcc.epilogue_init and tcc.epilogue for tcc-vectorize-contractions; the
 /// fills of parts of one buffer (a padded buffer's border, one slab per
-/// side, from tcc-pad-in-place); or ops[i] alone.
+/// side, from tcc-pad-in-place); a row group (rowGroup), marked tcc.rows
+/// for tcc-split-kernels; or ops[i] alone.
 SmallVector<Operation *> fusionGroup(ArrayRef<Operation *> ops, size_t i) {
   if (Value buffer = filledBuffer(ops[i])) {
     size_t last = i;
@@ -233,6 +394,8 @@ SmallVector<Operation *> fusionGroup(ArrayRef<Operation *> ops, size_t i) {
                                             ops.begin() + last + 1)
                  : SmallVector<Operation *>{ops[i]};
   }
+  if (SmallVector<Operation *> rows = rowGroup(ops, i); !rows.empty())
+    return rows;
   auto contraction = [&](size_t k) -> linalg::LinalgOp {
     auto op = k < ops.size() ? dyn_cast<linalg::LinalgOp>(ops[k])
                              : linalg::LinalgOp();
@@ -305,6 +468,15 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
                       return bool(filledBuffer(op));
                     });
       std::string name = kernelName(named, index);
+      if (group[0]->hasAttr(tcc::attr::kRows)) {
+        // k5_rows_4x4x256x256: the loop ranges of its first reduction.
+        Operation *reduction = *llvm::find_if(group, [](Operation *op) {
+          return cast<linalg::LinalgOp>(op).getNumReductionLoops() > 0;
+        });
+        name = kernelName(reduction, index);
+        name = "k" + std::to_string(index) + "_rows" +
+               name.substr(name.find('_', name.find('_') + 1));
+      }
       if (border) {
         name = "k" + std::to_string(index) + "_fill_border";
         for (auto [k, size] : llvm::enumerate(
@@ -328,6 +500,7 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
         for (Operation *op : ops) {
           op->removeAttr(kEpilogueInit);
           op->removeAttr(kEpilogue);
+          op->removeAttr(tcc::attr::kRows);
         }
         return;
       }

@@ -8,6 +8,8 @@
 #include "tcc/Passes.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -118,6 +120,162 @@ void split(RewriterBase &b, linalg::LinalgOp op, unsigned d, int64_t size,
   b.eraseOp(op);
 }
 
+/// Bytes of a chunk of rows, at most, that a row group's ops run on
+/// together: the rows stay in L1 from one op to the next.
+constexpr int64_t kRowChunkBytes = 16 * 1024;
+
+/// Runs the ops of a row group kernel (`ops`, in order, each marked with
+/// its number of row dims by tcc-outline-kernels: leading dims of extent
+/// 1, then the group's rows) row by row: a loop nest over the rows (the
+/// innermost by chunks of rows that fit kRowChunkBytes) around the ops on
+/// subviews of one chunk of rows. One of the loops is marked tcc.parallel
+/// when the work is worth splitting.
+void splitRows(RewriterBase &b, ArrayRef<linalg::LinalgOp> ops) {
+  // Each op's leading dims of extent 1, and the rows after them.
+  SmallVector<unsigned> units;
+  SmallVector<int64_t> extents;
+  int64_t rowBytes = 1, work = 0;
+  for (linalg::LinalgOp op : llvm::to_vector(ops)) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t numRows =
+        op->getAttrOfType<IntegerAttr>(tcc::attr::kRows).getInt();
+    unsigned unit = 0;
+    while (unit < numRows && ranges[unit] == 1)
+      ++unit;
+    units.push_back(unit);
+    extents.assign(ranges.begin() + unit, ranges.begin() + numRows);
+    int64_t iterations = 1;
+    for (int64_t r : ranges)
+      iterations *= r;
+    work = std::max(work, iterations);
+  }
+  int64_t rows = 1;
+  for (int64_t extent : extents)
+    rows *= extent;
+  for (linalg::LinalgOp op : llvm::to_vector(ops))
+    for (Value v : op->getOperands())
+      if (auto type = dyn_cast<MemRefType>(v.getType());
+          type && type.getElementType().isIntOrFloat())
+        rowBytes = std::max(rowBytes,
+                            type.getNumElements() / rows *
+                                llvm::divideCeil(type.getElementTypeBitWidth(),
+                                                 8));
+  unsigned numRows = extents.size();
+  // The innermost row loop steps by the largest divisor of its extent
+  // whose rows fit.
+  int64_t chunk = 1;
+  for (int64_t c = 1; c <= extents.back(); ++c)
+    if (extents.back() % c == 0 && c * rowBytes <= kRowChunkBytes)
+      chunk = c;
+  SmallVector<int64_t> trips(extents);
+  trips.back() /= chunk;
+  // Split over threads: the outermost loop of at least 8 trips, else the
+  // one of the most.
+  std::optional<unsigned> parallel;
+  if (work >= kMinSplitWork)
+    for (unsigned d = 0; d < numRows; ++d)
+      if (trips[d] >= 2 && (!parallel || trips[*parallel] < 8) &&
+          (!parallel || trips[d] > trips[*parallel] || trips[d] >= 8))
+        parallel = d;
+
+  linalg::LinalgOp first = ops.front();
+  Location loc = first.getLoc();
+  b.setInsertionPoint(first);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  SmallVector<Value> offsets;
+  for (unsigned d = 0; d < numRows; ++d) {
+    int64_t step = d + 1 == numRows ? chunk : 1;
+    auto loop = scf::ForOp::create(b, loc, index(0), index(extents[d]),
+                                   index(step));
+    if (parallel == d)
+      loop->setAttr(tcc::attr::kParallel, b.getUnitAttr());
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    offsets.push_back(loop.getInductionVar());
+  }
+  for (auto [op, unit] : llvm::zip(llvm::to_vector(ops), units)) {
+    SmallVector<Value> operands;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!type || !op.getMatchingIndexingMap(&operand).isFunctionOfDim(0)) {
+        operands.push_back(operand.get());
+        continue;
+      }
+      SmallVector<OpFoldResult> at(type.getRank(), b.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, strides(type.getRank(),
+                                               b.getIndexAttr(1));
+      for (int64_t size : type.getShape())
+        sizes.push_back(b.getIndexAttr(size));
+      for (unsigned d = 0; d < numRows; ++d) {
+        at[unit + d] = offsets[d];
+        sizes[unit + d] = b.getIndexAttr(d + 1 == numRows ? chunk : 1);
+      }
+      operands.push_back(
+          memref::SubViewOp::create(b, loc, operand.get(), at, sizes, strides));
+    }
+    Operation *row = clone(b, op, TypeRange(), operands);
+    row->removeAttr(tcc::attr::kRows);
+    // linalg.index of a row dim counts from the chunk's start now.
+    row->walk([&](linalg::IndexOp idx) {
+      if (idx.getDim() < unit || idx.getDim() >= unit + numRows)
+        return;
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(idx);
+      auto shifted = arith::AddIOp::create(b, loc, idx,
+                                           offsets[idx.getDim() - unit]);
+      b.replaceAllUsesExcept(idx, shifted.getResult(), shifted);
+    });
+  }
+  for (linalg::LinalgOp op : llvm::to_vector(ops))
+    b.eraseOp(op);
+}
+
+} // namespace
+
+unsigned tcc::leadingRowDims(linalg::LinalgOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned parallel = 0;
+  while (parallel < iterators.size() &&
+         iterators[parallel] == utils::IteratorType::parallel)
+    ++parallel;
+  MLIRContext *ctx = op.getContext();
+  // Whether each operand reads d0...d(k-1) as its first k indices and
+  // nowhere else, or not at all (a broadcast input).
+  auto isRows = [&](unsigned k) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()))
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      bool uses = false;
+      for (unsigned d = 0; d < k; ++d)
+        uses |= map.isFunctionOfDim(d);
+      if (!uses) {
+        if (op.isDpsInit(&operand))
+          return false;
+        continue;
+      }
+      if (map.getNumResults() < k)
+        return false;
+      for (unsigned r = 0; r < k; ++r)
+        if (map.getResult(r) != getAffineDimExpr(r, ctx))
+          return false;
+      for (unsigned r = 0; r < map.getNumResults(); ++r)
+        for (unsigned d = 0; d < k; ++d)
+          if (map.getResult(r).isFunctionOfDim(d) &&
+              (r != d || map.getResult(r) != getAffineDimExpr(d, ctx)))
+            return false;
+    }
+    return true;
+  };
+  for (unsigned k = parallel; k > 0; --k)
+    if (isRows(k))
+      return k;
+  return 0;
+}
+
+namespace {
+
 struct SplitKernels : tcc::impl::SplitKernelsBase<SplitKernels> {
   void runOnOperation() override {
     func::FuncOp fn = getOperation();
@@ -132,7 +290,16 @@ struct SplitKernels : tcc::impl::SplitKernelsBase<SplitKernels> {
           op->getParentOp() == fn)
         ops.push_back(linalgOp);
     });
-    if (parallel || ops.size() != 1)
+    if (parallel || ops.empty())
+      return;
+    IRRewriter b(&getContext());
+    if (llvm::all_of(ops, [](linalg::LinalgOp op) {
+          return op->hasAttr(tcc::attr::kRows);
+        }))
+      return splitRows(b, ops);
+    for (linalg::LinalgOp op : ops)
+      op->removeAttr(tcc::attr::kRows);
+    if (ops.size() != 1)
       return;
     linalg::LinalgOp op = ops.front();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -141,7 +308,6 @@ struct SplitKernels : tcc::impl::SplitKernelsBase<SplitKernels> {
       work = ShapedType::isDynamic(r) ? 0 : work * r;
     if (work < kMinSplitWork)
       return;
-    IRRewriter b(&getContext());
     // An elementwise op on contiguous buffers: equal runs of its elements.
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
         generic && tcc::isFlattenable(generic)) {

@@ -195,3 +195,187 @@ func.func @main(%a: memref<4x16xf32>, %w: memref<16x8xf32>, %y: memref<4x8xf32>,
   linalg.matmul ins(%a, %w : memref<4x16xf32>, memref<16x8xf32>) outs(%y : memref<4x8xf32>)
   return
 }
+
+// -----
+
+// A softmax's passes (the max's init, the max, the exponentials, the sum's
+// init, the sum, the quotient, here times a broadcast [32] scale) share
+// their rows (2x4x8 of 32): one kernel, each op marked with its number of
+// row dims for tcc-split-kernels. The sum runs on views with a leading
+// unit dim (the same rows: 4 row dims). The scale, which no row indexes,
+// is only read. The fill that initializes the matmul's output stays out.
+// CHECK-LABEL: func.func @main
+// CHECK: call @net_k0_rows_2x4x8x32(
+// CHECK-NEXT: call @net_k1_fill_256x16(
+// CHECK: call @net_k2_matmul_64x16x32(
+// CHECK: func.func private @net_k0_rows_2x4x8x32(
+// CHECK: linalg.fill {tcc.rows = 3 : i64}
+// CHECK: linalg.generic {{.*}}"reduction"]}{{.*}}tcc.rows = 3 : i64
+// CHECK: linalg.generic {{.*}}tcc.rows = 3 : i64
+// CHECK: linalg.fill {tcc.rows = 3 : i64}
+// CHECK: linalg.generic {{.*}}memref<1x2x4x8x32xf32>{{.*}}tcc.rows = 4 : i64
+// CHECK: linalg.generic {{.*}}memref<32xf32>{{.*}}tcc.rows = 3 : i64
+// CHECK-NEXT: ^bb0
+// CHECK-NOT: tcc.rows
+#id_r = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#red_r = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#id5_r = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#red5_r = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+#col_r = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func @main(%x: memref<2x4x8x32xf32>, %g: memref<32xf32>, %w: memref<32x16xf32>, %y: memref<2x4x8x32xf32>, %z: memref<256x16xf32>, %ws: memref<256xi8>) {
+  %lowest = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = memref.view %ws[%c0][] : memref<256xi8> to memref<2x4x8xf32>
+  linalg.fill ins(%lowest : f32) outs(%m : memref<2x4x8xf32>)
+  linalg.generic {indexing_maps = [#id_r, #red_r], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x : memref<2x4x8x32xf32>) outs(%m : memref<2x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %0 = arith.maximumf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id_r, #red_r, #id_r], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %m : memref<2x4x8x32xf32>, memref<2x4x8xf32>) outs(%y : memref<2x4x8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %0 = arith.subf %a, %b : f32
+    %1 = math.exp %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%m : memref<2x4x8xf32>)
+  %y5 = memref.expand_shape %y [[0, 1], [2], [3], [4]] output_shape [1, 2, 4, 8, 32] : memref<2x4x8x32xf32> into memref<1x2x4x8x32xf32>
+  %m5 = memref.expand_shape %m [[0, 1], [2], [3]] output_shape [1, 2, 4, 8] : memref<2x4x8xf32> into memref<1x2x4x8xf32>
+  linalg.generic {indexing_maps = [#id5_r, #red5_r], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%y5 : memref<1x2x4x8x32xf32>) outs(%m5 : memref<1x2x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %0 = arith.addf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id_r, #red_r, #col_r, #id_r], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y, %m, %g : memref<2x4x8x32xf32>, memref<2x4x8xf32>, memref<32xf32>) outs(%y : memref<2x4x8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32):
+    %0 = arith.divf %a, %b : f32
+    %1 = arith.mulf %0, %c : f32
+    linalg.yield %1 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%z : memref<256x16xf32>)
+  %y2 = memref.collapse_shape %y [[0, 1, 2], [3]] : memref<2x4x8x32xf32> into memref<64x32xf32>
+  %z2 = memref.subview %z[0, 0] [64, 16] [1, 1] : memref<256x16xf32> to memref<64x16xf32, strided<[16, 1]>>
+  linalg.matmul ins(%y2, %w : memref<64x32xf32>, memref<32x16xf32>) outs(%z2 : memref<64x16xf32, strided<[16, 1]>>)
+  return
+}
+
+// -----
+
+// No row group: the exponentials go to a view that shares bytes with the
+// max's (the workspace plan reuses them; row by row, the max of a later
+// row would overwrite exponentials already written), and two elementwise
+// ops alone have no reduction to keep in cache between them.
+// CHECK-LABEL: func.func @main
+// CHECK: call @net_k0_fill_2x8(
+// CHECK-NEXT: call @net_k1_generic_2x8x32(
+// CHECK-NEXT: call @net_k2_generic_2x8x32(
+// CHECK-NEXT: call @net_k3_generic_2x8x32(
+// CHECK-NEXT: call @net_k4_generic_2x8x32(
+// CHECK-NOT: tcc.rows
+#id_n = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#red_n = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @main(%x: memref<2x8x32xf32>, %y: memref<2x8x32xf32>, %ws: memref<2048xi8>) {
+  %lowest = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : index
+  %m = memref.view %ws[%c0][] : memref<2048xi8> to memref<2x8xf32>
+  %e = memref.view %ws[%c0][] : memref<2048xi8> to memref<2x8x32xf32>
+  linalg.fill ins(%lowest : f32) outs(%m : memref<2x8xf32>)
+  linalg.generic {indexing_maps = [#id_n, #red_n], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : memref<2x8x32xf32>) outs(%m : memref<2x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %0 = arith.maximumf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id_n, #red_n, #id_n], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %m : memref<2x8x32xf32>, memref<2x8xf32>) outs(%e : memref<2x8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %0 = arith.subf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id_n, #id_n], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e : memref<2x8x32xf32>) outs(%y : memref<2x8x32xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %0 = math.exp %a : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id_n, #id_n], iterator_types = ["parallel", "parallel", "parallel"]} ins(%y : memref<2x8x32xf32>) outs(%y : memref<2x8x32xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %0 = arith.negf %a : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A bias [1, 3, 8, 8] that every window (d0) reads whole, at (0, d1, d2,
+// d3): the rows of its op stop before the heads (d1), which the bias
+// indexes while no row does. The group's rows are the 4 windows.
+// CHECK-LABEL: func.func @main
+// CHECK: call @net_k0_rows_4x3x8x8(
+// CHECK-NOT: call
+// CHECK: linalg.generic {{.*}}tcc.rows = 1 : i64
+// CHECK: linalg.fill {tcc.rows = 1 : i64}
+// CHECK: linalg.generic {{.*}}tcc.rows = 1 : i64
+// CHECK: linalg.generic {{.*}}tcc.rows = 1 : i64
+#id_b = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bias_b = affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>
+#red_b = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+func.func @main(%x: memref<4x3x8x8xf32>, %bias: memref<1x3x8x8xf32>, %y: memref<4x3x8x8xf32>, %ws: memref<384xi8>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %s = memref.view %ws[%c0][] : memref<384xi8> to memref<4x3x8xf32>
+  linalg.generic {indexing_maps = [#id_b, #bias_b, #id_b], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %bias : memref<4x3x8x8xf32>, memref<1x3x8x8xf32>) outs(%y : memref<4x3x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %0 = arith.addf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%s : memref<4x3x8xf32>)
+  linalg.generic {indexing_maps = [#id_b, #red_b], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%y : memref<4x3x8x8xf32>) outs(%s : memref<4x3x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %0 = arith.addf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id_b, #red_b, #id_b], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y, %s : memref<4x3x8x8xf32>, memref<4x3x8xf32>) outs(%y : memref<4x3x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %0 = arith.divf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A gather's body loads from a buffer (%t) whose bytes the sum after it
+// reuses: row by row, the sum of row 0 would overwrite %t before the gather
+// read its row 1. The gather stays out of the row group; the sum's init,
+// the sum and the quotient make one.
+// CHECK-LABEL: func.func @main
+// CHECK: call @net_k0_generic_4x8(
+// CHECK-NEXT: call @net_k1_rows_4x8(
+// CHECK-NOT: call
+#id_g = affine_map<(d0, d1) -> (d0, d1)>
+#red_g = affine_map<(d0, d1) -> (d0)>
+func.func @main(%y: memref<4x8xf32>, %ws: memref<128xi8>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %t = memref.view %ws[%c0][] : memref<128xi8> to memref<4x8xf32>
+  %s = memref.view %ws[%c0][] : memref<128xi8> to memref<4xf32>
+  linalg.generic {indexing_maps = [#id_g], iterator_types = ["parallel", "parallel"]} outs(%y : memref<4x8xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %v = memref.load %t[%i, %j] : memref<4x8xf32>
+    linalg.yield %v : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+  linalg.generic {indexing_maps = [#id_g, #red_g], iterator_types = ["parallel", "reduction"]} ins(%y : memref<4x8xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %0 = arith.addf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id_g, #red_g, #id_g], iterator_types = ["parallel", "parallel"]} ins(%y, %s : memref<4x8xf32>, memref<4xf32>) outs(%y : memref<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %0 = arith.divf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

@@ -72,3 +72,72 @@ func.func @not_a_kernel(%x: memref<1x32x64x64xf32>, %y: memref<1x32x64x64xf32>) 
   }
   return
 }
+
+#id_r = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#red_r = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#id5_r = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#red5_r = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+#col_r = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// A row group's kernel (tcc-outline-kernels marks each op with its number
+// of row dims): one loop nest over the rows 4x8x64 around all the ops, on
+// subviews of a chunk of rows. A row is 512 bytes: the innermost row loop
+// steps by 32 rows (16 KB). The outermost loop of 8 trips or more (the 8)
+// is split over threads. The op with a leading unit dim takes the same
+// rows one dim later; the [128] scale no row indexes is read whole; the
+// linalg.index of a row dim counts from the chunk's start.
+// CHECK-LABEL: func private @softmax
+// CHECK: scf.for %[[A:.*]] = %{{.*}} to %c4 step
+// CHECK: scf.for %[[B:.*]] = %{{.*}} to %c8 step
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %c64 step %c32
+// CHECK: %[[M:.*]] = memref.subview %arg0[%[[A]], %[[B]], %[[C]]] [1, 1, 32] [1, 1, 1]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[M]] : memref<1x1x32xf32, strided<[512, 64, 1], offset: ?>>)
+// CHECK: memref.subview %arg1[%[[A]], %[[B]], %[[C]], 0] [1, 1, 32, 128] [1, 1, 1, 1]
+// CHECK: linalg.generic {{.*}}"reduction"]}
+// CHECK: linalg.generic
+// CHECK: linalg.fill
+// CHECK: memref.subview %{{.*}}[0, %[[A]], %[[B]], %[[C]], 0] [1, 1, 1, 32, 128] [1, 1, 1, 1, 1]
+// CHECK: memref.subview %{{.*}}[0, %[[A]], %[[B]], %[[C]]] [1, 1, 1, 32] [1, 1, 1, 1]
+// CHECK: linalg.generic {{.*}}"reduction"]}
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %arg3 : {{.*}}, memref<128xf32>)
+// CHECK: %[[I:.*]] = linalg.index 2
+// CHECK: arith.addi %[[I]], %[[C]]
+// CHECK: }
+// CHECK: }
+// CHECK-NEXT: } {tcc.parallel}
+// CHECK-NOT: tcc.rows
+func.func private @softmax(%m: memref<4x8x64xf32>, %x: memref<4x8x64x128xf32>, %y: memref<4x8x64x128xf32>, %g: memref<128xf32>) attributes {tcc.kernel} {
+  %lowest = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %y5 = memref.expand_shape %y [[0, 1], [2], [3], [4]] output_shape [1, 4, 8, 64, 128] : memref<4x8x64x128xf32> into memref<1x4x8x64x128xf32>
+  %m5 = memref.expand_shape %m [[0, 1], [2], [3]] output_shape [1, 4, 8, 64] : memref<4x8x64xf32> into memref<1x4x8x64xf32>
+  linalg.fill {tcc.rows = 3 : i64} ins(%lowest : f32) outs(%m : memref<4x8x64xf32>)
+  linalg.generic {indexing_maps = [#id_r, #red_r], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x : memref<4x8x64x128xf32>) outs(%m : memref<4x8x64xf32>) attrs = {tcc.rows = 3 : i64} {
+  ^bb0(%a: f32, %b: f32):
+    %0 = arith.maximumf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id_r, #red_r, #id_r], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %m : memref<4x8x64x128xf32>, memref<4x8x64xf32>) outs(%y : memref<4x8x64x128xf32>) attrs = {tcc.rows = 3 : i64} {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %0 = arith.subf %a, %b : f32
+    %1 = math.exp %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.fill {tcc.rows = 3 : i64} ins(%zero : f32) outs(%m : memref<4x8x64xf32>)
+  linalg.generic {indexing_maps = [#id5_r, #red5_r], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%y5 : memref<1x4x8x64x128xf32>) outs(%m5 : memref<1x4x8x64xf32>) attrs = {tcc.rows = 4 : i64} {
+  ^bb0(%a: f32, %b: f32):
+    %0 = arith.addf %a, %b : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id_r, #red_r, #col_r, #id_r], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y, %m, %g : memref<4x8x64x128xf32>, memref<4x8x64xf32>, memref<128xf32>) outs(%y : memref<4x8x64x128xf32>) attrs = {tcc.rows = 3 : i64} {
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32):
+    %i = linalg.index 2 : index
+    %f = arith.index_cast %i : index to i32
+    %h = arith.sitofp %f : i32 to f32
+    %0 = arith.divf %a, %b : f32
+    %1 = arith.mulf %0, %c : f32
+    %2 = arith.addf %1, %h : f32
+    linalg.yield %2 : f32
+  }
+  return
+}
