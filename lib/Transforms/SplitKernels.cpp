@@ -73,6 +73,37 @@ std::optional<unsigned> chooseDim(linalg::LinalgOp op,
   return longest;
 }
 
+/// A subview of `buffer` (a static memref) that is whole but along the
+/// dims `window` lists as (dim, offset, size).
+Value subviewOf(OpBuilder &b, Location loc, Value buffer,
+                ArrayRef<std::tuple<unsigned, Value, int64_t>> window) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+  for (int64_t size : type.getShape())
+    sizes.push_back(b.getIndexAttr(size));
+  for (auto [dim, offset, size] : window) {
+    offsets[dim] = offset;
+    sizes[dim] = b.getIndexAttr(size);
+  }
+  return memref::SubViewOp::create(b, loc, buffer, offsets, sizes, strides);
+}
+
+/// Makes the linalg.index ops of loop `d` in `chunk` (an op cloned onto
+/// subviews that start at `offset` along it) count from the whole op's
+/// start again.
+void shiftIndices(RewriterBase &b, Operation *chunk, unsigned d,
+                  Value offset) {
+  chunk->walk([&](linalg::IndexOp idx) {
+    if (idx.getDim() != d)
+      return;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(idx);
+    auto shifted = arith::AddIOp::create(b, idx.getLoc(), idx, offset);
+    b.replaceAllUsesExcept(idx, shifted.getResult(), shifted);
+  });
+}
+
 /// Replaces `op` by a loop over `chunks` chunks of dim `d` (of `size`
 /// iterations), marked tcc.parallel, running `op` on subviews.
 void split(RewriterBase &b, linalg::LinalgOp op, unsigned d, int64_t size,
@@ -90,33 +121,18 @@ void split(RewriterBase &b, linalg::LinalgOp op, unsigned d, int64_t size,
                                        index(tile));
   SmallVector<Value> operands;
   for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    std::optional<unsigned> pos = map.getResultPosition(b.getAffineDimExpr(d));
-    if (!type || !pos) {
+    std::optional<unsigned> pos =
+        op.getMatchingIndexingMap(&operand).getResultPosition(
+            b.getAffineDimExpr(d));
+    if (!isa<MemRefType>(operand.get().getType()) || !pos)
       operands.push_back(operand.get());
-      continue;
-    }
-    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(type.getRank(),
-                                             b.getIndexAttr(1));
-    for (int64_t s : type.getShape())
-      sizes.push_back(b.getIndexAttr(s));
-    offsets[*pos] = offset;
-    sizes[*pos] = b.getIndexAttr(tile);
-    operands.push_back(
-        memref::SubViewOp::create(b, loc, operand.get(), offsets, sizes,
-                                  strides));
+    else
+      operands.push_back(
+          subviewOf(b, loc, operand.get(), {{*pos, offset, tile}}));
   }
   Operation *chunk = clone(b, op, TypeRange(), operands);
   // linalg.index of dim d counts from the chunk's start now.
-  chunk->walk([&](linalg::IndexOp idx) {
-    if (idx.getDim() != d)
-      return;
-    b.setInsertionPointAfter(idx);
-    auto shifted = arith::AddIOp::create(b, loc, idx, offset);
-    b.replaceAllUsesExcept(idx, shifted.getResult(), shifted);
-  });
+  shiftIndices(b, chunk, d, offset);
   b.eraseOp(op);
 }
 
@@ -195,37 +211,21 @@ void splitRows(RewriterBase &b, ArrayRef<linalg::LinalgOp> ops) {
     offsets.push_back(loop.getInductionVar());
   }
   for (auto [op, unit] : llvm::zip(llvm::to_vector(ops), units)) {
+    SmallVector<std::tuple<unsigned, Value, int64_t>> window;
+    for (unsigned d = 0; d < numRows; ++d)
+      window.push_back({unit + d, offsets[d], d + 1 == numRows ? chunk : 1});
     SmallVector<Value> operands;
-    for (OpOperand &operand : op->getOpOperands()) {
-      auto type = dyn_cast<MemRefType>(operand.get().getType());
-      if (!type || !op.getMatchingIndexingMap(&operand).isFunctionOfDim(0)) {
-        operands.push_back(operand.get());
-        continue;
-      }
-      SmallVector<OpFoldResult> at(type.getRank(), b.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes, strides(type.getRank(),
-                                               b.getIndexAttr(1));
-      for (int64_t size : type.getShape())
-        sizes.push_back(b.getIndexAttr(size));
-      for (unsigned d = 0; d < numRows; ++d) {
-        at[unit + d] = offsets[d];
-        sizes[unit + d] = b.getIndexAttr(d + 1 == numRows ? chunk : 1);
-      }
+    for (OpOperand &operand : op->getOpOperands())
       operands.push_back(
-          memref::SubViewOp::create(b, loc, operand.get(), at, sizes, strides));
-    }
+          isa<MemRefType>(operand.get().getType()) &&
+                  op.getMatchingIndexingMap(&operand).isFunctionOfDim(0)
+              ? subviewOf(b, loc, operand.get(), window)
+              : operand.get());
     Operation *row = clone(b, op, TypeRange(), operands);
     row->removeAttr(tcc::attr::kRows);
     // linalg.index of a row dim counts from the chunk's start now.
-    row->walk([&](linalg::IndexOp idx) {
-      if (idx.getDim() < unit || idx.getDim() >= unit + numRows)
-        return;
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointAfter(idx);
-      auto shifted = arith::AddIOp::create(b, loc, idx,
-                                           offsets[idx.getDim() - unit]);
-      b.replaceAllUsesExcept(idx, shifted.getResult(), shifted);
-    });
+    for (unsigned d = 0; d < numRows; ++d)
+      shiftIndices(b, row, unit + d, offsets[d]);
   }
   for (linalg::LinalgOp op : llvm::to_vector(ops))
     b.eraseOp(op);
