@@ -95,6 +95,15 @@ bool isMultiplyAccumulate(mlir::linalg::LinalgOp op);
 /// writes one row of each buffer that depends on them.
 unsigned leadingRowDims(mlir::linalg::LinalgOp op);
 
+/// The extents of the first `numRows` loops of `op` after its leading
+/// loops of extent 1, whose number goes in `units`.
+llvm::SmallVector<int64_t> rowExtents(mlir::linalg::LinalgOp op,
+                                      unsigned numRows, unsigned &units);
+
+/// The bytes of one of `rows` (extents whose product is the row count) of
+/// the largest of `buffers` (the non-memrefs are skipped).
+int64_t rowBytes(mlir::ValueRange buffers, llvm::ArrayRef<int64_t> rows);
+
 /// The B x B transpose of each group of B lanes of `rows` (B vectors of a
 /// multiple of B lanes, B a power of two): lane g * B + i of result j is
 /// lane g * B + j of row i. log2(B) stages of swapping half blocks between

@@ -42,6 +42,19 @@ bool isArgument(Value value) {
   return value.getType().isIntOrIndexOrFloat();
 }
 
+/// `_<static loop ranges>` of a linalg op (`d` where dynamic), else "".
+std::string rangesSuffix(Operation *op) {
+  std::string suffix;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+    for (size_t i = 0; i < ranges.size(); ++i)
+      suffix += (i ? "x" : "_") + (ShapedType::isDynamic(ranges[i])
+                                       ? std::string("d")
+                                       : std::to_string(ranges[i]));
+  }
+  return suffix;
+}
+
 /// `k<index>_<op>[_<static loop ranges>]`, e.g. k3_matmul_32x768x768.
 std::string kernelName(Operation *op, int index) {
   std::string name = "k" + std::to_string(index) + "_" +
@@ -49,14 +62,7 @@ std::string kernelName(Operation *op, int index) {
   for (char &c : name)
     if (!llvm::isAlnum(c))
       c = '_';
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-    for (size_t i = 0; i < ranges.size(); ++i)
-      name += (i ? "x" : "_") + (ShapedType::isDynamic(ranges[i])
-                                     ? std::string("d")
-                                     : std::to_string(ranges[i]));
-  }
-  return name;
+  return name + rangesSuffix(op);
 }
 
 using tcc::attr::kEpilogue;
@@ -236,12 +242,7 @@ bool rowCandidate(Operation *op, SmallVectorImpl<int64_t> &rows,
     if (auto type = dyn_cast<MemRefType>(operand.get().getType());
         type && !type.hasStaticShape())
       return false;
-  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-  unsigned numRows = tcc::leadingRowDims(linalgOp);
-  units = 0;
-  while (units < numRows && ranges[units] == 1)
-    ++units;
-  rows.assign(ranges.begin() + units, ranges.begin() + numRows);
+  rows = tcc::rowExtents(linalgOp, tcc::leadingRowDims(linalgOp), units);
   return !rows.empty();
 }
 
@@ -354,18 +355,14 @@ SmallVector<Operation *> rowGroup(ArrayRef<Operation *> ops, size_t i) {
           cast<linalg::LinalgOp>(ops[l]).getDpsInputs(),
           [&](Value in) { return rowBuffer(in) == out; });
   }
-  int64_t numRows = 1, rowBytes = 0;
+  int64_t numRows = 1;
   for (int64_t extent : rows)
     numRows *= extent;
-  for (auto &[value, use] : buffers) {
-    auto type = cast<MemRefType>(value.getType());
-    if (use.first && type.getElementType().isIntOrFloat())
-      rowBytes = std::max(rowBytes,
-                          type.getNumElements() / numRows *
-                              llvm::divideCeil(type.getElementTypeBitWidth(),
-                                               8));
-  }
-  if (!reused || numRows < 2 || rowBytes > kMaxRowBytes ||
+  SmallVector<Value> byRow;
+  for (auto &[value, use] : buffers)
+    if (use.first)
+      byRow.push_back(value);
+  if (!reused || numRows < 2 || tcc::rowBytes(byRow, rows) > kMaxRowBytes ||
       !effectFreeBetween(ops, i, last))
     return {};
   SmallVector<Operation *> group(ops.begin() + i, ops.begin() + last + 1);
@@ -473,9 +470,7 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
         Operation *reduction = *llvm::find_if(group, [](Operation *op) {
           return cast<linalg::LinalgOp>(op).getNumReductionLoops() > 0;
         });
-        name = kernelName(reduction, index);
-        name = "k" + std::to_string(index) + "_rows" +
-               name.substr(name.find('_', name.find('_') + 1));
+        name = "k" + std::to_string(index) + "_rows" + rangesSuffix(reduction);
       }
       if (border) {
         name = "k" + std::to_string(index) + "_fill_border";

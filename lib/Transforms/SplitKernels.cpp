@@ -56,21 +56,30 @@ bool isSplittable(linalg::LinalgOp op, unsigned d) {
   return true;
 }
 
+/// Among the dims `allowed` accepts with at least 2 `trips`, the outermost
+/// of at least 8, else the one of the most.
+std::optional<unsigned> splitDim(ArrayRef<int64_t> trips,
+                                 function_ref<bool(unsigned)> allowed) {
+  std::optional<unsigned> longest;
+  for (unsigned d = 0; d < trips.size(); ++d) {
+    if (trips[d] < 2 || !allowed(d))
+      continue;
+    if (trips[d] >= 8)
+      return d;
+    if (!longest || trips[d] > trips[*longest])
+      longest = d;
+  }
+  return longest;
+}
+
 /// The dim to split: the outermost parallel one of at least 8 iterations,
 /// else the longest.
 std::optional<unsigned> chooseDim(linalg::LinalgOp op,
                                   ArrayRef<int64_t> ranges) {
-  std::optional<unsigned> longest;
-  for (unsigned d = 0; d < ranges.size(); ++d) {
-    if (op.getIteratorTypesArray()[d] != utils::IteratorType::parallel ||
-        ranges[d] < 2 || !isSplittable(op, d))
-      continue;
-    if (ranges[d] >= 8)
-      return d;
-    if (!longest || ranges[d] > ranges[*longest])
-      longest = d;
-  }
-  return longest;
+  return splitDim(ranges, [&](unsigned d) {
+    return op.getIteratorTypesArray()[d] == utils::IteratorType::parallel &&
+           isSplittable(op, d);
+  });
 }
 
 /// A subview of `buffer` (a static memref) that is whole but along the
@@ -146,36 +155,24 @@ constexpr int64_t kRowChunkBytes = 16 * 1024;
 /// innermost by chunks of rows that fit kRowChunkBytes) around the ops on
 /// subviews of one chunk of rows. One of the loops is marked tcc.parallel
 /// when the work is worth splitting.
-void splitRows(RewriterBase &b, ArrayRef<linalg::LinalgOp> ops) {
+void splitRows(RewriterBase &b, MutableArrayRef<linalg::LinalgOp> ops) {
   // Each op's leading dims of extent 1, and the rows after them.
   SmallVector<unsigned> units;
   SmallVector<int64_t> extents;
-  int64_t rowBytes = 1, work = 0;
-  for (linalg::LinalgOp op : llvm::to_vector(ops)) {
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    int64_t numRows =
-        op->getAttrOfType<IntegerAttr>(tcc::attr::kRows).getInt();
-    unsigned unit = 0;
-    while (unit < numRows && ranges[unit] == 1)
-      ++unit;
-    units.push_back(unit);
-    extents.assign(ranges.begin() + unit, ranges.begin() + numRows);
+  SmallVector<Value> buffers;
+  int64_t work = 0;
+  for (linalg::LinalgOp op : ops) {
+    units.push_back(0);
+    extents = tcc::rowExtents(
+        op, op->getAttrOfType<IntegerAttr>(tcc::attr::kRows).getInt(),
+        units.back());
     int64_t iterations = 1;
-    for (int64_t r : ranges)
+    for (int64_t r : op.getStaticLoopRanges())
       iterations *= r;
     work = std::max(work, iterations);
+    llvm::append_range(buffers, op->getOperands());
   }
-  int64_t rows = 1;
-  for (int64_t extent : extents)
-    rows *= extent;
-  for (linalg::LinalgOp op : llvm::to_vector(ops))
-    for (Value v : op->getOperands())
-      if (auto type = dyn_cast<MemRefType>(v.getType());
-          type && type.getElementType().isIntOrFloat())
-        rowBytes = std::max(rowBytes,
-                            type.getNumElements() / rows *
-                                llvm::divideCeil(type.getElementTypeBitWidth(),
-                                                 8));
+  int64_t rowBytes = std::max<int64_t>(1, tcc::rowBytes(buffers, extents));
   unsigned numRows = extents.size();
   // The innermost row loop steps by the largest divisor of its extent
   // whose rows fit.
@@ -185,14 +182,10 @@ void splitRows(RewriterBase &b, ArrayRef<linalg::LinalgOp> ops) {
       chunk = c;
   SmallVector<int64_t> trips(extents);
   trips.back() /= chunk;
-  // Split over threads: the outermost loop of at least 8 trips, else the
-  // one of the most.
+  // Split over threads as a single op's dim would be.
   std::optional<unsigned> parallel;
   if (work >= kMinSplitWork)
-    for (unsigned d = 0; d < numRows; ++d)
-      if (trips[d] >= 2 && (!parallel || trips[*parallel] < 8) &&
-          (!parallel || trips[d] > trips[*parallel] || trips[d] >= 8))
-        parallel = d;
+    parallel = splitDim(trips, [](unsigned) { return true; });
 
   linalg::LinalgOp first = ops.front();
   Location loc = first.getLoc();
@@ -210,7 +203,7 @@ void splitRows(RewriterBase &b, ArrayRef<linalg::LinalgOp> ops) {
     b.setInsertionPoint(loop.getBody()->getTerminator());
     offsets.push_back(loop.getInductionVar());
   }
-  for (auto [op, unit] : llvm::zip(llvm::to_vector(ops), units)) {
+  for (auto [op, unit] : llvm::zip(ops, units)) {
     SmallVector<std::tuple<unsigned, Value, int64_t>> window;
     for (unsigned d = 0; d < numRows; ++d)
       window.push_back({unit + d, offsets[d], d + 1 == numRows ? chunk : 1});
@@ -227,7 +220,7 @@ void splitRows(RewriterBase &b, ArrayRef<linalg::LinalgOp> ops) {
     for (unsigned d = 0; d < numRows; ++d)
       shiftIndices(b, row, unit + d, offsets[d]);
   }
-  for (linalg::LinalgOp op : llvm::to_vector(ops))
+  for (linalg::LinalgOp op : ops)
     b.eraseOp(op);
 }
 
@@ -272,6 +265,29 @@ unsigned tcc::leadingRowDims(linalg::LinalgOp op) {
     if (isRows(k))
       return k;
   return 0;
+}
+
+SmallVector<int64_t> tcc::rowExtents(linalg::LinalgOp op, unsigned numRows,
+                                     unsigned &units) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  units = 0;
+  while (units < numRows && ranges[units] == 1)
+    ++units;
+  return SmallVector<int64_t>(ranges.begin() + units,
+                              ranges.begin() + numRows);
+}
+
+int64_t tcc::rowBytes(ValueRange buffers, ArrayRef<int64_t> rows) {
+  int64_t numRows = 1, bytes = 0;
+  for (int64_t extent : rows)
+    numRows *= extent;
+  for (Value v : buffers)
+    if (auto type = dyn_cast<MemRefType>(v.getType());
+        type && type.getElementType().isIntOrFloat())
+      bytes = std::max(bytes,
+                       type.getNumElements() / numRows *
+                           llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+  return bytes;
 }
 
 namespace {
