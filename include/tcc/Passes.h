@@ -68,6 +68,15 @@ bool collectOutlinedInputs(mlir::Operation *op,
                            llvm::SetVector<mlir::Operation *> &recreated,
                            llvm::SetVector<mlir::Value> &args);
 
+/// Marks `llvm.noalias` the memref arguments of `fn` (taking `args`, the
+/// values its callers pass) whose memory no other argument may touch: a
+/// range of the model's buffers, of a `llvm.noalias` argument of the
+/// function around, or of a constant global, overlapping no other
+/// argument's. LLVM then vectorizes the kernel's loops without run-time
+/// checks of whether its stores clobber its loads.
+void markDisjointArguments(mlir::func::FuncOp fn,
+                           llvm::ArrayRef<mlir::Value> args);
+
 /// Whether `op` maps every element of every operand to the same element of
 /// every other, on static identity-layout buffers of rank >= 2; such an op
 /// is the same as one loop over all elements.

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -522,12 +523,48 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
       kb.clone(*grouped, map);
     func::ReturnOp::create(kb, op->getLoc());
     func::CallOp::create(b, op->getLoc(), kernel, args.getArrayRef());
+    tcc::markDisjointArguments(kernel, args.getArrayRef());
     for (Operation *grouped : llvm::reverse(ops))
       grouped->erase();
   }
 };
 
 } // namespace
+
+void tcc::markDisjointArguments(func::FuncOp fn, ArrayRef<Value> args) {
+  auto trusted = [&](Value root) {
+    if (auto arg = dyn_cast<BlockArgument>(root)) {
+      auto owner = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+      if (!owner || arg.getOwner() != &owner.getBody().front())
+        return false;
+      // @main's buffers are the caller's, which overlap no other (the C
+      // API's contract); a kernel's are disjoint where marked so.
+      if (!owner->hasAttr(attr::kKernel) && !owner->hasAttr(attr::kParallelChunk))
+        return true;
+      return (bool)owner.getArgAttr(arg.getArgNumber(),
+                                    LLVM::LLVMDialect::getNoAliasAttrName());
+    }
+    auto get = root.getDefiningOp<memref::GetGlobalOp>();
+    auto global = get ? SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+                            get, get.getNameAttr())
+                      : memref::GlobalOp();
+    return global && global.getConstant();
+  };
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    if (!isa<MemRefType>(arg.getType()))
+      continue;
+    std::optional<MemoryRange> range = memoryOf(arg);
+    if (!range || !trusted(range->root))
+      continue;
+    bool disjoint = llvm::all_of(llvm::enumerate(args), [&](auto other) {
+      return other.index() == i || !isa<MemRefType>(other.value().getType()) ||
+             !mayOverlap(arg, other.value());
+    });
+    if (disjoint)
+      fn.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                    UnitAttr::get(fn.getContext()));
+  }
+}
 
 bool tcc::collectOutlinedInputs(Operation *op,
                                 llvm::SetVector<Operation *> &recreated,

@@ -153,6 +153,7 @@ struct ParallelizeLoops
     SmallVector<Value> operands(args.begin(), args.end());
     operands.append({index(b, 0), trips, context});
     func::CallOp::create(b, loc, chunk, operands);
+    tcc::markDisjointArguments(chunk, args.getArrayRef());
     loop.erase();
     loop = nullptr;
     return success();

@@ -14,13 +14,14 @@
 // CHECK: call @net_k3_generic_2x30(%[[C]], %[[Y]])
 // CHECK-NOT: linalg.
 
-// CHECK: func.func private @net_k0_transpose_2x2x6(%[[A:.*]]: memref<2x3x4xf32>, %[[B:.*]]: memref<2x2x6xf32>) attributes {tcc.kernel}
+// Arguments whose memory no other argument's overlaps are marked noalias.
+// CHECK: func.func private @net_k0_transpose_2x2x6(%[[A:.*]]: memref<2x3x4xf32> {llvm.noalias}, %[[B:.*]]: memref<2x2x6xf32> {llvm.noalias}) attributes {tcc.kernel}
 // CHECK-NEXT: %[[F:.*]] = memref.collapse_shape %[[A]]
 // CHECK-NEXT: %[[E:.*]] = memref.expand_shape %[[F]]
 // CHECK-NEXT: linalg.transpose ins(%[[E]] : memref<2x6x2xf32>) outs(%[[B]] : memref<2x2x6xf32>)
 // CHECK-NEXT: return
 
-// CHECK: func.func private @net_k1_copy_2x2x6(%[[S:.*]]: memref<2x2x6xf32>, %[[D:.*]]: memref<2x5x6xf32>)
+// CHECK: func.func private @net_k1_copy_2x2x6(%[[S:.*]]: memref<2x2x6xf32> {llvm.noalias}, %[[D:.*]]: memref<2x5x6xf32> {llvm.noalias})
 // CHECK-NEXT: %[[SV:.*]] = memref.subview %[[D]][0, 0, 0] [2, 2, 6] [1, 1, 1]
 // CHECK-NEXT: linalg.copy ins(%[[S]] : memref<2x2x6xf32>) outs(%[[SV]] :
 
@@ -376,6 +377,39 @@ func.func @main(%y: memref<4x8xf32>, %ws: memref<128xi8>) {
   ^bb0(%a: f32, %b: f32, %c: f32):
     %0 = arith.divf %a, %b : f32
     linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Workspace views whose bytes overlap are not noalias; one apart from both
+// is. Nor is anything beside a buffer of unknown extent (an alloc).
+// CHECK-LABEL: func.func @main(%{{.*}}: memref<16xf32>, %{{.*}}: memref<256xi8>)
+// CHECK-LABEL: func.func private @net_k0_generic_16(
+// CHECK-SAME: %{{.*}}: memref<16xf32>, %{{.*}}: memref<16xf32>, %{{.*}}: memref<16xf32> {llvm.noalias}) attributes {tcc.kernel}
+// CHECK-LABEL: func.func private @net_k1_generic_16(
+// CHECK-SAME: %{{.*}}: memref<16xf32>, %{{.*}}: memref<16xf32>) attributes {tcc.kernel}
+#id = affine_map<(d0) -> (d0)>
+func.func @main(%arg0: memref<16xf32>, %arg1: memref<256xi8>) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %a = memref.view %arg1[%c0][] : memref<256xi8> to memref<16xf32>
+  %b = memref.view %arg1[%c32][] : memref<256xi8> to memref<16xf32>
+  %c = memref.view %arg1[%c128][] : memref<256xi8> to memref<16xf32>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%a : memref<16xf32>) outs(%b, %c : memref<16xf32>, memref<16xf32>) {
+  ^bb0(%in: f32, %o1: f32, %o2: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n, %in : f32, f32
+  }
+  %alloc = memref.alloc() : memref<16xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%alloc : memref<16xf32>) outs(%arg0 : memref<16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
   }
   return
 }
