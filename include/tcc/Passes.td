@@ -21,6 +21,12 @@ def ConvertONNXToLinalg
     attribute values without a lowering are reported with the op's
     location (the ONNX node name) and fail the pass.
   }];
+  let options = [
+    Option<"winograd", "winograd", "bool", "true",
+           "3x3 stride-1 convolutions with constant weights as Winograd "
+           "F(2x2, 3x3): 16 products per 2x2 outputs and channel pair "
+           "instead of 36">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",

@@ -9,7 +9,7 @@
  *   tcc_status NAME_run(const T *in0, ..., T *out0, ..., void *workspace);
  *       Static fast path: plain pointers to contiguous row-major buffers.
  *       Outputs are written while the inputs are read: an output buffer
- *       must not overlap an input's.
+ *       must not overlap an input's, another output's or the workspace.
  *   tcc_status NAME_run_packed(const void *const *inputs,
  *                              void *const *outputs, void *workspace);
  *       The same call with the buffers passed as arrays, in model order.

@@ -50,12 +50,15 @@ StringRef tcc::stageName(Stage stage) {
   return "";
 }
 
-void tcc::buildONNXToLinalgPipeline(OpPassManager &pm, bool cse) {
+void tcc::buildONNXToLinalgPipeline(OpPassManager &pm, bool cse,
+                                    bool winograd) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::onnx::createONNXShapeInference());
   fpm.addPass(tcc::onnx::createONNXDecompose());
   fpm.addPass(createCanonicalizerPass());
-  fpm.addPass(tcc::createConvertONNXToLinalg());
+  tcc::ConvertONNXToLinalgOptions convert;
+  convert.winograd = winograd;
+  fpm.addPass(tcc::createConvertONNXToLinalg(convert));
   fpm.addPass(tcc::createBoundDynamicResults());
   fpm.addPass(tcc::createFuseElementwise());
   fpm.addPass(createCanonicalizerPass());
@@ -149,7 +152,7 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
     return pm.run(module);
   }
   if (!options.fromLinalg)
-    buildONNXToLinalgPipeline(pm, options.cse);
+    buildONNXToLinalgPipeline(pm, options.cse, options.winograd);
   else
     pm.addPass(createCSEPass());
   if (stopAfter >= Stage::Bufferized)

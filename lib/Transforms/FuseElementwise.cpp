@@ -30,9 +30,17 @@ bool fusesWithoutRecomputing(OpOperand *fused) {
   return consumer && consumer.getMatchingIndexingMap(fused).isPermutation();
 }
 
+/// A generic that names what it computes (`library_call`: a Winograd
+/// convolution's contraction runs over the flattened tiles) keeps its loops.
+bool keepsItsLoops(Operation *op) {
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
+  return generic && generic.getLibraryCall();
+}
+
 bool hasOneUseProducer(OpOperand *fused) {
   Operation *producer = fused->get().getDefiningOp();
-  return producer && producer->hasOneUse();
+  return producer && producer->hasOneUse() && !keepsItsLoops(producer) &&
+         !keepsItsLoops(fused->getOwner());
 }
 
 struct FuseElementwise : tcc::impl::FuseElementwiseBase<FuseElementwise> {

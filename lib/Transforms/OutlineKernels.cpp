@@ -56,10 +56,15 @@ std::string rangesSuffix(Operation *op) {
   return suffix;
 }
 
-/// `k<index>_<op>[_<static loop ranges>]`, e.g. k3_matmul_32x768x768.
+/// `k<index>_<op>[_<static loop ranges>]`, e.g. k3_matmul_32x768x768; a
+/// generic that names what it computes (`library_call`, e.g. a Winograd
+/// transform) is called that.
 std::string kernelName(Operation *op, int index) {
-  std::string name = "k" + std::to_string(index) + "_" +
-                     op->getName().stripDialect().str();
+  std::string opName = op->getName().stripDialect().str();
+  if (auto generic = dyn_cast<linalg::GenericOp>(op))
+    if (std::optional<StringRef> call = generic.getLibraryCall())
+      opName = call->str();
+  std::string name = "k" + std::to_string(index) + "_" + opName;
   for (char &c : name)
     if (!llvm::isAlnum(c))
       c = '_';

@@ -369,9 +369,19 @@ private:
     Batched dest = batched.lookup(op.getDest());
     if (!dest)
       return sameAs(op, src, dest);
-    if (op.getSourceType().getRank() != op.getDestType().getRank() ||
-        !whole(op, dest.axis, op.getDestType().getDimSize(dest.axis)))
+    if (!whole(op, dest.axis, op.getDestType().getDimSize(dest.axis)))
       return fail(op, "it writes part of the batch");
+    // A rank-reducing insert (a Winograd transform's slice of its 16 values)
+    // drops unit dims of the dest: the source's batch is the dest's.
+    if (src) {
+      llvm::SmallBitVector dropped = op.getDroppedDims();
+      int64_t axis = dest.axis;
+      for (int64_t d = 0; d < dest.axis; ++d)
+        axis -= dropped.test(d);
+      if (src.axis != axis)
+        return sameAs(op, src, dest);
+      src.axis = dest.axis;
+    }
     if (!src || (src.outer != dest.outer && !uniform(op.getDest())))
       return sameAs(op, src, dest);
     return produce(op, op.getResult(), src);

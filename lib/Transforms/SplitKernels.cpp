@@ -322,7 +322,8 @@ struct SplitKernels : tcc::impl::SplitKernelsBase<SplitKernels> {
     int64_t work = 1;
     for (int64_t r : ranges)
       work = ShapedType::isDynamic(r) ? 0 : work * r;
-    if (work < kMinSplitWork)
+    // Each iteration writes every output (a Winograd input transform's 16).
+    if (work * op.getNumDpsInits() < kMinSplitWork)
       return;
     // An elementwise op on contiguous buffers: equal runs of its elements.
     if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());

@@ -257,6 +257,18 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
     if (iterator == utils::IteratorType::reduction)
       reduction *= size;
 
+  // Batch loops (parallel, indexing every operand) run outside the tiles:
+  // a tile rereads one batch's slice of an operand (a Winograd matmul's
+  // weights for one of its 16 products), not all of it.
+  int64_t batchExtent = 1;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel &&
+        llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+          return op.getMatchingIndexingMap(&operand).getNumResults() &&
+                 op.getMatchingIndexingMap(&operand).getResult(0) ==
+                     getAffineDimExpr(d, op.getContext());
+        }))
+      batchExtent *= plan.sizes[d];
   // The vector dim: the output loop whose tiles waste the fewest lanes,
   // a strided output costing a gather and a scatter per accumulator
   // (about 64 reduction steps). Ties go to the output's last loop. Big
@@ -286,7 +298,8 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
     double score = used * reduction / (reduction + cost);
     for (auto [in, step] : llvm::zip(op.getDpsInputOperands(), plan.vStride))
       if (!step && isConstant(in->get()) &&
-          cast<MemRefType>(in->get().getType()).getNumElements() * 4 >
+          cast<MemRefType>(in->get().getType()).getNumElements() * 4 /
+                  batchExtent >
               kRereadBytes)
         score /= 2;
     if (score > bestScore) {

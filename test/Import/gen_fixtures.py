@@ -111,6 +111,28 @@ def conv_channels_vector():
                  [vi("y1", [1, 20, 5, 5]), vi("y2", [1, 32, 5, 5])], inits)
 
 
+def conv_winograd():
+    """3x3 stride-1 convs that tcc runs as Winograd F(2x2, 3x3): a batch of 2
+    on a 12x10 map with a bias, a residual add and a ReLU after it; the same
+    weights unpadded on a 9x7 map (a 7x5 output: odd, so the last row and
+    column of 2x2 tiles are cut); and without a bias on a 3x3 map, one
+    tile and a half."""
+    r = rng(12)
+    nodes = [helper.make_node("Conv", ["x1", "w", "b"], ["c1"], name="same", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1]),
+             helper.make_node("Add", ["c1", "res"], ["s1"], name="residual"),
+             helper.make_node("Relu", ["s1"], ["y1"], name="relu"),
+             helper.make_node("Conv", ["x2", "w", "b"], ["y2"], name="valid_odd", kernel_shape=[3, 3]),
+             helper.make_node("Conv", ["x3", "w"], ["y3"], name="no_bias", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1])]
+    inits = [init("w", r.standard_normal((16, 32, 3, 3), dtype=np.float32) * 0.1),
+             init("b", r.standard_normal(16, dtype=np.float32))]
+    return model("conv_winograd", nodes,
+                 [vi("x1", [2, 32, 12, 10]), vi("res", [2, 16, 12, 10]), vi("x2", [1, 32, 9, 7]),
+                  vi("x3", [1, 32, 3, 3])],
+                 [vi("y1", [2, 16, 12, 10]), vi("y2", [1, 16, 7, 5]), vi("y3", [1, 16, 3, 3])], inits)
+
+
 def gemm():
     r = rng(2)
     nodes = [helper.make_node("Gemm", ["a", "w", "bias"], ["y"], name="gemm0", transB=1,
@@ -238,7 +260,7 @@ def reshape_shape_input():
                  [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64)], [vi("y", [3, 4])])
 
 
-VALID = [conv, conv_padding_taps, conv_tapwise, conv_channels_vector, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
+VALID = [conv, conv_padding_taps, conv_tapwise, conv_channels_vector, conv_winograd, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
          identity_dropout_clip]
 
 

@@ -70,6 +70,7 @@ struct CompileOptions {
   /// --max-dim NAME=MAX: symbolic dims that vary at run time up to MAX.
   std::vector<std::string> maxDims;
   bool printIRAfterAll = false, timePasses = false, stats = false;
+  bool noWinograd = false;
 };
 
 struct RunOptions {
@@ -310,7 +311,7 @@ FailureOr<std::string> unpinnedDim(func::FuncOp main,
 /// a second pair when the first fails (its errors unseen).
 FailureOr<tcc::BatchLayout>
 probeBatch(MLIRContext &ctx, StringRef model, tcc::ImportOptions import,
-           const std::string &dim,
+           const std::string &dim, const tcc::PipelineOptions &pipeline,
            std::map<std::string, tcc::NodeInfo> &nodes) {
   FailureOr<tcc::BatchLayout> layout = failure();
   for (const auto &probes : tcc::kBatchProbes) {
@@ -323,7 +324,7 @@ probeBatch(MLIRContext &ctx, StringRef model, tcc::ImportOptions import,
       import.dims[dim] = probes[i];
       lowered[i] = tcc::importONNXModel(ctx, model, import, &nodes);
       compiles = lowered[i] &&
-                 succeeded(tcc::runPipeline(*lowered[i], tcc::PipelineOptions(),
+                 succeeded(tcc::runPipeline(*lowered[i], pipeline,
                                             tcc::Stage::Linalg));
       if (!compiles)
         emitError(UnknownLoc::get(&ctx))
@@ -359,6 +360,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     return failure();
   auto main = out.module->lookupSymbol<func::FuncOp>("main");
   tcc::PipelineOptions pipeline;
+  pipeline.winograd = !o.noWinograd;
   if (stopAfter >= tcc::Stage::Linalg) {
     std::map<std::string, int64_t> bounds;
     (void)parseMaxDims(o, bounds); // validated by the caller
@@ -385,7 +387,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
       import.dims[name] = bound;
     if (!batchDim->empty()) {
       FailureOr<tcc::BatchLayout> layout =
-          probeBatch(ctx, o.model, import, *batchDim, nodes);
+          probeBatch(ctx, o.model, import, *batchDim, pipeline, nodes);
       if (failed(layout))
         return failure();
       batch = *layout;
@@ -410,6 +412,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
         }
         tcc::PipelineOptions probe;
         probe.cse = false;
+        probe.winograd = !o.noWinograd;
         if (failed(tcc::runPipeline(*lowered[i], probe, tcc::Stage::Linalg)))
           return failure();
       }
@@ -1057,6 +1060,10 @@ void addModelOptions(CLI::App *cmd, CompileOptions &o) {
   cmd->add_option("--bind", o.binds,
                   "Bind an input to a value at compile time: NAME=FILE "
                   "(.npy or .pb); shapes that depend on it become static");
+  cmd->add_flag("--no-winograd", o.noWinograd,
+                "Run 3x3 convolutions directly, not as Winograd F(2x2, 3x3) "
+                "(16 instead of 36 products per 2x2 outputs, rounded "
+                "differently)");
 }
 
 } // namespace

@@ -15,6 +15,7 @@ namespace tcc {
 namespace {
 struct ConvertONNXToLinalg
     : tcc::impl::ConvertONNXToLinalgBase<ConvertONNXToLinalg> {
+  using Base::Base;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     using namespace tcc::onnx_to_linalg;
@@ -23,7 +24,7 @@ struct ConvertONNXToLinalg
     RewritePatternSet patterns(ctx);
     populateActivationPatterns(converter, patterns);
     populateElementwisePatterns(converter, patterns);
-    populateConvPoolPatterns(converter, patterns);
+    populateConvPoolPatterns(converter, patterns, winograd);
     populateImagePatterns(converter, patterns);
     populateLinearPatterns(converter, patterns);
     populateLossPatterns(converter, patterns);

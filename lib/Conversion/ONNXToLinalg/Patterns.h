@@ -21,7 +21,8 @@ void populateActivationPatterns(const mlir::TypeConverter &converter,
 void populateElementwisePatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateConvPoolPatterns(const mlir::TypeConverter &converter,
-                        mlir::RewritePatternSet &patterns);
+                              mlir::RewritePatternSet &patterns,
+                              bool winograd);
 void populateImagePatterns(const mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
 void populateLinearPatterns(const mlir::TypeConverter &converter,
@@ -240,6 +241,8 @@ struct ConvAttributes {
   llvm::StringRef autoPad;
   std::optional<llvm::ArrayRef<int64_t>> pads, strides, dilations;
   int64_t group;
+  /// Whether a 3x3 stride-1 f32 convolution may run as Winograd F(2x2, 3x3).
+  bool winograd = false;
   template <typename ConvLikeOp> static ConvAttributes of(ConvLikeOp op) {
     return {op.getAutoPad(), op.getPads(), op.getStrides(), op.getDilations(),
             op.getGroup()};
