@@ -444,46 +444,43 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
   auto blockType = RankedTensorType::get(
       {batch, filters, tilesH, 2, tilesW, 2}, f32);
   SmallVector<Value> inputs = products;
-  SmallVector<AffineMap> outMaps(
+  SmallVector<AffineMap> outputMaps(
       16, AffineMap::get(6, 0, {d(0), d(1), d(2), d(4)}, ctx));
   bool hasBias = bias && !isa<NoneType>(bias.getType());
   if (hasBias) {
     inputs.push_back(bias);
-    outMaps.push_back(AffineMap::get(6, 0, {d(1)}, ctx));
+    outputMaps.push_back(AffineMap::get(6, 0, {d(1)}, ctx));
   }
-  outMaps.push_back(b.getMultiDimIdentityMap(6));
+  outputMaps.push_back(b.getMultiDimIdentityMap(6));
   auto outputTransform = linalg::GenericOp::create(
-                     b, loc, TypeRange{blockType}, inputs,
-                     ValueRange{tensor::EmptyOp::create(
-                         b, loc, blockType.getShape(), f32)},
-                     outMaps,
-                     SmallVector<utils::IteratorType>(
-                         6, utils::IteratorType::parallel),
-                     [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                       auto isOne = [&](int64_t dim) {
-                         Value index = linalg::IndexOp::create(nb, nloc, dim);
-                         return arith::CmpIOp::create(
-                             nb, nloc, arith::CmpIPredicate::ne, index,
-                             arith::ConstantIndexOp::create(nb, nloc, 0));
-                       };
-                       Value second = isOne(5), secondRow = isOne(3);
-                       // A^T M A: (M A) along the row, then A^T (M A).
-                       SmallVector<Value> cols;
-                       for (int64_t p = 0; p < 4; ++p) {
-                         SmallVector<Value> row(args.slice(p * 4, 4));
-                         cols.push_back(arith::SelectOp::create(
-                             nb, nloc, second,
-                             signedSum(nb, nloc, row, kWinogradAT[1]),
-                             signedSum(nb, nloc, row, kWinogradAT[0])));
-                       }
-                       Value y = arith::SelectOp::create(
-                           nb, nloc, secondRow,
-                           signedSum(nb, nloc, cols, kWinogradAT[1]),
-                           signedSum(nb, nloc, cols, kWinogradAT[0]));
-                       if (hasBias)
-                         y = arith::AddFOp::create(nb, nloc, y, args[16]);
-                       linalg::YieldOp::create(nb, nloc, y);
-                     });
+      b, loc, TypeRange{blockType}, inputs,
+      ValueRange{tensor::EmptyOp::create(b, loc, blockType.getShape(), f32)},
+      outputMaps,
+      SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        // Whether loop `dim` (i or j) is at the tile's second row or column.
+        auto isSecond = [&](int64_t dim) {
+          Value index = linalg::IndexOp::create(nb, nloc, dim);
+          return arith::CmpIOp::create(
+              nb, nloc, arith::CmpIPredicate::ne, index,
+              arith::ConstantIndexOp::create(nb, nloc, 0));
+        };
+        Value second = isSecond(5), secondRow = isSecond(3);
+        // A^T M A: (M A) along the row, then A^T (M A).
+        SmallVector<Value> cols;
+        for (int64_t p = 0; p < 4; ++p) {
+          SmallVector<Value> row(args.slice(p * 4, 4));
+          cols.push_back(arith::SelectOp::create(
+              nb, nloc, second, signedSum(nb, nloc, row, kWinogradAT[1]),
+              signedSum(nb, nloc, row, kWinogradAT[0])));
+        }
+        Value y = arith::SelectOp::create(
+            nb, nloc, secondRow, signedSum(nb, nloc, cols, kWinogradAT[1]),
+            signedSum(nb, nloc, cols, kWinogradAT[0]));
+        if (hasBias)
+          y = arith::AddFOp::create(nb, nloc, y, args[16]);
+        linalg::YieldOp::create(nb, nloc, y);
+      });
   outputTransform.setLibraryCall("winograd_output");
   Value blocks = outputTransform.getResult(0);
   auto evenType = RankedTensorType::get(
