@@ -544,7 +544,8 @@ void tcc::markDisjointArguments(func::FuncOp fn, ArrayRef<Value> args) {
         return false;
       // @main's buffers are the caller's, which overlap no other (the C
       // API's contract); a kernel's are disjoint where marked so.
-      if (!owner->hasAttr(attr::kKernel) && !owner->hasAttr(attr::kParallelChunk))
+      if (!owner->hasAttr(attr::kKernel) &&
+          !owner->hasAttr(attr::kParallelChunk))
         return true;
       return (bool)owner.getArgAttr(arg.getArgNumber(),
                                     LLVM::LLVMDialect::getNoAliasAttrName());

@@ -264,9 +264,9 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::parallel &&
         llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
-          return op.getMatchingIndexingMap(&operand).getNumResults() &&
-                 op.getMatchingIndexingMap(&operand).getResult(0) ==
-                     getAffineDimExpr(d, op.getContext());
+          AffineMap map = op.getMatchingIndexingMap(&operand);
+          return map.getNumResults() &&
+                 map.getResult(0) == getAffineDimExpr(d, op.getContext());
         }))
       batchExtent *= plan.sizes[d];
   // The vector dim: the output loop whose tiles waste the fewest lanes,

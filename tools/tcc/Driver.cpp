@@ -410,9 +410,8 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
             return failure();
           out.signature = *sig;
         }
-        tcc::PipelineOptions probe;
+        tcc::PipelineOptions probe = pipeline;
         probe.cse = false;
-        probe.winograd = !o.noWinograd;
         if (failed(tcc::runPipeline(*lowered[i], probe, tcc::Stage::Linalg)))
           return failure();
       }
