@@ -288,7 +288,14 @@ tcc_status tcc_run_tensors_weights(tcc_context *context,
  * (0: one per online CPU; 1: no extra thread). Models run on it through
  * their *_ctx entry points. Returns TCC_ERROR_INVALID_ARGUMENT for a null
  * `context` or a negative count, TCC_ERROR_OUT_OF_MEMORY when the threads
- * cannot be made; `*context` is null then. */
+ * cannot be made; `*context` is null then.
+ * On Linux, when the calling thread may run on at least `num_threads` CPUs,
+ * each of the context's threads is bound to one of the first `num_threads`
+ * of them: the workers for good, the thread that runs a model on the
+ * context for the length of the run (its affinity is restored after). Two
+ * contexts made on one thread share those CPUs. Setting the environment
+ * variable TCC_BIND_THREADS=0 before creating a context leaves its threads
+ * unbound. */
 tcc_status tcc_context_create(int32_t num_threads, tcc_context **context);
 
 /* Stops the threads of a context and frees it (null is allowed). No call
@@ -297,6 +304,18 @@ void tcc_context_destroy(tcc_context *context);
 
 /* The number of threads of a context (1 for null). */
 int32_t tcc_context_num_threads(const tcc_context *context);
+
+/* For generated code: bracket a model run on `context` (null is allowed).
+ * Where the context's threads are bound to CPUs (see tcc_context_create),
+ * tcc_run_begin binds the calling thread to the CPU its workers leave free
+ * and tcc_run_end gives it back the affinity it had, kept in `scope` (the
+ * generated code's stack; tcc's entry points allocate TCC_RUN_SCOPE_BYTES). */
+#define TCC_RUN_SCOPE_BYTES 256
+typedef struct tcc_run_scope {
+  uint64_t opaque[TCC_RUN_SCOPE_BYTES / 8];
+} tcc_run_scope;
+void tcc_run_begin(tcc_context *context, tcc_run_scope *scope);
+void tcc_run_end(tcc_context *context, tcc_run_scope *scope);
 
 /* For generated code: runs fn(args, begin, end) over the iterations
  * [0, n), in chunks that the threads of `context` take as they come free

@@ -16,6 +16,7 @@ namespace tcc {
 namespace {
 
 constexpr int32_t kInvalidArgument = 1; // TCC_ERROR_INVALID_ARGUMENT
+constexpr int64_t kRunScopeBytes = 256; // TCC_RUN_SCOPE_BYTES
 
 struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
   using Base::Base;
@@ -109,17 +110,10 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       // The weights' data, when the caller's weights are the model's.
       Value weights;
       if (takesWeights) {
-        auto bind = module.lookupSymbol<LLVM::LLVMFuncOp>("tcc_weights_bind");
-        if (!bind) {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPoint(runCtxFn);
-          bind = LLVM::LLVMFuncOp::create(
-              b, loc, "tcc_weights_bind",
-              LLVM::LLVMFunctionType::get(ptrTy, {ptrTy, i64, i64}));
-        }
         weights =
             LLVM::CallOp::create(
-                b, loc, bind,
+                b, loc,
+                runtimeFn(module, "tcc_weights_bind", {ptrTy, i64, i64}, ptrTy),
                 ValueRange{entry->getArgument(1),
                            LLVM::ConstantOp::create(b, loc, i64, weightsBytes),
                            LLVM::ConstantOp::create(b, loc, i64,
@@ -187,9 +181,30 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       if (takesWeights)
         args.push_back(weights);
       llvm::append_range(args, buffers);
+      Value context = entry->getArgument(0);
       if (takesContext)
-        args.push_back(entry->getArgument(0));
+        args.push_back(context);
+      // A model with parallel loops runs between tcc_run_begin and
+      // tcc_run_end, which bind the caller to its CPU of the context and
+      // restore its affinity from a scope on the stack.
+      Value scope;
+      if (module.lookupSymbol("tcc_parallel_for")) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(entry);
+        scope = LLVM::AllocaOp::create(
+            b, loc, ptrTy, b.getI64Type(),
+            LLVM::ConstantOp::create(b, loc, i64,
+                                     b.getI64IntegerAttr(kRunScopeBytes / 8)),
+            /*alignment=*/8);
+      }
+      auto bracket = [&](StringRef name) {
+        if (scope)
+          LLVM::CallOp::create(b, loc, runtimeFn(module, name, {ptrTy, ptrTy}),
+                               ValueRange{context, scope});
+      };
+      bracket("tcc_run_begin");
       LLVM::CallOp::create(b, loc, main, args);
+      bracket("tcc_run_end");
       LLVM::ReturnOp::create(b, loc, constI32(0).getResult());
     }
     // i32 NAME_run(ptr..., ptr workspace): on the calling thread.
@@ -246,6 +261,21 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
     withNullContext(b, prefix + "_run_packed", packedFn);
   }
 
+  /// The declaration of the runtime function `name` (include/tcc/runtime.h),
+  /// added at the module's end when it is not there yet; `result` null:
+  /// void.
+  static LLVM::LLVMFuncOp runtimeFn(ModuleOp module, StringRef name,
+                                    ArrayRef<Type> params,
+                                    Type result = nullptr) {
+    if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      return fn;
+    auto b = OpBuilder::atBlockEnd(module.getBody());
+    if (!result)
+      result = LLVM::LLVMVoidType::get(module.getContext());
+    return LLVM::LLVMFuncOp::create(
+        b, module.getLoc(), name, LLVM::LLVMFunctionType::get(result, params));
+  }
+
   /// Adds `name`, which calls `withContext` (whose first parameter is the
   /// context) with a null context and its own arguments.
   void withNullContext(OpBuilder &b, const std::string &name,
@@ -282,11 +312,8 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
     auto i64 = IntegerType::get(ctx, 64);
     auto voidTy = LLVM::LLVMVoidType::get(ctx);
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    auto parallelFor = module.lookupSymbol<LLVM::LLVMFuncOp>("tcc_parallel_for");
-    if (!parallelFor)
-      parallelFor = LLVM::LLVMFuncOp::create(
-          b, module.getLoc(), "tcc_parallel_for",
-          LLVM::LLVMFunctionType::get(voidTy, {ptrTy, i64, ptrTy, ptrTy}));
+    LLVM::LLVMFuncOp parallelFor =
+        runtimeFn(module, "tcc_parallel_for", {ptrTy, i64, ptrTy, ptrTy});
 
     // The calls of the chunks, found in one walk.
     llvm::StringMap<SmallVector<LLVM::CallOp>> callsOf;

@@ -13,7 +13,10 @@
 // CHECK: llvm.mlir.constant(63 : i64)
 // CHECK: llvm.cond_br
 // @main takes no context here: the call passes the buffers and workspace.
+// Without parallel loops the run needs no tcc_run_begin / tcc_run_end.
+// CHECK-NOT: tcc_run_begin
 // CHECK: llvm.call @net_main(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK-NOT: tcc_run_end
 // The call without a context runs on the calling thread: a null context.
 // CHECK-LABEL: llvm.func @net_run(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32
 // CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
@@ -59,8 +62,17 @@ llvm.func @main(%in: !llvm.ptr, %out: !llvm.ptr, %ws: !llvm.ptr) attributes {tcc
 // CHECK: llvm.load %{{.*}} : !llvm.ptr -> i64
 // CHECK: %[[Z:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK: llvm.call @net_k0_par0(%{{.*}}, %{{.*}}, %[[B]], %[[E]], %[[Z]])
+// With parallel loops, the run is bracketed by tcc_run_begin and tcc_run_end
+// (the caller's CPU binding), which share a 256-byte scope on the stack.
 // CHECK-LABEL: llvm.func @net_run_ctx(
-// CHECK: llvm.call @net_main(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %arg0)
+// CHECK: %[[WORDS:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[SCOPE:.*]] = llvm.alloca %[[WORDS]] x i64 {alignment = 8 : i64}
+// CHECK: llvm.call @tcc_run_begin(%arg0, %[[SCOPE]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK-NEXT: llvm.call @net_main(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %arg0)
+// CHECK-NEXT: llvm.call @tcc_run_end(%arg0, %[[SCOPE]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK: llvm.return
+// CHECK-DAG: llvm.func @tcc_run_begin(!llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @tcc_run_end(!llvm.ptr, !llvm.ptr)
 llvm.func @net_k0_par0(%buf: !llvm.ptr, %row: i64, %begin: i64, %end: i64, %ctx: !llvm.ptr) attributes {tcc.parallel_chunk} {
   llvm.return
 }

@@ -6,6 +6,11 @@
  * are bit-identical to the run without one; two threads run both models on
  * a context each, then on one context they share, all at once.
  *
+ * Binding (Linux): a context's workers are each bound to one CPU when the
+ * caller may run on enough of them, not with TCC_BIND_THREADS=0; a run on a
+ * context gives the caller back the affinity it had, also when it was
+ * confined to one CPU.
+ *
  * Build with the headers of two models compiled with --name a and --name b:
  *   cc -I DIR -I include abi_check.c a.o b.o libtccrt.a -lpthread -lm
  *       -fsanitize=thread        (or -fsanitize=address,undefined)
@@ -15,14 +20,18 @@
  * The checked entry point's messages are printed ("checked: ...") for the
  * test to compare. Exits 0 when every check passes; prints what failed
  * otherwise. */
+#define _GNU_SOURCE /* sched_getaffinity and the CPU_* macros */
 #include "a.h"
 #include "b.h"
 
+#include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_BUFFERS 16
 #define RUNS_PER_THREAD 25
@@ -197,6 +206,81 @@ static void contexts(model *models) {
   tcc_context_destroy(NULL);
 }
 
+#ifdef __linux__
+/* How many threads of this process other than the caller may run on one CPU
+ * only. */
+static int threads_on_one_cpu(void) {
+  DIR *dir = opendir("/proc/self/task");
+  if (!dir)
+    return -1;
+  int n = 0;
+  pid_t self = (pid_t)gettid();
+  for (struct dirent *e; (e = readdir(dir));) {
+    pid_t tid = (pid_t)atoi(e->d_name);
+    cpu_set_t set;
+    if (tid > 0 && tid != self &&
+        sched_getaffinity(tid, sizeof(set), &set) == 0 && CPU_COUNT(&set) == 1)
+      ++n;
+  }
+  closedir(dir);
+  return n;
+}
+
+/* Runs model a on `c` and checks its outputs and that the caller's affinity
+ * is what it was before. */
+static void run_keeps_affinity(const model *a, tcc_context *c,
+                               const char *what) {
+  cpu_set_t before, after;
+  sched_getaffinity(0, sizeof(before), &before);
+  void **outs = alloc_outputs(a);
+  void *ws = tcc_workspace_alloc(a->info->workspace_size);
+  for (int run = 0; run < 3; ++run)
+    check(a->run_packed_ctx(c, (const void *const *)a->inputs, outs, ws) ==
+                  TCC_OK &&
+              same_outputs(a, outs),
+          "a run on a bound context is bit-identical to one without");
+  tcc_workspace_free(ws);
+  free_outputs(a, outs);
+  sched_getaffinity(0, sizeof(after), &after);
+  check(CPU_EQUAL(&before, &after), what);
+}
+
+/* A 2-thread context binds its worker when the caller may run on 2 CPUs
+ * (and TCC_BIND_THREADS is not 0); runs restore the caller's affinity. */
+static void affinity(const model *a) {
+  cpu_set_t all;
+  check(sched_getaffinity(0, sizeof(all), &all) == 0, "sched_getaffinity");
+  int bindable = CPU_COUNT(&all) >= 2;
+  int unbound = threads_on_one_cpu();
+
+  tcc_context *c = NULL;
+  check(tcc_context_create(2, &c) == TCC_OK, "a context of 2 threads");
+  run_keeps_affinity(a, c, "a run gives the caller back its affinity");
+  check(threads_on_one_cpu() == unbound + bindable,
+        "the worker of a 2-thread context is bound to one CPU");
+  /* A caller confined to one CPU (the last it may use) stays there. */
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &all)) {
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+    }
+  check(sched_setaffinity(0, sizeof(one), &one) == 0, "sched_setaffinity");
+  run_keeps_affinity(a, c, "a run leaves a caller confined to one CPU there");
+  check(sched_setaffinity(0, sizeof(all), &all) == 0, "sched_setaffinity");
+  tcc_context_destroy(c);
+
+  setenv("TCC_BIND_THREADS", "0", 1);
+  check(tcc_context_create(2, &c) == TCC_OK, "a context of 2 threads");
+  run_keeps_affinity(a, c, "an unbound context leaves the caller's affinity");
+  check(threads_on_one_cpu() == unbound,
+        "TCC_BIND_THREADS=0: the worker is not bound");
+  tcc_context_destroy(c);
+  unsetenv("TCC_BIND_THREADS");
+}
+#endif
+
 /* Wrong calls return TCC_ERROR_INVALID_ARGUMENT and write nothing. */
 static void wrong_calls(const model *m) {
   const tcc_model_info *info = m->info;
@@ -303,6 +387,9 @@ int main(void) {
   run_two(models, NULL, NULL,
           "concurrent runs (two threads, two models) match the single-threaded run");
   contexts(models);
+#ifdef __linux__
+  affinity(&models[0]);
+#endif
   tcc_context *c0 = NULL, *c1 = NULL;
   check(tcc_context_create(2, &c0) == TCC_OK &&
             tcc_context_create(2, &c1) == TCC_OK,

@@ -896,12 +896,14 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
     return error("JIT: " + llvm::toString(process.takeError()));
   lib.addGenerator(std::move(*process));
   llvm::orc::SymbolMap runtime;
-  runtime[m.jit->mangleAndIntern("tcc_parallel_for")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&tcc_parallel_for),
-      llvm::JITSymbolFlags::Exported};
-  runtime[m.jit->mangleAndIntern("__truncsfbf2")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&__truncsfbf2),
-      llvm::JITSymbolFlags::Exported};
+  auto define = [&](llvm::StringRef name, auto *fn) {
+    runtime[m.jit->mangleAndIntern(name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(fn), llvm::JITSymbolFlags::Exported};
+  };
+  define("tcc_parallel_for", &tcc_parallel_for);
+  define("tcc_run_begin", &tcc_run_begin);
+  define("tcc_run_end", &tcc_run_end);
+  define("__truncsfbf2", &__truncsfbf2);
   if (llvm::Error err = lib.define(llvm::orc::absoluteSymbols(runtime)))
     return error("JIT: " + llvm::toString(std::move(err)));
   if (llvm::Error err = m.jit->addObjectFile(
