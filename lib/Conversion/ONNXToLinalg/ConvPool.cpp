@@ -278,6 +278,29 @@ static Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> values,
   return negated ? arith::NegFOp::create(b, loc, sum).getResult() : sum;
 }
 
+/// Whether Winograd F(2x2, 3x3) beats the direct 3x3 conv of `channels`
+/// -> `filters` over `outputs` positions (`tiles` 2x2 tiles). Measured, one
+/// thread, conv + bias + ReLU, direct -> Winograd:
+///  - each transformed input value is multiplied by every filter, and below
+///    kMinWinogradFilters filters the input transform costs more than that
+///    saves: 128 -> 32 on 56x56 2.31 -> 2.54 ms, on 26x26 0.45 -> 0.50;
+///    16 -> 64 on 53x53 0.49 -> 0.40, 64 -> 64 on 56x56 2.07 -> 1.73;
+///  - below kMinWinogradMacs multiply-adds of the direct conv, the three
+///    kernels cost more than the products save: 64 -> 64 on 7x7 (1.8 M)
+///    0.032 -> 0.037 ms, on 14x14 (7.2 M) 0.130 -> 0.110;
+///  - beyond kMaxWinogradBytes of transformed inputs and products, they
+///    stream from memory: 32 -> 64 on 147x147 (32 MiB) 8.05 -> 10.07 ms,
+///    64 -> 64 on 80x80 (12.5 MiB) 4.56 -> 4.21.
+static bool winogradPays(int64_t filters, int64_t channels, int64_t outputs,
+                         int64_t tiles) {
+  constexpr int64_t kMinWinogradChannels = 16, kMinWinogradFilters = 64;
+  constexpr int64_t kMinWinogradMacs = int64_t(1) << 22;
+  constexpr int64_t kMaxWinogradBytes = int64_t(16) << 20;
+  return channels >= kMinWinogradChannels && filters >= kMinWinogradFilters &&
+         outputs * filters * channels * 9 >= kMinWinogradMacs &&
+         16 * tiles * (channels + filters) * 4 <= kMaxWinogradBytes;
+}
+
 /// A 3x3 stride-1 convolution with constant f32 weights as Winograd
 /// F(2x2, 3x3) over the padded input `input` [N, C, 2T+2, 2S+2] (an odd
 /// output height or width gets one more row or column of zeros):
@@ -288,35 +311,32 @@ static Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> values,
 ///  - the output transform, a linalg.generic over [N, F, T, 2, S, 2]
 ///    (the output's layout) adding A^T M A and the bias; with an odd
 ///    height or width, the output is a slice of it.
-/// Null when the convolution does not qualify: a static shape, at least
-/// kMinWinogradChannels input and output channels and
-/// kMinWinogradProducts products per output position, at least 2x2
-/// outputs. Below those, the transforms cost more than the products save
-/// (measured: 16 -> 16 channels on 56x56 even, 32 -> 32 1.14x faster,
-/// 128 -> 128 on 28x28 1.45x).
+/// Null when the convolution does not qualify (winogradPays): a static
+/// shape of at least 2x2 outputs, and sizes where the transforms cost less
+/// than the products save.
 static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
                                Value bias, RankedTensorType outType,
                                const onnx::WindowGeometry &g) {
-  constexpr int64_t kMinWinogradChannels = 16, kMinWinogradProducts = 512;
   auto wType = cast<RankedTensorType>(w.getType());
   int64_t filters = wType.getDimSize(0), channels = wType.getDimSize(1);
   if (g.kernel != ArrayRef<int64_t>{3, 3} ||
       llvm::any_of(g.strides, [](int64_t s) { return s != 1; }) ||
       llvm::any_of(g.dilations, [](int64_t d) { return d != 1; }) ||
       !outType.hasStaticShape() || outType.getDimSize(2) < 2 ||
-      outType.getDimSize(3) < 2 || filters < kMinWinogradChannels ||
-      channels < kMinWinogradChannels ||
-      filters * channels < kMinWinogradProducts)
+      outType.getDimSize(3) < 2)
+    return {};
+  int64_t batch = outType.getDimSize(0);
+  int64_t height = outType.getDimSize(2), width = outType.getDimSize(3);
+  int64_t tilesH = llvm::divideCeil(height, 2);
+  int64_t tilesW = llvm::divideCeil(width, 2);
+  if (!winogradPays(filters, channels, batch * height * width,
+                    batch * tilesH * tilesW))
     return {};
   std::optional<SmallVector<float>> weights = onnx::getConstantFloats(w);
   if (!weights)
     return {};
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
-  int64_t batch = outType.getDimSize(0);
-  int64_t height = outType.getDimSize(2), width = outType.getDimSize(3);
-  int64_t tilesH = llvm::divideCeil(height, 2);
-  int64_t tilesW = llvm::divideCeil(width, 2);
   SmallVector<int64_t> padsEnd(g.padsEnd);
   padsEnd[0] += 2 * tilesH - height;
   padsEnd[1] += 2 * tilesW - width;

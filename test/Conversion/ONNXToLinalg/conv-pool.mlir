@@ -225,7 +225,7 @@ func.func @col2im(%x: tensor<1x4x4xf32>) -> tensor<1x1x3x3xf32> {
 // -----
 
 // A 3x3 stride-1 conv with constant weights runs as Winograd F(2x2, 3x3).
-// The input is padded to whole 4x4 windows of 2x2 tiles (the odd height 5
+// The input is padded to whole 4x4 windows of 2x2 tiles (the odd height 23
 // gets one more row of zeros); one generic transforms each window into its
 // 16 values, each written to its slice of one [16, N, C, T, S] tensor; one
 // contraction multiplies them by the transformed weights [16, F, C] over
@@ -234,51 +234,63 @@ func.func @col2im(%x: tensor<1x4x4xf32>) -> tensor<1x1x3x3xf32> {
 // the odd height's extra row is cut.
 // CHECK-LABEL: func @conv_winograd
 // CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 2, 1]
-// CHECK: %[[VE:.*]] = tensor.empty() : tensor<16x1x32x3x2xf32>
-// CHECK: %[[S0:.*]] = tensor.extract_slice %[[VE]][0, 0, 0, 0, 0] [1, 1, 32, 3, 2] [1, 1, 1, 1, 1] : tensor<16x1x32x3x2xf32> to tensor<1x32x3x2xf32>
+// CHECK: %[[VE:.*]] = tensor.empty() : tensor<16x1x16x12x10xf32>
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[VE]][0, 0, 0, 0, 0] [1, 1, 16, 12, 10] [1, 1, 1, 1, 1] : tensor<16x1x16x12x10xf32> to tensor<1x16x12x10xf32>
 // CHECK: %[[V:.*]]:16 = linalg.generic
 // CHECK-SAME: library_call = "winograd_input"
-// CHECK-SAME: ins(%[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]] : tensor<1x32x8x6xf32>,
+// CHECK-SAME: ins(%[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]], %[[P]] : tensor<1x16x26x22xf32>,
 // CHECK-SAME: outs(%[[S0]],
 // CHECK-NOT: arith.negf
 // CHECK: linalg.yield
 // CHECK: %[[I0:.*]] = tensor.insert_slice %[[V]]#0 into %[[VE]][0, 0, 0, 0, 0]
 // CHECK: %[[I15:.*]] = tensor.insert_slice %[[V]]#15 into %{{.*}}[15, 0, 0, 0, 0]
-// CHECK: %[[U:.*]] = arith.constant dense_resource<winograd_weight> : tensor<16x16x32xf32>
-// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[I15]] {{\[}}[0], [1], [2], [3, 4]] : tensor<16x1x32x3x2xf32> into tensor<16x1x32x6xf32>
-// CHECK: %[[M:.*]] = linalg.generic {{.*}}library_call = "winograd_matmul"} ins(%[[FLAT]], %[[U]] : tensor<16x1x32x6xf32>, tensor<16x16x32xf32>) outs(%{{.*}} : tensor<16x1x16x6xf32>)
+// CHECK: %[[U:.*]] = arith.constant dense_resource<winograd_weight> : tensor<16x64x16xf32>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[I15]] {{\[}}[0], [1], [2], [3, 4]] : tensor<16x1x16x12x10xf32> into tensor<16x1x16x120xf32>
+// CHECK: %[[M:.*]] = linalg.generic {{.*}}library_call = "winograd_matmul"} ins(%[[FLAT]], %[[U]] : tensor<16x1x16x120xf32>, tensor<16x64x16xf32>) outs(%{{.*}} : tensor<16x1x64x120xf32>)
 // CHECK: arith.mulf
 // CHECK: arith.addf
 // CHECK: %[[ME:.*]] = tensor.expand_shape %[[M]]
-// CHECK: %[[M0:.*]] = tensor.extract_slice %[[ME]][0, 0, 0, 0, 0] [1, 1, 16, 3, 2] [1, 1, 1, 1, 1] : tensor<16x1x16x3x2xf32> to tensor<1x16x3x2xf32>
-// CHECK: %[[Y:.*]] = linalg.generic {{.*}}library_call = "winograd_output"} ins(%[[M0]], {{.*}}, %arg1 : tensor<1x16x3x2xf32>, {{.*}}, tensor<16xf32>) outs(%{{.*}} : tensor<1x16x3x2x2x2xf32>)
+// CHECK: %[[M0:.*]] = tensor.extract_slice %[[ME]][0, 0, 0, 0, 0] [1, 1, 64, 12, 10] [1, 1, 1, 1, 1] : tensor<16x1x64x12x10xf32> to tensor<1x64x12x10xf32>
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}}library_call = "winograd_output"} ins(%[[M0]], {{.*}}, %arg1 : tensor<1x64x12x10xf32>, {{.*}}, tensor<64xf32>) outs(%{{.*}} : tensor<1x64x12x2x10x2xf32>)
 // CHECK: linalg.index 5
 // CHECK: linalg.index 3
-// CHECK: %[[E:.*]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x16x3x2x2x2xf32> into tensor<1x16x6x4xf32>
-// CHECK: %[[S:.*]] = tensor.extract_slice %[[E]][0, 0, 0, 0] [1, 16, 5, 4] [1, 1, 1, 1]
+// CHECK: %[[E:.*]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x64x12x2x10x2xf32> into tensor<1x64x24x20xf32>
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[E]][0, 0, 0, 0] [1, 64, 23, 20] [1, 1, 1, 1]
 // CHECK: return %[[S]]
 // Without it (tcc --no-winograd), a direct conv.
 // DIRECT-LABEL: func @conv_winograd
 // DIRECT-NOT: linalg.generic {{.*}}2 + 3
-// DIRECT: linalg.conv_2d_nchw_fchw {{.*}} tensor<16x32x3x3xf32>
+// DIRECT: linalg.conv_2d_nchw_fchw {{.*}} tensor<64x16x3x3xf32>
 // DIRECT: return
-func.func @conv_winograd(%x: tensor<1x32x5x4xf32>, %b: tensor<16xf32>) -> tensor<1x16x5x4xf32> {
-  %w = onnx.Constant dense<1.0> : tensor<16x32x3x3xf32>
-  %0 = onnx.Conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x5x4xf32>, tensor<16x32x3x3xf32>, tensor<16xf32>) -> tensor<1x16x5x4xf32>
-  return %0 : tensor<1x16x5x4xf32>
+func.func @conv_winograd(%x: tensor<1x16x23x20xf32>, %b: tensor<64xf32>) -> tensor<1x64x23x20xf32> {
+  %w = onnx.Constant dense<1.0> : tensor<64x16x3x3xf32>
+  %0 = onnx.Conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x23x20xf32>, tensor<64x16x3x3xf32>, tensor<64xf32>) -> tensor<1x64x23x20xf32>
+  return %0 : tensor<1x64x23x20xf32>
 }
 
 // -----
 
-// Below 16 channels (or 512 channel pairs) the transforms cost more than
-// the products save: one direct conv.
+// Where the transforms cost more than the products save, one direct conv:
+// below 16 channels, below 64 filters (each transformed value is used by
+// too few), below 2^22 multiply-adds (here 64 * 16 * 9 * 22 * 20 = 4.06 M
+// against conv_winograd's 4.24 M), and beyond 16 MiB of transformed inputs
+// and products (32 -> 64 channels on 147x147: 32 MiB).
 // CHECK-LABEL: func @conv_not_winograd
 // CHECK-NOT: linalg.generic {{.*}}2 + 3
-// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x7x6xf32>, tensor<16x8x3x3xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x25x22xf32>, tensor<64x8x3x3xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x128x30x30xf32>, tensor<32x128x3x3xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16x24x22xf32>, tensor<64x16x3x3xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x32x149x149xf32>, tensor<64x32x3x3xf32>)
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
-func.func @conv_not_winograd(%x: tensor<1x8x5x4xf32>) -> tensor<1x16x5x4xf32> {
-  %w = onnx.Constant dense<1.0> : tensor<16x8x3x3xf32>
+func.func @conv_not_winograd(%x8: tensor<1x8x23x20xf32>, %x128: tensor<1x128x28x28xf32>, %x16: tensor<1x16x22x20xf32>, %x32: tensor<1x32x147x147xf32>) -> (tensor<1x64x23x20xf32>, tensor<1x32x28x28xf32>, tensor<1x64x22x20xf32>, tensor<1x64x147x147xf32>) {
   %none = onnx.NoValue
-  %0 = onnx.Conv %x, %w, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x5x4xf32>, tensor<16x8x3x3xf32>, none) -> tensor<1x16x5x4xf32>
-  return %0 : tensor<1x16x5x4xf32>
+  %w8 = onnx.Constant dense<1.0> : tensor<64x8x3x3xf32>
+  %0 = onnx.Conv %x8, %w8, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x23x20xf32>, tensor<64x8x3x3xf32>, none) -> tensor<1x64x23x20xf32>
+  %w128 = onnx.Constant dense<1.0> : tensor<32x128x3x3xf32>
+  %1 = onnx.Conv %x128, %w128, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x128x28x28xf32>, tensor<32x128x3x3xf32>, none) -> tensor<1x32x28x28xf32>
+  %w16 = onnx.Constant dense<1.0> : tensor<64x16x3x3xf32>
+  %2 = onnx.Conv %x16, %w16, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x22x20xf32>, tensor<64x16x3x3xf32>, none) -> tensor<1x64x22x20xf32>
+  %w32 = onnx.Constant dense<1.0> : tensor<64x32x3x3xf32>
+  %3 = onnx.Conv %x32, %w32, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x147x147xf32>, tensor<64x32x3x3xf32>, none) -> tensor<1x64x147x147xf32>
+  return %0, %1, %2, %3 : tensor<1x64x23x20xf32>, tensor<1x32x28x28xf32>, tensor<1x64x22x20xf32>, tensor<1x64x147x147xf32>
 }
