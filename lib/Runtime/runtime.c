@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *tcc_status_string(tcc_status status) {
@@ -828,9 +828,10 @@ void tcc_run_begin(tcc_context *context, tcc_run_scope *scope) {
   /* Only onto a CPU the thread may run on now: a caller confined elsewhere
    * stays where it is. */
   int32_t cpu = context->cpus[0];
-  state->bound = sched_getaffinity(0, sizeof(state->saved), &state->saved) == 0 &&
-                 CPU_ISSET(cpu, &state->saved) &&
-                 CPU_COUNT(&state->saved) > 1 && bind_to_cpu(cpu) == 0;
+  state->bound =
+      sched_getaffinity(0, sizeof(state->saved), &state->saved) == 0 &&
+      CPU_ISSET(cpu, &state->saved) && CPU_COUNT(&state->saved) > 1 &&
+      bind_to_cpu(cpu) == 0;
 #else
   (void)context;
 #endif

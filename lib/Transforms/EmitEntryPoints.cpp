@@ -114,10 +114,10 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
             LLVM::CallOp::create(
                 b, loc,
                 runtimeFn(module, "tcc_weights_bind", {ptrTy, i64, i64}, ptrTy),
-                ValueRange{entry->getArgument(1),
-                           LLVM::ConstantOp::create(b, loc, i64, weightsBytes),
-                           LLVM::ConstantOp::create(b, loc, i64,
-                                                    weightsFingerprint)})
+                ValueRange{
+                    entry->getArgument(1),
+                    LLVM::ConstantOp::create(b, loc, i64, weightsBytes),
+                    LLVM::ConstantOp::create(b, loc, i64, weightsFingerprint)})
                 .getResult();
         bad = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, weights,
                                    null);
