@@ -149,6 +149,20 @@ static void run_two(model *models, tcc_context *c0, tcc_context *c1,
   }
 }
 
+/* Runs `m` on `c` `runs` times and checks each run's outputs against the
+ * run without a context, bit for bit. */
+static void run_on_context(const model *m, tcc_context *c, int runs) {
+  void **outs = alloc_outputs(m);
+  void *ws = tcc_workspace_alloc(m->info->workspace_size);
+  for (int run = 0; run < runs; ++run)
+    check(m->run_packed_ctx(c, (const void *const *)m->inputs, outs, ws) ==
+                  TCC_OK &&
+              same_outputs(m, outs),
+          "a run on a context is bit-identical to one without");
+  tcc_workspace_free(ws);
+  free_outputs(m, outs);
+}
+
 /* Every model on contexts of 1, 2, 3 and all-CPU threads gives the
  * outputs of the run without a context, bit for bit; wrong context calls
  * are refused. */
@@ -158,17 +172,8 @@ static void contexts(model *models) {
     check(tcc_context_create(threads, &c) == TCC_OK && c, "a context is made");
     check(threads == 0 || tcc_context_num_threads(c) == threads,
           "a context has the threads asked for");
-    for (int k = 0; k < 2; ++k) {
-      model *m = &models[k];
-      void **outs = alloc_outputs(m);
-      void *ws = tcc_workspace_alloc(m->info->workspace_size);
-      check(m->run_packed_ctx(c, (const void *const *)m->inputs, outs, ws) ==
-                    TCC_OK &&
-                same_outputs(m, outs),
-            "a run on a context is bit-identical to one without");
-      tcc_workspace_free(ws);
-      free_outputs(m, outs);
-    }
+    for (int k = 0; k < 2; ++k)
+      run_on_context(&models[k], c, 1);
     tcc_context_destroy(c);
   }
   /* The unpacked and checked calls with a context. */
@@ -232,15 +237,7 @@ static void run_keeps_affinity(const model *a, tcc_context *c,
                                const char *what) {
   cpu_set_t before, after;
   sched_getaffinity(0, sizeof(before), &before);
-  void **outs = alloc_outputs(a);
-  void *ws = tcc_workspace_alloc(a->info->workspace_size);
-  for (int run = 0; run < 3; ++run)
-    check(a->run_packed_ctx(c, (const void *const *)a->inputs, outs, ws) ==
-                  TCC_OK &&
-              same_outputs(a, outs),
-          "a run on a bound context is bit-identical to one without");
-  tcc_workspace_free(ws);
-  free_outputs(a, outs);
+  run_on_context(a, c, 3);
   sched_getaffinity(0, sizeof(after), &after);
   check(CPU_EQUAL(&before, &after), what);
 }
