@@ -463,7 +463,10 @@ def FlattenElementwise
     one loop, on `memref.collapse_shape` views of the operands. Its
     elements are the same in the same order. LLVM then vectorizes one
     long loop: nested, the innermost loop of a SiLU on a 1x672x14x14
-    tensor ran 14 iterations and stayed scalar. An elementwise op with
+    tensor ran 14 iterations and stayed scalar. A `linalg.fill` writes a
+    view of its buffer whose longest collapsible run of trailing dims is
+    one dim (nested, LLVM vectorized a 1x8x27x27 chunk of a pool's output
+    across rows, with scatters). An elementwise op with
     broadcast operands runs its trailing loops as one instead, when every
     operand reads all of them in order (over dims it can collapse) or none
     of them: a per-channel scale of a 1x672x14x14 map loops over its 196

@@ -164,12 +164,41 @@ void collapseSuffix(RewriterBase &b, linalg::GenericOp op, unsigned k) {
   b.eraseOp(op);
 }
 
+/// `fill` on a view of its buffer whose longest collapsible run of
+/// trailing dims is one. Left nested, LLVM unrolled a fill's short inner
+/// loop (a 27-wide row of a thread's chunk of a pool's output) and
+/// vectorized the loop around it with scatters: 8 GB/s.
+void collapseFill(RewriterBase &b, linalg::FillOp fill) {
+  Value out = fill.getDpsInitOperand(0)->get();
+  auto type = dyn_cast<MemRefType>(out.getType());
+  if (!fill.hasPureBufferSemantics() || !type || !type.hasStaticShape() ||
+      type.getRank() < 2)
+    return;
+  for (int64_t first = 0; first + 1 < type.getRank(); ++first) {
+    SmallVector<ReassociationIndices> groups =
+        trailingGroup(type.getRank(), first);
+    if (!memref::CollapseShapeOp::isGuaranteedCollapsible(type, groups))
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(fill);
+    Value view = memref::CollapseShapeOp::create(b, fill.getLoc(), out, groups);
+    linalg::FillOp::create(b, fill.getLoc(), fill.getDpsInputs(),
+                           ValueRange{view});
+    b.eraseOp(fill);
+    return;
+  }
+}
+
 struct FlattenElementwise
     : tcc::impl::FlattenElementwiseBase<FlattenElementwise> {
   void runOnOperation() override {
+    SmallVector<linalg::FillOp> fills;
+    getOperation().walk([&](linalg::FillOp fill) { fills.push_back(fill); });
+    IRRewriter b(&getContext());
+    for (linalg::FillOp fill : fills)
+      collapseFill(b, fill);
     SmallVector<linalg::GenericOp> ops;
     getOperation().walk([&](linalg::GenericOp op) { ops.push_back(op); });
-    IRRewriter b(&getContext());
     for (linalg::GenericOp op : ops) {
       if (tcc::isFlattenable(op))
         (void)tcc::flattenElementwise(b, op);

@@ -112,3 +112,21 @@ func.func @broadcasts(%x: memref<1x5x3x4xf32, strided<[120, 12, 4, 1], offset: 1
   }
   return
 }
+
+// A fill writes the longest run of trailing dims of its buffer that
+// collapses as one loop: all of a thread's chunk of channels of a pool's
+// output; each plane of a view whose planes (3x4) lie 16 elements apart;
+// nothing of a view whose rows of 8 lie 9 apart.
+// CHECK-LABEL: func.func @fills
+// CHECK: %[[A:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : memref<1x8x27x27xf32, strided<[93312, 729, 27, 1], offset: ?>> into memref<5832xf32, strided<[1], offset: ?>>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[A]] : memref<5832xf32, strided<[1], offset: ?>>)
+// CHECK: %[[B:.*]] = memref.collapse_shape %arg1 {{\[\[}}0], [1, 2]] : memref<2x3x4xf32, strided<[16, 4, 1]>> into memref<2x12xf32, strided<[16, 1]>>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[B]] : memref<2x12xf32, strided<[16, 1]>>)
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<4x8xf32, strided<[9, 1]>>)
+func.func @fills(%a: memref<1x8x27x27xf32, strided<[93312, 729, 27, 1], offset: ?>>, %b: memref<2x3x4xf32, strided<[16, 4, 1]>>, %c: memref<4x8xf32, strided<[9, 1]>>) {
+  %cst = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%cst : f32) outs(%a : memref<1x8x27x27xf32, strided<[93312, 729, 27, 1], offset: ?>>)
+  linalg.fill ins(%cst : f32) outs(%b : memref<2x3x4xf32, strided<[16, 4, 1]>>)
+  linalg.fill ins(%cst : f32) outs(%c : memref<4x8xf32, strided<[9, 1]>>)
+  return
+}
