@@ -289,16 +289,23 @@ static Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> values,
 ///    kernels cost more than the products save: 64 -> 64 on 7x7 (1.8 M)
 ///    0.032 -> 0.037 ms, on 14x14 (7.2 M) 0.130 -> 0.110;
 ///  - beyond kMaxWinogradBytes of transformed inputs and products, they
-///    stream from memory: 32 -> 64 on 147x147 (32 MiB) 8.05 -> 10.07 ms,
-///    64 -> 64 on 80x80 (12.5 MiB) 4.56 -> 4.21.
+///    stream from memory, C + F values per tile for the C * F products it
+///    saves: it pays only from C * F / (C + F) = kMinStreamedWinogradRatio
+///    on: 32 -> 64 on 147x147 (32 MiB, ratio 21) 8.05 -> 10.07 ms, 48 -> 96
+///    on 112x112 (ratio 32) 12.1 -> 12.2, 64 -> 64 (32) 9.7 -> 8.8, 64 ->
+///    128 (43) 19.2 -> 16.6, 128 -> 128 (64) 37.8 -> 28.1, 80 -> 192 on
+///    71x71 (56) 13.8 -> 10.7.
 static bool winogradPays(int64_t filters, int64_t channels, int64_t outputs,
                          int64_t tiles) {
   constexpr int64_t kMinWinogradChannels = 16, kMinWinogradFilters = 64;
   constexpr int64_t kMinWinogradMacs = int64_t(1) << 22;
   constexpr int64_t kMaxWinogradBytes = int64_t(16) << 20;
+  constexpr int64_t kMinStreamedWinogradRatio = 40;
   return channels >= kMinWinogradChannels && filters >= kMinWinogradFilters &&
          outputs * filters * channels * 9 >= kMinWinogradMacs &&
-         16 * tiles * (channels + filters) * 4 <= kMaxWinogradBytes;
+         (16 * tiles * (channels + filters) * 4 <= kMaxWinogradBytes ||
+          channels * filters >=
+              kMinStreamedWinogradRatio * (channels + filters));
 }
 
 /// A 3x3 stride-1 convolution with constant f32 weights as Winograd

@@ -274,15 +274,17 @@ func.func @conv_winograd(%x: tensor<1x16x23x20xf32>, %b: tensor<64xf32>) -> tens
 // below 16 channels, below 64 filters (each transformed value is used by
 // too few), below 2^22 multiply-adds (here 64 * 16 * 9 * 22 * 20 = 4.06 M
 // against conv_winograd's 4.24 M), and beyond 16 MiB of transformed inputs
-// and products (32 -> 64 channels on 147x147: 32 MiB).
+// and products unless C * F / (C + F) >= 40 (32 -> 64 channels on 147x147:
+// 32 MiB, ratio 21; 64 -> 96 on 112x112: 31 MiB, ratio 38.4).
 // CHECK-LABEL: func @conv_not_winograd
 // CHECK-NOT: linalg.generic {{.*}}2 + 3
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x25x22xf32>, tensor<64x8x3x3xf32>)
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x128x30x30xf32>, tensor<32x128x3x3xf32>)
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16x24x22xf32>, tensor<64x16x3x3xf32>)
 // CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x32x149x149xf32>, tensor<64x32x3x3xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x64x114x114xf32>, tensor<96x64x3x3xf32>)
 // CHECK-NOT: linalg.conv_2d_nchw_fchw
-func.func @conv_not_winograd(%x8: tensor<1x8x23x20xf32>, %x128: tensor<1x128x28x28xf32>, %x16: tensor<1x16x22x20xf32>, %x32: tensor<1x32x147x147xf32>) -> (tensor<1x64x23x20xf32>, tensor<1x32x28x28xf32>, tensor<1x64x22x20xf32>, tensor<1x64x147x147xf32>) {
+func.func @conv_not_winograd(%x8: tensor<1x8x23x20xf32>, %x128: tensor<1x128x28x28xf32>, %x16: tensor<1x16x22x20xf32>, %x32: tensor<1x32x147x147xf32>, %x64: tensor<1x64x112x112xf32>) -> (tensor<1x64x23x20xf32>, tensor<1x32x28x28xf32>, tensor<1x64x22x20xf32>, tensor<1x64x147x147xf32>, tensor<1x96x112x112xf32>) {
   %none = onnx.NoValue
   %w8 = onnx.Constant dense<1.0> : tensor<64x8x3x3xf32>
   %0 = onnx.Conv %x8, %w8, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x23x20xf32>, tensor<64x8x3x3xf32>, none) -> tensor<1x64x23x20xf32>
@@ -292,5 +294,22 @@ func.func @conv_not_winograd(%x8: tensor<1x8x23x20xf32>, %x128: tensor<1x128x28x
   %2 = onnx.Conv %x16, %w16, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x22x20xf32>, tensor<64x16x3x3xf32>, none) -> tensor<1x64x22x20xf32>
   %w32 = onnx.Constant dense<1.0> : tensor<64x32x3x3xf32>
   %3 = onnx.Conv %x32, %w32, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x147x147xf32>, tensor<64x32x3x3xf32>, none) -> tensor<1x64x147x147xf32>
-  return %0, %1, %2, %3 : tensor<1x64x23x20xf32>, tensor<1x32x28x28xf32>, tensor<1x64x22x20xf32>, tensor<1x64x147x147xf32>
+  %w64 = onnx.Constant dense<1.0> : tensor<96x64x3x3xf32>
+  %4 = onnx.Conv %x64, %w64, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x64x112x112xf32>, tensor<96x64x3x3xf32>, none) -> tensor<1x96x112x112xf32>
+  return %0, %1, %2, %3, %4 : tensor<1x64x23x20xf32>, tensor<1x32x28x28xf32>, tensor<1x64x22x20xf32>, tensor<1x64x147x147xf32>, tensor<1x96x112x112xf32>
+}
+
+// -----
+
+// Beyond 16 MiB, Winograd where each tile's C + F streamed values save
+// enough products: 80 -> 80 on 82x82 (17.2 MiB, C * F / (C + F) = 40).
+// CHECK-LABEL: func @conv_winograd_streamed
+// CHECK: library_call = "winograd_input"
+// CHECK: linalg.generic {{.*}}library_call = "winograd_matmul"} ins(%{{.*}}, %{{.*}} : tensor<16x1x80x1681xf32>, tensor<16x80x80xf32>)
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @conv_winograd_streamed(%x: tensor<1x80x82x82xf32>) -> tensor<1x80x82x82xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<1.0> : tensor<80x80x3x3xf32>
+  %0 = onnx.Conv %x, %w, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x80x82x82xf32>, tensor<80x80x3x3xf32>, none) -> tensor<1x80x82x82xf32>
+  return %0 : tensor<1x80x82x82xf32>
 }
