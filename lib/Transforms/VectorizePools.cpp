@@ -123,11 +123,12 @@ public:
 private:
   /// Output rows oh0 ... oh0 + rows - 1 of the current (n, c).
   void emitRows(Value oh0, int64_t rows) {
-    SmallVector<Value> ohs, accs;
+    SmallVector<Value> ohs, ihBases, accs;
     for (int64_t r = 0; r < rows; ++r) {
       Value oh =
           r ? arith::AddIOp::create(b, loc, oh0, index(r)).getResult() : oh0;
       ohs.push_back(oh);
+      ihBases.push_back(mul(oh, shape.strideH));
       for (auto [c0, count] : columns)
         accs.push_back(load(out, {n, c, oh, index(c0)}, count));
     }
@@ -137,8 +138,7 @@ private:
           Value khOffset = mul(kh, shape.dilationH);
           SmallVector<Value> next(carried);
           for (int64_t r = 0; r < rows; ++r) {
-            Value ih = arith::AddIOp::create(b, loc, mul(ohs[r], shape.strideH),
-                                             khOffset);
+            Value ih = arith::AddIOp::create(b, loc, ihBases[r], khOffset);
             for (int64_t kw = 0; kw < shape.kw; ++kw)
               for (auto [i, column] : llvm::enumerate(columns)) {
                 auto [c0, count] = column;
@@ -155,7 +155,6 @@ private:
               {n, c, ohs[r], index(column.first)}, column.second);
   }
 
-private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value mul(Value v, int64_t k) {
     return k == 1 ? v : arith::MulIOp::create(b, loc, v, index(k)).getResult();
