@@ -366,7 +366,12 @@ def VectorizeContractions
     with a 56x56 output along its rows). Another output loop `u` (the
     longest one the vector operand does not depend on: a matmul's rows,
     a convolution's output columns) is unrolled into rows, and a tile of
-    rows x (1 or 2 vectors) stays in registers for the whole reduction.
+    rows x (1 or 2 vectors) stays in registers for the whole reduction:
+    up to 16 accumulators, leaving 4 registers for the loaded vectors and
+    broadcasts (8 rows x 2 vectors with 32 registers, 6 x 2 with AVX2's
+    16). The rows are spread evenly over as many tiles as the longest
+    take (a 7-wide map: 4 + 3 rows, not 6 + 1, whose 1-row tile would wait
+    on FMA latency), except transposed tiles of 8 rows.
     Each reduction step loads each operand that runs along `v` once per
     vector (unit-stride, or strided and shuffled for a strided
     convolution) and broadcasts the scalars of the other, then issues one

@@ -1,5 +1,6 @@
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=128 registers=8" --split-input-file | FileCheck %s
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=512 registers=32" --split-input-file | FileCheck %s --check-prefix=AVX512
+// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 registers=16" --split-input-file | FileCheck %s --check-prefix=AVX2
 // RUN: not tcc-opt %s --tcc-vectorize-contractions="vector-bits=100" --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: vectorize-contractions: bad vector-bits or registers option
 
@@ -26,6 +27,29 @@
 // CHECK-NOT: linalg.matmul
 func.func @matmul(%a: memref<10x7xf32>, %b: memref<7x38xf32>, %c: memref<10x38xf32>) {
   linalg.matmul ins(%a, %b : memref<10x7xf32>, memref<7x38xf32>) outs(%c : memref<10x38xf32>)
+  return
+}
+
+// -----
+
+// AVX2 (16 registers): 12 accumulators, tiles of up to 6 rows x 2 vectors.
+// 19 rows take four tiles; their rows are spread evenly (5, 5, 5, 4)
+// rather than 6, 6, 6, 1, whose 1-row tile would wait on FMA latency.
+// AVX2-LABEL: func.func @rows_spread
+// AVX2: scf.for %{{.*}} = %{{.*}} to %c15 step %c5
+// AVX2: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2-LABEL: func.func @rows_six
+// AVX2: scf.for %{{.*}} = %{{.*}} to %c12 step %c6
+// AVX2: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2-NOT: scf.for
+// AVX2: return
+func.func @rows_spread(%a: memref<19x32xf32>, %b: memref<32x16xf32>, %c: memref<19x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<19x32xf32>, memref<32x16xf32>) outs(%c : memref<19x16xf32>)
+  return
+}
+func.func @rows_six(%a: memref<12x32xf32>, %b: memref<32x16xf32>, %c: memref<12x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<12x32xf32>, memref<32x16xf32>) outs(%c : memref<12x16xf32>)
   return
 }
 
