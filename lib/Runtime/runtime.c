@@ -665,18 +665,6 @@ static void run_chunks(tcc_context *c, uint64_t job) {
   }
 }
 
-/* Binds the calling thread to `cpu`; 0 on success. */
-static int bind_to_cpu(int32_t cpu) {
-#ifdef __linux__
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return sched_setaffinity(0, sizeof(set), &set);
-#else
-  (void)cpu;
-  return -1;
-#endif
-}
 
 /* The first `n` CPUs that the calling thread may run on, when it may run on
  * as many and binding is not turned off; null otherwise. */
@@ -704,8 +692,6 @@ static void *worker_main(void *arg) {
   worker_start start = *(worker_start *)arg;
   free(arg);
   tcc_context *c = start.context;
-  if (c->cpus)
-    bind_to_cpu(c->cpus[start.index]);
   uint_fast64_t seen = 0;
   for (;;) {
     uint_fast64_t g;
@@ -741,6 +727,30 @@ static int32_t online_cpus(void) {
   return n < 1 ? 1 : n > 1024 ? 1024 : (int32_t)n;
 }
 
+/* Starts a worker, bound to `cpu` from its first instruction when `cpu` is
+ * not negative (bound by the creator, the binding does not wait on the new
+ * thread being scheduled); unbound where the binding is refused. */
+static int start_worker(pthread_t *thread, worker_start *start, int32_t cpu) {
+#ifdef __linux__
+  if (cpu >= 0) {
+    pthread_attr_t attr;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (pthread_attr_init(&attr) == 0) {
+      int bound = pthread_attr_setaffinity_np(&attr, sizeof(set), &set) == 0 &&
+                  pthread_create(thread, &attr, worker_main, start) == 0;
+      pthread_attr_destroy(&attr);
+      if (bound)
+        return 0;
+    }
+  }
+#else
+  (void)cpu;
+#endif
+  return pthread_create(thread, NULL, worker_main, start);
+}
+
 tcc_status tcc_context_create(int32_t num_threads, tcc_context **context) {
   if (!context)
     return TCC_ERROR_INVALID_ARGUMENT;
@@ -773,7 +783,8 @@ tcc_status tcc_context_create(int32_t num_threads, tcc_context **context) {
         start->index = i;
       }
       if (!start ||
-          pthread_create(&c->workers[i - 1], NULL, worker_main, start) != 0) {
+          start_worker(&c->workers[i - 1], start,
+                       c->cpus ? c->cpus[i] : -1) != 0) {
         free(start);
         tcc_context_destroy(c);
         return TCC_ERROR_OUT_OF_MEMORY;
@@ -828,10 +839,13 @@ void tcc_run_begin(tcc_context *context, tcc_run_scope *scope) {
   /* Only onto a CPU the thread may run on now: a caller confined elsewhere
    * stays where it is. */
   int32_t cpu = context->cpus[0];
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
   state->bound =
       sched_getaffinity(0, sizeof(state->saved), &state->saved) == 0 &&
       CPU_ISSET(cpu, &state->saved) && CPU_COUNT(&state->saved) > 1 &&
-      bind_to_cpu(cpu) == 0;
+      sched_setaffinity(0, sizeof(set), &set) == 0;
 #else
   (void)context;
 #endif
