@@ -26,9 +26,25 @@ namespace tcc {
 
 namespace {
 
-/// The shortest innermost dim a source is padded in place with: a 7x7 map
-/// still fills most of a register tile's runs of 8 map positions.
+/// The shortest run of contiguous elements (the dims from the innermost
+/// padded one on) a source is padded in place with: a 7x7 NCHW map still
+/// fills most of a register tile's runs of 8 map positions; a channels-last
+/// map's runs are rows of pixels.
 constexpr int64_t kMinRow = 7;
+
+/// The elements of `pad`'s source contiguous in the padded buffer: the
+/// product of its dims from the innermost padded one on.
+int64_t interiorRun(tensor::PadOp pad) {
+  ArrayRef<int64_t> shape = pad.getSourceType().getShape();
+  ArrayRef<int64_t> padded = pad.getResultType().getShape();
+  int64_t run = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    run *= shape[d];
+    if (padded[d] != shape[d])
+      break;
+  }
+  return run;
+}
 
 /// The border fraction (1 / kMaxBorder) above which a padded tensor is
 /// filled whole.
@@ -142,7 +158,7 @@ void padInPlace(RewriterBase &b, tensor::PadOp pad) {
   // (tcc-vectorize-contractions), which costs less than a copy of the map.
   SetVector<Operation *> chain;
   tensor::EmptyOp root = rootEmpty(pad.getSource(), chain);
-  if (srcType.getShape().back() < kMinRow || !root ||
+  if (interiorRun(pad) < kMinRow || !root ||
       !pad.getSource().hasOneUse())
     return padByCopy(b, pad, low);
   for (size_t i = 0; i < chain.size(); ++i)

@@ -94,6 +94,34 @@ func.func @copied(%x: tensor<1x4x4x4xf32>, %y: tensor<1x4x32x32xf32>) -> (tensor
 
 // -----
 
+// Channels last: the pad is on H and W, so the interior's contiguous runs
+// are rows of pixels (4 x 3 channels = 12 elements), not the 3 channels
+// alone: the ReLU computes into the padded tensor.
+// CHECK-LABEL: func.func @channels_last
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x6x6x3xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<1x6x6x3xf32>)
+// CHECK: %[[I:.*]] = tensor.extract_slice %[[F]][0, 1, 1, 0] [1, 4, 4, 3] [1, 1, 1, 1]
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} outs(%[[I]] : tensor<1x4x4x3xf32>)
+// CHECK: tensor.insert_slice %[[R]] into %[[F]][0, 1, 1, 0] [1, 4, 4, 3] [1, 1, 1, 1]
+// CHECK-NOT: tensor.pad
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @channels_last(%x: tensor<1x4x4x3xf32>) -> tensor<1x6x6x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x3xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x4x4x3xf32>) outs(%e : tensor<1x4x4x3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x4x3xf32>
+  %p = tensor.pad %r low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x4x3xf32> to tensor<1x6x6x3xf32>
+  return %p : tensor<1x6x6x3xf32>
+}
+
+// -----
+
 // The padding value may be a constant inside the pad's region.
 // CHECK-LABEL: func.func @constant_inside
 // CHECK: %[[C:.*]] = arith.constant 1.000000e+00 : f32
