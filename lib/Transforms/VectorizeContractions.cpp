@@ -222,6 +222,48 @@ int64_t rowsPerTile(int64_t size, int64_t maxRows) {
   return llvm::divideCeil(size, llvm::divideCeil(size, maxRows));
 }
 
+/// Whether the tiles along vDim of `plan` go outside the other output
+/// loops, each panel of the packed inputs read while it is in cache by all
+/// of them, rather than inside, each slice of the broadcast inputs that one
+/// step of those loops reads in cache for all the panels. The first reads
+/// the broadcast inputs once per panel and the packed ones once, the second
+/// the packed ones once per step of the loops that do not index them and
+/// the broadcast ones once: the fewer bytes win. A 1x1 convolution 64 ->
+/// 256 on 56x56 channels-last (64 KB of weights, 800 KB of pixels, 16
+/// panels) runs the rows of its map outside the panels; 1024 -> 2048 on
+/// 7x7 (8 MB of weights, 200 KB of pixels) inside; a Winograd contraction
+/// its 16 products outside (each reads its own slice of the weights).
+bool columnsFirst(linalg::LinalgOp op, const TilePlan &plan) {
+  if (llvm::none_of(plan.packPos, [](int p) { return p >= 0; }))
+    return false;
+  auto bytes = [](Value v) {
+    return cast<MemRefType>(v.getType()).getNumElements() * 4;
+  };
+  int64_t panels = llvm::divideCeil(plan.sizes[plan.vDim],
+                                    plan.vectors * plan.lanes);
+  int64_t broadcastBytes = 0, packedBytes = 0, packedRereads = 0;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto [in, step, pos] :
+       llvm::zip(op.getDpsInputOperands(), plan.vStride, plan.packPos)) {
+    if (pos < 0) {
+      if (!step)
+        broadcastBytes += bytes(in->get());
+      continue;
+    }
+    int64_t rereads = bytes(in->get());
+    packedBytes += rereads;
+    AffineMap map = op.getMatchingIndexingMap(in);
+    for (unsigned d = 0; d < plan.sizes.size(); ++d)
+      if (d != plan.vDim && d != plan.uDim &&
+          iterators[d] == utils::IteratorType::parallel &&
+          !map.isFunctionOfDim(d))
+        rereads *= plan.sizes[d];
+    packedRereads += rereads;
+  }
+  return panels * broadcastBytes + packedBytes <=
+         packedRereads + broadcastBytes;
+}
+
 /// The plan for `op`, or nullopt when it is not a multiply-accumulate on
 /// static f32 buffers this pass can vectorize.
 std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
@@ -360,7 +402,7 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
                    : rowsPerTile(best->sizes[*best->uDim], maxRows);
   if (best->outStride && !best->transposed && !contiguousOut)
     return std::nullopt;
-  best->columnsFirst = llvm::any_of(best->packPos, [](int p) { return p >= 0; });
+  best->columnsFirst = columnsFirst(op, *best);
   // A vector dim no longer than half a register runs on narrower vectors
   // (down to 256 bits): as many instructions, at twice the throughput
   // where 512-bit ops are split in two halves (AMD Zen 4), the same
@@ -647,43 +689,65 @@ private:
     // A long reduction is summed in blocks of about kReductionBlock terms,
     // each from zero and then added to the running total (as BLAS kernels
     // block K): the rounding error grows with the block length plus the
-    // number of blocks rather than with the whole length.
-    // Terms per step of the outermost reduction loop: the loops inside it
-    // and the reductions unrolled in each step.
+    // number of blocks rather than with the whole length. The block loop
+    // splits the outermost reduction loop whose inner loops (and the
+    // reductions unrolled in each step) take at most kReductionBlock terms
+    // a step, the loops outside it carry the totals: an NCHW convolution's
+    // channels (blocks of 7 channels x 3 x 3 taps), a channels-last one's
+    // channels inside its taps (blocks of 64 channels, or 21 x 3 unrolled
+    // taps), a matmul's k.
     int64_t inner = 1;
-    for (unsigned d : llvm::drop_begin(reductions))
-      inner *= plan.sizes[d];
     for (unsigned d : unrolled)
       inner *= plan.sizes[d];
-    int64_t blockSteps = reductions.empty()
-                             ? 0
-                             : std::max<int64_t>(1, kReductionBlock / inner);
+    size_t blocked = reductions.size();
+    for (size_t i = reductions.size(); i-- > 0;) {
+      if (inner * plan.sizes[reductions[i]] > kReductionBlock) {
+        blocked = i;
+        break;
+      }
+      inner *= plan.sizes[reductions[i]];
+    }
+    int64_t blockSteps = std::max<int64_t>(1, kReductionBlock / inner);
+    // Nested loops over `ds` carrying `accs`, each yielding the next's
+    // results; the insertion point ends in the innermost body.
+    auto openLoops = [&](ArrayRef<unsigned> ds, Value blockStart,
+                         Value blockEnd) {
+      SmallVector<scf::ForOp> loops;
+      for (unsigned d : ds) {
+        bool first = loops.empty() && blockStart;
+        auto loop = scf::ForOp::create(
+            b, loc, first ? blockStart : index(0),
+            first ? blockEnd : index(plan.sizes[d]), index(1), accs);
+        if (!loops.empty())
+          scf::YieldOp::create(b, loc, loop.getResults());
+        b.setInsertionPointToStart(loop.getBody());
+        dims[d] = loop.getInductionVar();
+        accs = llvm::to_vector_of<Value>(loop.getRegionIterArgs());
+        loops.push_back(loop);
+      }
+      return loops;
+    };
+    ArrayRef<unsigned> allReductions(reductions);
+    SmallVector<scf::ForOp> totalLoops =
+        openLoops(allReductions.take_front(blocked), Value(), Value());
     scf::ForOp blockLoop;
-    Value blockEnd;
-    if (!reductions.empty() && blockSteps < plan.sizes[reductions.front()]) {
-      unsigned d = reductions.front();
+    Value blockStart, blockEnd;
+    if (blocked < reductions.size()) {
+      unsigned d = reductions[blocked];
       blockLoop = scf::ForOp::create(b, loc, index(0), index(plan.sizes[d]),
                                      index(blockSteps), accs);
+      if (!totalLoops.empty())
+        scf::YieldOp::create(b, loc, blockLoop.getResults());
       b.setInsertionPointToStart(blockLoop.getBody());
-      Value start = blockLoop.getInductionVar();
+      blockStart = blockLoop.getInductionVar();
       blockEnd = arith::MinSIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, start, index(blockSteps)),
+          b, loc, arith::AddIOp::create(b, loc, blockStart, index(blockSteps)),
           index(plan.sizes[d]));
       accs.assign(accs.size(), zeros(vecType));
     }
-    SmallVector<scf::ForOp> loops;
-    for (unsigned d : reductions) {
-      bool blocked = blockLoop && loops.empty();
-      auto loop = scf::ForOp::create(
-          b, loc, blocked ? blockLoop.getInductionVar() : index(0),
-          blocked ? blockEnd : index(plan.sizes[d]), index(1), accs);
-      if (!loops.empty())
-        scf::YieldOp::create(b, loc, loop.getResults());
-      b.setInsertionPointToStart(loop.getBody());
-      dims[d] = loop.getInductionVar();
-      accs = llvm::to_vector_of<Value>(loop.getRegionIterArgs());
-      loops.push_back(loop);
-    }
+    SmallVector<scf::ForOp> loops = openLoops(
+        allReductions.drop_front(blockLoop ? blocked : reductions.size()),
+        blockStart, blockEnd);
 
     // Each operand's value for (row, vector) at the values of the unrolled
     // reductions: loaded once per distinct index (its indexing map at
@@ -756,11 +820,17 @@ private:
               next[r * vectors + v]);
     }
 
-    if (!loops.empty()) {
-      scf::YieldOp::create(b, loc, next);
-      b.setInsertionPointAfter(loops.front());
-      next = llvm::to_vector_of<Value>(loops.front().getResults());
-    }
+    // Closes the loops `openLoops` made (yielding `next` from the innermost
+    // unless a loop inside it already yields), `next` their results.
+    auto closeLoops = [&](MutableArrayRef<scf::ForOp> opened, bool yield) {
+      if (opened.empty())
+        return;
+      if (yield)
+        scf::YieldOp::create(b, loc, next);
+      b.setInsertionPointAfter(opened.front());
+      next = llvm::to_vector_of<Value>(opened.front().getResults());
+    };
+    closeLoops(loops, /*yield=*/true);
     if (blockLoop) {
       for (auto [total, partial] :
            llvm::zip(blockLoop.getRegionIterArgs(), next))
@@ -769,6 +839,7 @@ private:
       b.setInsertionPointAfter(blockLoop);
       next = llvm::to_vector_of<Value>(blockLoop.getResults());
     }
+    closeLoops(totalLoops, /*yield=*/!blockLoop);
     Value target = epilogue ? epilogue.getDpsInitOperand(0)->get() : out;
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t v = 0; v < vectors; ++v) {

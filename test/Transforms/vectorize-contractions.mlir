@@ -115,13 +115,15 @@ func.func @conv_channels(%i: memref<1x16x4x4xf32>, %o: memref<1x12x2x2xf32>) {
 // Weights too big to read once per row of the output (288 KB, beyond
 // kRereadBytes) run along the vector even where the output's rows would
 // fill it (64 columns of the flattened 1x1 map): packed, read once. The
-// loop over their panels is outermost, and the one split over threads, so
-// each panel serves every row (n, then pairs of map positions) while it is
-// in cache.
+// loop over their panels is the one split over threads, outside the pairs
+// of map positions, so each panel serves every row while it is in cache.
+// The batch loop (one image) goes outside the panels: that way the weights
+// are read once per image; inside them, the image's 64 KB of pixels would
+// be read once per panel.
 // CHECK-LABEL: func.func @conv_big_weights
 // CHECK: %[[P:[a-z0-9_]+]] = memref.get_global @big_panels : memref<73728xf32>
-// CHECK: scf.for %[[F:[a-z0-9_]+]] = %{{.*}} to %c288 step %c8 {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c1
+// CHECK: scf.for %[[F:[a-z0-9_]+]] = %{{.*}} to %c288 step %c8 {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c64 step %c2 {
 // CHECK: vector.gather
 // CHECK: vector.scatter
@@ -195,6 +197,30 @@ func.func @left_alone(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf
 // CHECK: vector.store %[[TOTAL]], %arg2
 func.func @long_reduction(%a: memref<1x300xf32>, %b: memref<300x4xf32>, %c: memref<1x4xf32>) {
   linalg.matmul ins(%a, %b : memref<1x300xf32>, memref<300x4xf32>) outs(%c : memref<1x4xf32>)
+  return
+}
+
+// -----
+
+// The block loop splits the outermost reduction loop whose inner terms fit
+// in a block; the reduction loops outside it carry the totals. A
+// channels-last 3x3 conv over 128 channels: its 3 kernel columns are
+// unrolled, so the channels run in blocks of 64 / 3 = 21 inside the loop
+// over kernel rows, which carries the running total (summing all 3 x 128
+// terms of a row in one chain would round like a reduction of 384).
+// CHECK-LABEL: func.func @nhwc_blocks
+// CHECK: %[[TOTAL:[a-z0-9_]+]]:4 = scf.for %{{.*}} = %{{.*}} to %c3 step %{{.*}} iter_args(%[[T0:[a-z0-9_]+]] = %{{.*}}, {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK: %[[BLOCKS:[a-z0-9_]+]]:4 = scf.for %[[BLK:[a-z0-9_]+]] = %{{.*}} to %c128 step %c21 iter_args(%[[B0:[a-z0-9_]+]] = %[[T0]],
+// CHECK: %[[END:[a-z0-9_]+]] = arith.minsi %{{.*}}, %c128
+// CHECK: %[[PART:[a-z0-9_]+]]:4 = scf.for %{{.*}} = %[[BLK]] to %[[END]] step %{{.*}} iter_args(%{{.*}} = %[[ZERO:[a-z0-9_]+]],
+// CHECK: arith.addf %[[B0]], %[[PART]]#0
+// CHECK: scf.yield %[[BLOCKS]]#0,
+// CHECK: vector.store %[[TOTAL]]#0, %arg1
+memref.global "private" constant @w3 : memref<8x3x3x128xf32> = dense<0.5>
+func.func @nhwc_blocks(%i: memref<1x4x4x128xf32>, %o: memref<1x2x2x8xf32>) {
+  %w = memref.get_global @w3 : memref<8x3x3x128xf32>
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %w : memref<1x4x4x128xf32>, memref<8x3x3x128xf32>) outs(%o : memref<1x2x2x8xf32>)
   return
 }
 
