@@ -22,12 +22,12 @@ verifyConvOperands(Operation *op, Value xValue, Value wValue, int64_t group) {
 
 LogicalResult tcc::onnx::detail::verifyConvShapes(
     Operation *op, Value xValue, Value wValue, Value bias, int64_t group,
-    std::optional<ArrayRef<int64_t>> kernelShape) {
+    std::optional<ArrayRef<int64_t>> kernelShape, bool channelsLast) {
   auto shapes = verifyConvOperands(op, xValue, wValue, group);
   if (failed(shapes) || !*shapes)
     return failure(failed(shapes));
   std::optional<ArrayRef<int64_t>> x = (*shapes)->first, w = (*shapes)->second;
-  int64_t c = (*x)[1], wc = (*w)[1], m = (*w)[0];
+  int64_t c = channelsLast ? x->back() : (*x)[1], wc = (*w)[1], m = (*w)[0];
   if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(wc) &&
       c != wc * group)
     return op->emitOpError()
@@ -54,6 +54,14 @@ LogicalResult tcc::onnx::detail::verifyConvShapes(
 LogicalResult ConvOp::verify() {
   return verifyConvShapes(*this, getX(), getW(), getB(), getGroup(),
                           getKernelShape());
+}
+
+LogicalResult NhwcConvOp::verify() {
+  if (auto x = rankedShape(getX()); x && x->size() != 4)
+    return emitOpError() << "expects X of rank 4 [N, H, W, C], got "
+                         << formatShape(*x);
+  return verifyConvShapes(*this, getX(), getW(), getB(), getGroup(),
+                          getKernelShape(), /*channelsLast=*/true);
 }
 
 template <typename Op>
@@ -92,23 +100,38 @@ tcc::onnx::detail::inferConvShape(Operation *op, Value xValue, Value wValue,
                                   Type elem, StringRef autoPad,
                                   std::optional<ArrayRef<int64_t>> pads,
                                   std::optional<ArrayRef<int64_t>> strides,
-                                  std::optional<ArrayRef<int64_t>> dilations) {
+                                  std::optional<ArrayRef<int64_t>> dilations,
+                                  bool channelsLast) {
   auto x = rankedShape(xValue), w = rankedShape(wValue);
   if (!x || !w)
     return keepUnranked(op, elem);
+  // The window reads the spatial dims of [N, C, spatial...].
+  SmallVector<int64_t> nchw(*x);
+  if (channelsLast)
+    std::rotate(nchw.begin() + 1, nchw.end() - 1, nchw.end());
   FailureOr<WindowGeometry> g =
-      resolveWindow(op, *x, w->drop_front(2), autoPad, pads, strides, dilations,
-                    /*ceilMode=*/false);
+      resolveWindow(op, nchw, w->drop_front(2), autoPad, pads, strides,
+                    dilations, /*ceilMode=*/false);
   if (failed(g))
     return failure();
-  SmallVector<int64_t> shape = {(*x)[0], (*w)[0]};
+  SmallVector<int64_t> shape = {(*x)[0]};
+  if (!channelsLast)
+    shape.push_back((*w)[0]);
   shape.append(g->outSizes);
+  if (channelsLast)
+    shape.push_back((*w)[0]);
   return setShape(op, shape, elem);
 }
 
 LogicalResult ConvOp::inferShapes() {
   return inferConvShape(*this, getX(), getW(), getElementTypeOrSelf(getX()),
                         getAutoPad(), getPads(), getStrides(), getDilations());
+}
+
+LogicalResult NhwcConvOp::inferShapes() {
+  return inferConvShape(*this, getX(), getW(), getElementTypeOrSelf(getX()),
+                        getAutoPad(), getPads(), getStrides(), getDilations(),
+                        /*channelsLast=*/true);
 }
 
 template <typename Op>

@@ -21,6 +21,28 @@ def ONNX_ConvOp : ONNX_Op<"Conv"> {
   let hasCanonicalizer = 1;
 }
 
+def ONNX_NhwcConvOp : ONNX_Op<"NhwcConv"> {
+  let summary = "2-d convolution on channels-last tensors (com.microsoft)";
+  let description = [{
+    Conv with X [N, H, W, C] and Y [N, H', W', M]; W [M, C/group, kH, kW]
+    and B [M] as Conv's, and its attributes. tcc-onnx-channels-last puts
+    convolutions in this form, between Transposes, so that a chain of them
+    runs with the channels contiguous.
+  }];
+  let arguments = (ins FloatTensor:$X, FloatTensor:$W, TensorOrNone:$B,
+    DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    DefaultValuedAttr<ONNX_I64Attr, "1">:$group,
+    OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$pads,
+    OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs FloatTensor:$Y);
+  let assemblyFormat = [{
+    $X `,` $W `,` $B attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def ONNX_ConvTransposeOp : ONNX_Op<"ConvTranspose"> {
   let summary = "N-d transposed convolution (NCHW), with groups";
   let arguments = (ins FloatTensor:$X, FloatTensor:$W, TensorOrNone:$B,

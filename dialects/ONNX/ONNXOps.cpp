@@ -229,6 +229,29 @@ LogicalResult tcc::onnx::checkWindowAttributes(
   return success();
 }
 
+bool tcc::onnx::winogradPays(const WindowGeometry &g, int64_t batch,
+                              int64_t channels, int64_t filters) {
+  if (g.kernel != llvm::ArrayRef<int64_t>{3, 3} ||
+      llvm::any_of(g.strides, [](int64_t s) { return s != 1; }) ||
+      llvm::any_of(g.dilations, [](int64_t d) { return d != 1; }) ||
+      g.outSizes.size() != 2 ||
+      llvm::any_of(g.outSizes, [](int64_t s) { return s < 2; }) ||
+      mlir::ShapedType::isDynamic(batch))
+    return false;
+  int64_t outputs = batch * g.outSizes[0] * g.outSizes[1];
+  int64_t tiles = batch * llvm::divideCeil(g.outSizes[0], 2) *
+                  llvm::divideCeil(g.outSizes[1], 2);
+  constexpr int64_t kMinWinogradChannels = 16, kMinWinogradFilters = 64;
+  constexpr int64_t kMinWinogradMacs = int64_t(1) << 22;
+  constexpr int64_t kMaxWinogradBytes = int64_t(16) << 20;
+  constexpr int64_t kMinStreamedWinogradRatio = 40;
+  return channels >= kMinWinogradChannels && filters >= kMinWinogradFilters &&
+         outputs * filters * channels * 9 >= kMinWinogradMacs &&
+         (16 * tiles * (channels + filters) * 4 <= kMaxWinogradBytes ||
+          channels * filters >=
+              kMinStreamedWinogradRatio * (channels + filters));
+}
+
 TapReach tcc::onnx::tapReach(int64_t in, int64_t out, int64_t pad,
                              int64_t stride, int64_t dilation, int64_t k) {
   // Position o reads o * stride + offset: the first o at or past the

@@ -48,6 +48,28 @@ struct TapReach {
 TapReach tapReach(int64_t in, int64_t out, int64_t pad, int64_t stride,
                   int64_t dilation, int64_t k);
 
+/// Whether a 2-d convolution of window `g` (resolved, with its output sizes)
+/// from `channels` to `filters` over a batch of `batch` runs as Winograd
+/// F(2x2, 3x3): a 3x3 stride-1 undilated kernel, a static output of at
+/// least 2x2, and sizes where it beats the direct conv. Measured, one
+/// thread, conv + bias + ReLU, direct -> Winograd:
+///  - each transformed input value is multiplied by every filter, and below
+///    kMinWinogradFilters filters the input transform costs more than that
+///    saves: 128 -> 32 on 56x56 2.31 -> 2.54 ms, on 26x26 0.45 -> 0.50;
+///    16 -> 64 on 53x53 0.49 -> 0.40, 64 -> 64 on 56x56 2.07 -> 1.73;
+///  - below kMinWinogradMacs multiply-adds of the direct conv, the three
+///    kernels cost more than the products save: 64 -> 64 on 7x7 (1.8 M)
+///    0.032 -> 0.037 ms, on 14x14 (7.2 M) 0.130 -> 0.110;
+///  - beyond kMaxWinogradBytes of transformed inputs and products, they
+///    stream from memory, C + F values per tile for the C * F products it
+///    saves: it pays only from C * F / (C + F) = kMinStreamedWinogradRatio
+///    on: 32 -> 64 on 147x147 (32 MiB, ratio 21) 8.05 -> 10.07 ms, 48 -> 96
+///    on 112x112 (ratio 32) 12.1 -> 12.2, 64 -> 64 (32) 9.7 -> 8.8, 64 ->
+///    128 (43) 19.2 -> 16.6, 128 -> 128 (64) 37.8 -> 28.1, 80 -> 192 on
+///    71x71 (56) 13.8 -> 10.7.
+bool winogradPays(const WindowGeometry &g, int64_t batch, int64_t channels,
+                  int64_t filters);
+
 /// Resolves the window attributes for an input of `inShape` (N, C, spatial).
 /// `kernel` is the kernel's spatial shape. Emits errors on `op`.
 llvm::FailureOr<WindowGeometry>

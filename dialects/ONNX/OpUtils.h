@@ -153,21 +153,25 @@ normalizeAxes(mlir::Operation *op, llvm::ArrayRef<int64_t> axes, int64_t rank) {
 /// (ONNXFolds.cpp).
 void addFoldInterface(ONNXDialect &dialect);
 
-/// Conv's checks (ConvPool.cpp), shared by ConvInteger and QLinearConv:
-/// group >= 1, X and W of one rank >= 3, channels, kernel_shape and a bias
-/// (null or none allowed) of [M].
+/// Conv's checks (ConvPool.cpp), shared by ConvInteger, QLinearConv and
+/// NhwcConv: group >= 1, X and W of one rank >= 3, channels (X's dim 1, or
+/// its last with `channelsLast`), kernel_shape and a bias (null or none
+/// allowed) of [M].
 llvm::LogicalResult
 verifyConvShapes(mlir::Operation *op, mlir::Value x, mlir::Value w,
                  mlir::Value bias, int64_t group,
-                 std::optional<llvm::ArrayRef<int64_t>> kernelShape);
+                 std::optional<llvm::ArrayRef<int64_t>> kernelShape,
+                 bool channelsLast = false);
 
-/// Sets result 0 of a Conv-like `op` to [N, M, spatial...] of `elem`.
+/// Sets result 0 of a Conv-like `op` to [N, M, spatial...] of `elem`
+/// ([N, spatial..., M] from X [N, spatial..., C] with `channelsLast`).
 llvm::LogicalResult
 inferConvShape(mlir::Operation *op, mlir::Value x, mlir::Value w,
                mlir::Type elem, llvm::StringRef autoPad,
                std::optional<llvm::ArrayRef<int64_t>> pads,
                std::optional<llvm::ArrayRef<int64_t>> strides,
-               std::optional<llvm::ArrayRef<int64_t>> dilations);
+               std::optional<llvm::ArrayRef<int64_t>> dilations,
+               bool channelsLast = false);
 
 /// MatMul's shape checks (Linear.cpp), shared by QLinearMatMul: ranks >= 1,
 /// inner dims, broadcastable batch dims.

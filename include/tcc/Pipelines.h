@@ -33,13 +33,16 @@ struct PipelineOptions {
   bool cse = true;
   /// 3x3 convolutions as Winograd F(2x2, 3x3) (tcc-convert-onnx-to-linalg).
   bool winograd = true;
+  /// Convolutions on channels-last tensors (tcc-onnx-channels-last).
+  bool channelsLast = true;
 };
 
 /// onnx (imported, shape-inferred) -> linalg on tensors, fused.
-/// `cse`: false leaves equal ops apart (tcc::boundRunTimeDim compares the
-/// IR at three sizes op by op; at one of them, two types may coincide).
-void buildONNXToLinalgPipeline(mlir::OpPassManager &pm, bool cse = true,
-                               bool winograd = true);
+/// `options.cse`: false leaves equal ops apart (tcc::boundRunTimeDim
+/// compares the IR at three sizes op by op; at one of them, two types may
+/// coincide); `winograd` and `channelsLast` choose how convolutions run.
+void buildONNXToLinalgPipeline(mlir::OpPassManager &pm,
+                               const PipelineOptions &options = {});
 /// linalg on tensors -> bufferized memrefs in one planned workspace.
 void buildBufferizePipeline(mlir::OpPassManager &pm);
 /// bufferized -> LLVM dialect with the C ABI entry points.

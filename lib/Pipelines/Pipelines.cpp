@@ -50,19 +50,24 @@ StringRef tcc::stageName(Stage stage) {
   return "";
 }
 
-void tcc::buildONNXToLinalgPipeline(OpPassManager &pm, bool cse,
-                                    bool winograd) {
+void tcc::buildONNXToLinalgPipeline(OpPassManager &pm,
+                                    const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::onnx::createONNXShapeInference());
   fpm.addPass(tcc::onnx::createONNXDecompose());
   fpm.addPass(createCanonicalizerPass());
+  if (options.channelsLast) {
+    tcc::onnx::ONNXChannelsLastOptions channelsLast;
+    channelsLast.winograd = options.winograd;
+    fpm.addPass(tcc::onnx::createONNXChannelsLast(channelsLast));
+  }
   tcc::ConvertONNXToLinalgOptions convert;
-  convert.winograd = winograd;
+  convert.winograd = options.winograd;
   fpm.addPass(tcc::createConvertONNXToLinalg(convert));
   fpm.addPass(tcc::createBoundDynamicResults());
   fpm.addPass(tcc::createFuseElementwise());
   fpm.addPass(createCanonicalizerPass());
-  if (cse)
+  if (options.cse)
     fpm.addPass(createCSEPass());
 }
 
@@ -152,7 +157,7 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
     return pm.run(module);
   }
   if (!options.fromLinalg)
-    buildONNXToLinalgPipeline(pm, options.cse, options.winograd);
+    buildONNXToLinalgPipeline(pm, options);
   else
     pm.addPass(createCSEPass());
   if (stopAfter >= Stage::Bufferized)

@@ -70,7 +70,7 @@ struct CompileOptions {
   /// --max-dim NAME=MAX: symbolic dims that vary at run time up to MAX.
   std::vector<std::string> maxDims;
   bool printIRAfterAll = false, timePasses = false, stats = false;
-  bool noWinograd = false;
+  bool noWinograd = false, noChannelsLast = false;
 };
 
 struct RunOptions {
@@ -361,6 +361,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   auto main = out.module->lookupSymbol<func::FuncOp>("main");
   tcc::PipelineOptions pipeline;
   pipeline.winograd = !o.noWinograd;
+  pipeline.channelsLast = !o.noChannelsLast;
   if (stopAfter >= tcc::Stage::Linalg) {
     std::map<std::string, int64_t> bounds;
     (void)parseMaxDims(o, bounds); // validated by the caller
@@ -1065,6 +1066,9 @@ void addModelOptions(CLI::App *cmd, CompileOptions &o) {
                 "Run 3x3 convolutions directly, not as Winograd F(2x2, 3x3) "
                 "(16 instead of 36 products per 2x2 outputs, rounded "
                 "differently)");
+  cmd->add_flag("--no-channels-last", o.noChannelsLast,
+                "Run convolutions on NCHW tensors, not channels-last ones "
+                "between transposes");
 }
 
 } // namespace

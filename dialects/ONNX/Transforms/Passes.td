@@ -25,6 +25,42 @@ def ONNXDecompose : Pass<"tcc-onnx-decompose", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::tcc::onnx::ONNXDialect"];
 }
 
+def ONNXChannelsLast : Pass<"tcc-onnx-channels-last", "::mlir::func::FuncOp"> {
+  let summary = "Runs convolutions on channels-last tensors";
+  let description = [{
+    Rewrites each 2-d f32 Conv of static shapes with constant weights,
+    undilated, ungrouped or depthwise (and, with `winograd`, not a 3x3
+    convolution that Winograd F(2x2, 3x3) takes, whose transforms read
+    NCHW tiles) into NhwcConv between two Transposes, then moves the
+    Transposes towards the outputs through elementwise ops and Concat,
+    where the next convolution's Transpose cancels them. For example
+
+      %c = onnx.Conv %x, %w, %b : (tensor<1x64x56x56xf32>, ...) -> tensor<1x256x56x56xf32>
+      %s = onnx.Add %c, %r : ...
+      %y = onnx.Relu %s : ...
+      %d = onnx.Conv %y, %w2, %b2 : ... -> tensor<1x64x56x56xf32>
+
+    becomes (with %r itself a Transpose of channels-last %r')
+
+      %x' = onnx.Transpose %x {perm = array<i64: 0, 2, 3, 1>}
+      %c' = onnx.NhwcConv %x', %w, %b : ... -> tensor<1x56x56x256xf32>
+      %s' = onnx.Add %c', %r'
+      %y' = onnx.Relu %s'
+      %d' = onnx.NhwcConv %y', %w2, %b2 : ... -> tensor<1x56x56x64xf32>
+      %d = onnx.Transpose %d' {perm = array<i64: 0, 3, 1, 2>}
+
+    A Transpose moves down through an op only when that op is its one
+    user, so none is added. The matmul-like kernels then read each pixel's
+    channels as one contiguous row (tcc-vectorize-contractions broadcasts
+    them along the filters), not a row per channel.
+  }];
+  let options = [
+    Option<"winograd", "winograd", "bool", "true",
+           "Leave the convolutions Winograd takes NCHW">,
+  ];
+  let dependentDialects = ["::tcc::onnx::ONNXDialect"];
+}
+
 def ONNXShapeInference : Pass<"tcc-onnx-shape-inference", "::mlir::func::FuncOp"> {
   let summary = "Refines onnx op result types from their operands";
   let description = [{

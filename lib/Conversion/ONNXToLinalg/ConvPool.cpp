@@ -121,9 +121,10 @@ static Value buildGenericPool(OpBuilder &b, Location loc, Value in, Value init,
       .getResult(0);
 }
 
-/// Bias broadcast along channel dim 1 (or zeros when there is none).
+/// Bias broadcast along channel dim `channelDim` (or zeros when there is
+/// none).
 static Value createConvInit(OpBuilder &b, Location loc, RankedTensorType type,
-                            Value bias, Value input) {
+                            Value bias, Value input, int64_t channelDim = 1) {
   if (!bias || isa<NoneType>(bias.getType()))
     return createFilled(b, loc, type,
                         constantScalar(b, loc, type.getElementType(), 0),
@@ -131,7 +132,7 @@ static Value createConvInit(OpBuilder &b, Location loc, RankedTensorType type,
   MLIRContext *ctx = b.getContext();
   int64_t rank = type.getRank();
   SmallVector<AffineMap> maps = {
-      AffineMap::get(rank, 0, {getAffineDimExpr(1, ctx)}, ctx),
+      AffineMap::get(rank, 0, {getAffineDimExpr(channelDim, ctx)}, ctx),
       b.getMultiDimIdentityMap(rank)};
   Value empty = createEmptyLike(b, loc, type, {input});
   SmallVector<utils::IteratorType> iterators(rank,
@@ -278,36 +279,6 @@ static Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> values,
   return negated ? arith::NegFOp::create(b, loc, sum).getResult() : sum;
 }
 
-/// Whether Winograd F(2x2, 3x3) beats the direct 3x3 conv of `channels`
-/// -> `filters` over `outputs` positions (`tiles` 2x2 tiles). Measured, one
-/// thread, conv + bias + ReLU, direct -> Winograd:
-///  - each transformed input value is multiplied by every filter, and below
-///    kMinWinogradFilters filters the input transform costs more than that
-///    saves: 128 -> 32 on 56x56 2.31 -> 2.54 ms, on 26x26 0.45 -> 0.50;
-///    16 -> 64 on 53x53 0.49 -> 0.40, 64 -> 64 on 56x56 2.07 -> 1.73;
-///  - below kMinWinogradMacs multiply-adds of the direct conv, the three
-///    kernels cost more than the products save: 64 -> 64 on 7x7 (1.8 M)
-///    0.032 -> 0.037 ms, on 14x14 (7.2 M) 0.130 -> 0.110;
-///  - beyond kMaxWinogradBytes of transformed inputs and products, they
-///    stream from memory, C + F values per tile for the C * F products it
-///    saves: it pays only from C * F / (C + F) = kMinStreamedWinogradRatio
-///    on: 32 -> 64 on 147x147 (32 MiB, ratio 21) 8.05 -> 10.07 ms, 48 -> 96
-///    on 112x112 (ratio 32) 12.1 -> 12.2, 64 -> 64 (32) 9.7 -> 8.8, 64 ->
-///    128 (43) 19.2 -> 16.6, 128 -> 128 (64) 37.8 -> 28.1, 80 -> 192 on
-///    71x71 (56) 13.8 -> 10.7.
-static bool winogradPays(int64_t filters, int64_t channels, int64_t outputs,
-                         int64_t tiles) {
-  constexpr int64_t kMinWinogradChannels = 16, kMinWinogradFilters = 64;
-  constexpr int64_t kMinWinogradMacs = int64_t(1) << 22;
-  constexpr int64_t kMaxWinogradBytes = int64_t(16) << 20;
-  constexpr int64_t kMinStreamedWinogradRatio = 40;
-  return channels >= kMinWinogradChannels && filters >= kMinWinogradFilters &&
-         outputs * filters * channels * 9 >= kMinWinogradMacs &&
-         (16 * tiles * (channels + filters) * 4 <= kMaxWinogradBytes ||
-          channels * filters >=
-              kMinStreamedWinogradRatio * (channels + filters));
-}
-
 /// A 3x3 stride-1 convolution with constant f32 weights as Winograd
 /// F(2x2, 3x3) over the padded input `input` [N, C, 2T+2, 2S+2] (an odd
 /// output height or width gets one more row or column of zeros):
@@ -326,19 +297,13 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
                                const onnx::WindowGeometry &g) {
   auto wType = cast<RankedTensorType>(w.getType());
   int64_t filters = wType.getDimSize(0), channels = wType.getDimSize(1);
-  if (g.kernel != ArrayRef<int64_t>{3, 3} ||
-      llvm::any_of(g.strides, [](int64_t s) { return s != 1; }) ||
-      llvm::any_of(g.dilations, [](int64_t d) { return d != 1; }) ||
-      !outType.hasStaticShape() || outType.getDimSize(2) < 2 ||
-      outType.getDimSize(3) < 2)
+  if (!outType.hasStaticShape() ||
+      !onnx::winogradPays(g, outType.getDimSize(0), channels, filters))
     return {};
   int64_t batch = outType.getDimSize(0);
   int64_t height = outType.getDimSize(2), width = outType.getDimSize(3);
   int64_t tilesH = llvm::divideCeil(height, 2);
   int64_t tilesW = llvm::divideCeil(width, 2);
-  if (!winogradPays(filters, channels, batch * height * width,
-                    batch * tilesH * tilesW))
-    return {};
   std::optional<SmallVector<float>> weights = onnx::getConstantFloats(w);
   if (!weights)
     return {};
@@ -620,6 +585,85 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
     return success();
   }
   bool winograd;
+};
+
+/// NhwcConv (tcc-onnx-channels-last makes them, of f32 constant weights):
+/// linalg.conv_2d_nhwc_fhwc with the weights transposed here to [M, kH, kW,
+/// C], or linalg.depthwise_conv_2d_nhwc_hwc with them as [kH, kW, C], so
+/// that the reduction reads both operands in the order they are stored.
+struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::NhwcConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto outType = dyn_cast<RankedTensorType>(op.getType());
+    auto inType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    auto wType = dyn_cast<RankedTensorType>(adaptor.getW().getType());
+    std::optional<SmallVector<float>> weights =
+        onnx::getConstantFloats(adaptor.getW());
+    if (!outType || !inType || !wType || !outType.hasStaticShape() ||
+        !inType.hasStaticShape() || !outType.getElementType().isF32() ||
+        !weights)
+      return op.emitOpError()
+             << "is supported only with static shapes and f32 constant weights";
+    ArrayRef<int64_t> in = inType.getShape(), w = wType.getShape();
+    int64_t channels = in[3], filters = w[0], group = op.getGroup();
+    bool depthwise = group > 1 && group == channels && filters == channels;
+    if (group != 1 && !depthwise)
+      return op.emitOpError() << "with group " << group
+                              << " is supported only ungrouped or depthwise";
+    FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
+        op, {in[0], in[3], in[1], in[2]}, w.drop_front(2), op.getAutoPad(),
+        op.getPads(), op.getStrides(), op.getDilations(), false);
+    if (failed(g))
+      return failure();
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    SmallVector<int64_t> padsBegin(g->padsBegin), padsEnd(g->padsEnd);
+    padsBegin.push_back(0);
+    padsEnd.push_back(0);
+    Value input = padTrailing(rewriter, loc, adaptor.getX(), padsBegin,
+                              padsEnd, constantScalar(rewriter, loc, f32, 0));
+    Value init = createConvInit(rewriter, loc, outType, adaptor.getB(),
+                                adaptor.getX(), /*channelDim=*/3);
+    // [M, C/group, kH, kW] -> [M, kH, kW, C/group] (depthwise: [kH, kW, M]).
+    int64_t kh = w[2], kw = w[3], perFilter = w[1];
+    SmallVector<float> moved(weights->size());
+    for (int64_t m = 0; m < filters; ++m)
+      for (int64_t c = 0; c < perFilter; ++c)
+        for (int64_t i = 0; i < kh * kw; ++i) {
+          float v = (*weights)[(m * perFilter + c) * kh * kw + i];
+          if (depthwise)
+            moved[i * filters + m] = v;
+          else
+            moved[(m * kh * kw + i) * perFilter + c] = v;
+        }
+    auto movedType =
+        depthwise ? RankedTensorType::get({kh, kw, filters}, f32)
+                  : RankedTensorType::get({filters, kh, kw, perFilter}, f32);
+    Value filter = arith::ConstantOp::create(
+        rewriter, loc, movedType,
+        DenseResourceElementsAttr::get(
+            movedType, "nhwc_weight",
+            HeapAsmResourceBlob::allocateAndCopyInferAlign(
+                ArrayRef<float>(moved))));
+    SmallVector<NamedAttribute> attrs = {
+        rewriter.getNamedAttr("strides", i64Elements(rewriter, g->strides)),
+        rewriter.getNamedAttr("dilations",
+                              i64Elements(rewriter, g->dilations))};
+    Value conv =
+        depthwise
+            ? linalg::DepthwiseConv2DNhwcHwcOp::create(
+                  rewriter, loc, TypeRange{outType}, ValueRange{input, filter},
+                  ValueRange{init}, attrs)
+                  .getResult(0)
+            : linalg::Conv2DNhwcFhwcOp::create(
+                  rewriter, loc, TypeRange{outType}, ValueRange{input, filter},
+                  ValueRange{init}, attrs)
+                  .getResult(0);
+    rewriter.replaceOp(op, conv);
+    return success();
+  }
 };
 
 /// ConvTranspose as a stride-1 convolution over the input spread out by the
@@ -1102,6 +1146,7 @@ void tcc::onnx_to_linalg::populateConvPoolPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     bool winograd) {
   patterns.add<ConvPattern>(converter, patterns.getContext(), winograd);
+  patterns.add<NhwcConvPattern>(converter, patterns.getContext());
   patterns.add<ConvTransposePattern, MaxPoolPattern, AveragePoolPattern,
                Col2ImPattern, LpPoolPattern, GlobalAveragePoolPattern>(
       converter, patterns.getContext());

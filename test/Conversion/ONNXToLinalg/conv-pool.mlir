@@ -143,6 +143,59 @@ func.func @maxpool_1d(%x: tensor<1x2x9xf32>) -> tensor<1x2x4xf32> {
 
 // -----
 
+// Channels last (tcc-onnx-channels-last): the weights are transposed at
+// compile time to [M, kH, kW, C], which the reduction reads in the order
+// it runs (kh, kw, c); the bias starts the accumulators along the last dim,
+// and the pads are on H and W.
+// CHECK-LABEL: func @nhwc_conv
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: %[[INIT:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], {{.*}} ins(%{{.*}} : tensor<4xf32>) outs(%{{.*}} : tensor<1x4x4x4xf32>)
+// CHECK: %[[W:.*]] = arith.constant dense_resource<nhwc_weight> : tensor<4x3x3x3xf32>
+// CHECK: linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK-SAME: ins(%[[P]], %[[W]] : tensor<1x10x10x3xf32>, tensor<4x3x3x3xf32>) outs(%[[INIT]]
+func.func @nhwc_conv(%x: tensor<1x8x8x3xf32>) -> tensor<1x4x4x4xf32> {
+  %w = onnx.Constant dense<0.5> : tensor<4x3x3x3xf32>
+  %b = onnx.Constant dense<0.25> : tensor<4xf32>
+  %0 = onnx.NhwcConv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// A depthwise one reads its weights as [kH, kW, C].
+// CHECK-LABEL: func @nhwc_depthwise
+// CHECK: %[[W:.*]] = arith.constant dense_resource<nhwc_weight> : tensor<3x3x6xf32>
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x7x7x6xf32>, tensor<3x3x6xf32>) outs(%{{.*}} : tensor<1x5x5x6xf32>)
+func.func @nhwc_depthwise(%x: tensor<1x7x7x6xf32>) -> tensor<1x5x5x6xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<0.5> : tensor<6x1x3x3xf32>
+  %0 = onnx.NhwcConv %x, %w, %none {group = 6} : (tensor<1x7x7x6xf32>, tensor<6x1x3x3xf32>, none) -> tensor<1x5x5x6xf32>
+  return %0 : tensor<1x5x5x6xf32>
+}
+
+// -----
+
+func.func @nhwc_conv_weights(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32> {
+  %none = onnx.NoValue
+  // expected-error @+2 {{is supported only with static shapes and f32 constant weights}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.NhwcConv'}}
+  %0 = onnx.NhwcConv %x, %w, %none : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, none) -> tensor<1x6x6x4xf32>
+  return %0 : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+func.func @nhwc_conv_group(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<0.5> : tensor<4x2x1x1xf32>
+  // expected-error @+2 {{with group 2 is supported only ungrouped or depthwise}}
+  // expected-error @+1 {{failed to legalize operation 'onnx.NhwcConv'}}
+  %0 = onnx.NhwcConv %x, %w, %none {group = 2} : (tensor<1x8x8x4xf32>, tensor<4x2x1x1xf32>, none) -> tensor<1x8x8x4xf32>
+  return %0 : tensor<1x8x8x4xf32>
+}
+
+// -----
+
 func.func @conv_dynamic_spatial(%x: tensor<1x3x?x?xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x?x?xf32> {
   %none = onnx.NoValue
   // expected-error @+2 {{with dynamic channel or spatial dims is not supported yet}}

@@ -25,6 +25,24 @@ func.func @conv_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> te
 
 // -----
 
+func.func @nhwc_conv_channels(%x: tensor<1x8x8x3xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects input channels 3 = W.shape[1] (2) * group (1)}}
+  %0 = onnx.NhwcConv %x, %w, %none : (tensor<1x8x8x3xf32>, tensor<4x2x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @nhwc_conv_rank(%x: tensor<1x8x3xf32>, %w: tensor<4x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects X of rank 4 [N, H, W, C], got [1,8,3]}}
+  %0 = onnx.NhwcConv %x, %w, %none : (tensor<1x8x3xf32>, tensor<4x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 func.func @conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{expects bias of shape [4], got [5]}}
   %0 = onnx.Conv %x, %w, %b : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<5xf32>) -> tensor<*xf32>

@@ -6,6 +6,10 @@ func.func @all_ops(%x: tensor<1x3x8x8xf32>, %v: tensor<8xf32>, %m: tensor<2x8xf3
   %w = onnx.Constant dense<1.0> : tensor<3x3x3x3xf32>
   // CHECK: onnx.Conv %{{.*}}, %{{.*}}, %{{.*}} {pads = array<i64: 1, 1, 1, 1>}
   %c = onnx.Conv %x, %w, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<3x3x3x3xf32>, none) -> tensor<1x3x8x8xf32>
+  // CHECK: onnx.NhwcConv %{{.*}}, %{{.*}}, %{{.*}} {group = 3 : i64, pads = array<i64: 1, 1, 1, 1>}
+  %wd = onnx.Constant dense<1.0> : tensor<3x1x3x3xf32>
+  %xt = onnx.Transpose %x {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x3x8x8xf32>) -> tensor<1x8x8x3xf32>
+  %nc = onnx.NhwcConv %xt, %wd, %none {group = 3, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x1x3x3xf32>, none) -> tensor<1x8x8x3xf32>
   // CHECK: onnx.ConvTranspose {{.*}}strides = array<i64: 2, 2>
   %ct = onnx.ConvTranspose %x, %w, %none {strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<3x3x3x3xf32>, none) -> tensor<1x3x17x17xf32>
   %sc = onnx.Constant dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>

@@ -27,6 +27,18 @@ func.func @same_upper_and_ceil(%x: tensor<1x2x7x7xf32>) -> tensor<*xf32> {
 
 // -----
 
+// Channels last: the channels are the last dim of X and Y.
+// CHECK-LABEL: func @nhwc_conv
+// CHECK: onnx.NhwcConv {{.*}} -> tensor<1x4x4x8xf32>
+func.func @nhwc_conv(%x: tensor<1x7x7x2xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<1.0> : tensor<8x2x3x3xf32>
+  %c = onnx.NhwcConv %x, %w, %none {auto_pad = "SAME_UPPER", strides = array<i64: 2, 2>} : (tensor<1x7x7x2xf32>, tensor<8x2x3x3xf32>, none) -> tensor<*xf32>
+  return %c : tensor<*xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @dynamic_batch
 // CHECK: onnx.Add {{.*}} -> tensor<?x3x4xf32>
 // CHECK: onnx.MatMul {{.*}} -> tensor<?x3x5xf32>

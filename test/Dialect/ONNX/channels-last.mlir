@@ -1,0 +1,111 @@
+// RUN: tcc-opt %s --tcc-onnx-channels-last --split-input-file | FileCheck %s
+// RUN: tcc-opt %s --tcc-onnx-channels-last="winograd=false" --split-input-file | FileCheck %s --check-prefix=NOWINO
+
+// A bottleneck: 1x1 convolutions, ReLUs and a residual add whose other
+// operand is the block's input, which the first convolution reads too.
+// Everything between the Transpose of the input and the one of the result
+// runs channels-last; the add reads the input through the first
+// convolution's Transpose.
+// CHECK-LABEL: func @bottleneck
+// CHECK: %[[X:.*]] = onnx.Transpose %arg0 {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x64x8x8xf32>) -> tensor<1x8x8x64xf32>
+// CHECK: %[[A:.*]] = onnx.NhwcConv %[[X]], %{{.*}} : (tensor<1x8x8x64xf32>, tensor<16x64x1x1xf32>, tensor<16xf32>) -> tensor<1x8x8x16xf32>
+// CHECK: %[[R:.*]] = onnx.Relu %[[A]] : (tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+// CHECK: %[[B:.*]] = onnx.NhwcConv %[[R]], %{{.*}} -> tensor<1x8x8x64xf32>
+// CHECK: %[[S:.*]] = onnx.Add %[[B]], %[[X]] : (tensor<1x8x8x64xf32>, tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
+// CHECK: %[[Y:.*]] = onnx.Relu %[[S]]
+// CHECK: %[[T:.*]] = onnx.Transpose %[[Y]] {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x8x8x64xf32>) -> tensor<1x64x8x8xf32>
+// CHECK: return %[[T]]
+func.func @bottleneck(%x: tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32> {
+  %w1 = onnx.Constant dense<0.5> : tensor<16x64x1x1xf32>
+  %b1 = onnx.Constant dense<0.1> : tensor<16xf32>
+  %w2 = onnx.Constant dense<0.25> : tensor<64x16x1x1xf32>
+  %b2 = onnx.Constant dense<0.2> : tensor<64xf32>
+  %a = onnx.Conv %x, %w1, %b1 : (tensor<1x64x8x8xf32>, tensor<16x64x1x1xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
+  %r = onnx.Relu %a : (tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %b = onnx.Conv %r, %w2, %b2 : (tensor<1x16x8x8xf32>, tensor<64x16x1x1xf32>, tensor<64xf32>) -> tensor<1x64x8x8xf32>
+  %s = onnx.Add %b, %x : (tensor<1x64x8x8xf32>, tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32>
+  %y = onnx.Relu %s : (tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32>
+  return %y : tensor<1x64x8x8xf32>
+}
+
+// -----
+
+// A 3x3 convolution that Winograd F(2x2, 3x3) takes (16 channels, 64
+// filters, 2^22 multiply-adds) stays NCHW; with winograd=false it runs
+// channels-last too. A depthwise convolution (a group per channel) runs
+// channels-last; SiLU (x * sigmoid(x), two readers of one Transpose) and a
+// per-channel scale (reshaped to [1, 1, 1, C]) run on its result.
+// CHECK-LABEL: func @winograd_depthwise
+// CHECK: onnx.Conv %arg0
+// CHECK: onnx.NhwcConv {{.*}}group = 64 : i64
+// CHECK-NEXT: %[[SIG:.*]] = onnx.Sigmoid %{{.*}} : (tensor<1x32x32x64xf32>)
+// CHECK-NEXT: %[[SILU:.*]] = onnx.Mul %{{.*}}, %[[SIG]] : (tensor<1x32x32x64xf32>, tensor<1x32x32x64xf32>)
+// CHECK: %[[SCALE:.*]] = onnx.Reshape %{{.*}} : (tensor<64x1x1xf32>, tensor<4xi64>) -> tensor<1x1x1x64xf32>
+// CHECK: onnx.Mul %[[SILU]], %[[SCALE]] : (tensor<1x32x32x64xf32>, tensor<1x1x1x64xf32>) -> tensor<1x32x32x64xf32>
+// CHECK: onnx.Transpose %{{.*}} {perm = array<i64: 0, 3, 1, 2>}
+// NOWINO-LABEL: func @winograd_depthwise
+// NOWINO-NOT: onnx.Conv
+// NOWINO: onnx.NhwcConv {{.*}}pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x32x16xf32>, tensor<64x16x3x3xf32>, none) -> tensor<1x32x32x64xf32>
+// NOWINO-NEXT: onnx.NhwcConv {{.*}}group = 64 : i64
+func.func @winograd_depthwise(%x: tensor<1x16x32x32xf32>, %scale: tensor<64x1x1xf32>) -> tensor<1x64x32x32xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<0.5> : tensor<64x16x3x3xf32>
+  %wd = onnx.Constant dense<0.5> : tensor<64x1x3x3xf32>
+  %c = onnx.Conv %x, %w, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x32x32xf32>, tensor<64x16x3x3xf32>, none) -> tensor<1x64x32x32xf32>
+  %d = onnx.Conv %c, %wd, %none {group = 64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x64x32x32xf32>, tensor<64x1x3x3xf32>, none) -> tensor<1x64x32x32xf32>
+  %s = onnx.Sigmoid %d : (tensor<1x64x32x32xf32>) -> tensor<1x64x32x32xf32>
+  %m = onnx.Mul %d, %s : (tensor<1x64x32x32xf32>, tensor<1x64x32x32xf32>) -> tensor<1x64x32x32xf32>
+  %y = onnx.Mul %m, %scale : (tensor<1x64x32x32xf32>, tensor<64x1x1xf32>) -> tensor<1x64x32x32xf32>
+  return %y : tensor<1x64x32x32xf32>
+}
+
+// -----
+
+// A global average pool of a channels-last tensor is a mean over its H and
+// W, and the Transpose of its [1, 1, 1, C] result a Reshape (it moves only
+// dims of size 1); a Concat of two channels-last convolutions along the
+// channels is one along the last dim.
+// CHECK-LABEL: func @pool_concat
+// CHECK: %[[A:.*]] = onnx.NhwcConv
+// CHECK: %[[B:.*]] = onnx.NhwcConv
+// CHECK: %[[C:.*]] = onnx.Concat %[[A]], %[[B]] {axis = 3 : i64} : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x16xf32>
+// CHECK: %[[M:.*]] = onnx.ReduceMean %[[C]], %{{.*}} : (tensor<1x4x4x16xf32>, tensor<2xi64>) -> tensor<1x1x1x16xf32>
+// CHECK: onnx.Reshape %[[M]], %{{.*}} : (tensor<1x1x1x16xf32>, tensor<4xi64>) -> tensor<1x16x1x1xf32>
+func.func @pool_concat(%x: tensor<1x8x4x4xf32>) -> tensor<1x16x1x1xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<0.5> : tensor<8x8x1x1xf32>
+  %w2 = onnx.Constant dense<0.25> : tensor<8x8x1x1xf32>
+  %a = onnx.Conv %x, %w, %none : (tensor<1x8x4x4xf32>, tensor<8x8x1x1xf32>, none) -> tensor<1x8x4x4xf32>
+  %b = onnx.Conv %x, %w2, %none : (tensor<1x8x4x4xf32>, tensor<8x8x1x1xf32>, none) -> tensor<1x8x4x4xf32>
+  %c = onnx.Concat %a, %b {axis = 1} : (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %p = onnx.GlobalAveragePool %c : (tensor<1x16x4x4xf32>) -> tensor<1x16x1x1xf32>
+  return %p : tensor<1x16x1x1xf32>
+}
+
+// -----
+
+// What stays NCHW: a dilated convolution, a grouped one that is not
+// depthwise, one of weights that are not constant, one of dynamic shapes.
+// Before an op that reads NCHW (MaxPool), the Transpose stays; and the
+// ReLU reading it as well as the pool keeps its NCHW operand: moving the
+// Transpose below it would leave one for the pool and add another.
+// CHECK-LABEL: func @stays
+// CHECK-COUNT-4: onnx.Conv
+// CHECK: onnx.NhwcConv
+// CHECK: %[[T:.*]] = onnx.Transpose %{{.*}} {perm = array<i64: 0, 3, 1, 2>}
+// CHECK: onnx.MaxPool %[[T]]
+// CHECK: onnx.Relu %[[T]] : (tensor<1x8x8x8xf32>)
+func.func @stays(%x: tensor<1x8x8x8xf32>, %wx: tensor<8x8x1x1xf32>, %xd: tensor<?x8x8x8xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x8x8x8xf32>, tensor<?x8x8x8xf32>, tensor<1x8x8x8xf32>) {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<0.5> : tensor<8x8x3x3xf32>
+  %wg = onnx.Constant dense<0.5> : tensor<8x4x1x1xf32>
+  %w11 = onnx.Constant dense<0.5> : tensor<8x8x1x1xf32>
+  %dil = onnx.Conv %x, %w, %none {dilations = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>, tensor<8x8x3x3xf32>, none) -> tensor<1x8x4x4xf32>
+  %grp = onnx.Conv %x, %wg, %none {group = 2} : (tensor<1x8x8x8xf32>, tensor<8x4x1x1xf32>, none) -> tensor<1x8x8x8xf32>
+  %var = onnx.Conv %x, %wx, %none : (tensor<1x8x8x8xf32>, tensor<8x8x1x1xf32>, none) -> tensor<1x8x8x8xf32>
+  %dyn = onnx.Conv %xd, %wx, %none : (tensor<?x8x8x8xf32>, tensor<8x8x1x1xf32>, none) -> tensor<?x8x8x8xf32>
+  %c = onnx.Conv %grp, %w11, %none : (tensor<1x8x8x8xf32>, tensor<8x8x1x1xf32>, none) -> tensor<1x8x8x8xf32>
+  %p = onnx.MaxPool %c {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
+  %r = onnx.Relu %c : (tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return %dil, %p, %var, %dyn, %r : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x8x8x8xf32>, tensor<?x8x8x8xf32>, tensor<1x8x8x8xf32>
+}
