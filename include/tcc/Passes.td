@@ -332,6 +332,27 @@ def SplitKernels : Pass<"tcc-split-kernels", "::mlir::func::FuncOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def DedupKernels : Pass<"tcc-dedup-kernels", "::mlir::ModuleOp"> {
+  let summary = "Makes kernels that differ only in the globals they read one";
+  let description = [{
+    Kernels (`tcc.kernel` functions, each called from @main) whose text is
+    the same but for their names and the constant globals they read, as
+    the convolutions of a network's repeated blocks with their own weights
+    or its transposes and elementwise ops, become the first of them: it
+    takes the globals that differ as trailing `noalias` read-only
+    arguments, each call passes its own, and the others are erased.
+
+      func.func private @k3_conv(%x, %y) { %w = memref.get_global @w3 ... }
+      func.func private @k7_conv(%x, %y) { %w = memref.get_global @w7 ... }
+
+    becomes one `@k3_conv(%x, %y, %w)` called with @w3 and with @w7. Each
+    distinct kernel is compiled once (as IREE deduplicates dispatches):
+    ResNet-50's 16 bottleneck blocks have 4 shapes, BERT's 12 layers one.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def ParallelizeLoops : Pass<"tcc-parallelize-loops", "::mlir::ModuleOp"> {
   let summary = "Splits the loops marked tcc.parallel over a context's threads";
   let description = [{

@@ -102,6 +102,7 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
   vectorize.registers = options.vectorRegisters;
   pm.addPass(tcc::createVectorizeContractions(vectorize));
   pm.nest<func::FuncOp>().addPass(tcc::createSplitKernels());
+  pm.addPass(tcc::createDedupKernels());
   pm.addPass(tcc::createParallelizeLoops());
   if (!options.weightsFile.empty()) {
     tcc::ExternalizeWeightsOptions weights;

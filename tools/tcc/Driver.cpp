@@ -493,13 +493,22 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
       if (auto attr = fn->getAttrOfType<IntegerAttr>(
               std::string("tcc.workspace_") + key))
         out.stats[key] = attr.getInt();
-    for (auto kernel : out.module->getOps<LLVM::LLVMFuncOp>()) {
-      out.stats["kernels"] += kernel->hasAttr(tcc::attr::kKernel);
+    // Kernels as the model runs them (one per call; tcc-dedup-kernels
+    // makes repeated ones one function) and the distinct functions.
+    for (auto kernel : out.module->getOps<LLVM::LLVMFuncOp>())
+      out.stats["functions"] += kernel->hasAttr(tcc::attr::kKernel);
+    out.module->walk([&](LLVM::CallOp call) {
+      auto callee = call.getCallee()
+                        ? out.module->lookupSymbol<LLVM::LLVMFuncOp>(
+                              *call.getCallee())
+                        : LLVM::LLVMFuncOp();
+      if (!callee || !callee->hasAttr(tcc::attr::kKernel))
+        return;
+      out.stats["kernels"] += 1;
       out.stats["register_tiled"] +=
-          kernel->hasAttr(tcc::attr::kRegisterTiled);
-      out.stats["parallel"] += kernel->hasAttr(tcc::attr::kKernel) &&
-                               kernel->hasAttr(tcc::attr::kTakesContext);
-    }
+          callee->hasAttr(tcc::attr::kRegisterTiled);
+      out.stats["parallel"] += callee->hasAttr(tcc::attr::kTakesContext);
+    });
   }
   return success();
 }
@@ -588,7 +597,8 @@ int runCompile(CompileOptions &o) {
     llvm::outs() << "kernels: " << compiled.stats["kernels"] << " ("
                  << compiled.stats["register_tiled"]
                  << " with register-tiled vector code, "
-                 << compiled.stats["parallel"] << " split over threads)\n";
+                 << compiled.stats["parallel"] << " split over threads; "
+                 << compiled.stats["functions"] << " distinct)\n";
     if (compiled.weights)
       llvm::outs() << "weights: " << compiled.weights->bytes << " bytes ("
                    << mib(compiled.weights->bytes) << ") in "
