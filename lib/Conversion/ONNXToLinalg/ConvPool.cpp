@@ -10,6 +10,16 @@ namespace {
 
 /// Checks shared by Conv and pooling: ranked operands, and no dynamic dims
 /// other than the batch (output sizes come from static input sizes).
+/// An f32 constant of `type` holding `values`, as a resource blob named
+/// `name` (weights rearranged at compile time).
+static Value floatConstant(OpBuilder &b, Location loc, RankedTensorType type,
+                           StringRef name, ArrayRef<float> values) {
+  return arith::ConstantOp::create(
+      b, loc, type,
+      DenseResourceElementsAttr::get(
+          type, name, HeapAsmResourceBlob::allocateAndCopyInferAlign(values)));
+}
+
 static LogicalResult checkWindowed(Operation *op, RankedTensorType in,
                                    RankedTensorType out) {
   for (int64_t i = 1; i < in.getRank(); ++i)
@@ -209,12 +219,8 @@ static Value buildTapwiseConv(OpBuilder &b, Location loc, Value x, Value w,
           tap.push_back((*weights)[((f * channels + ch) * g.kernel[0] + kh) *
                                        g.kernel[1] +
                                    kw]);
-      Value tapWeights = arith::ConstantOp::create(
-          b, loc, tapType,
-          DenseResourceElementsAttr::get(
-              tapType, "conv_tap_weight",
-              HeapAsmResourceBlob::allocateAndCopyInferAlign(
-                  ArrayRef<float>(tap))));
+      Value tapWeights =
+          floatConstant(b, loc, tapType, "conv_tap_weight", tap);
       // The input window of the rectangle, at stride 1 (the 1x1 conv
       // strides through it), and the rectangle of the output.
       SmallVector<OpFoldResult> inOffsets = {b.getIndexAttr(0),
@@ -393,11 +399,7 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
         u[(p * 4 + q) * filters * channels + fc] = (float)sum;
       }
   auto uType = RankedTensorType::get({16, filters, channels}, f32);
-  Value uValue = arith::ConstantOp::create(
-      b, loc, uType,
-      DenseResourceElementsAttr::get(
-          uType, "winograd_weight",
-          HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(u))));
+  Value uValue = floatConstant(b, loc, uType, "winograd_weight", u);
   auto flatType = RankedTensorType::get({16, batch, channels, tiles}, f32);
   auto productsType = RankedTensorType::get({16, batch, filters, tiles}, f32);
   SmallVector<ReassociationIndices> flatTiles = {{0}, {1}, {2}, {3, 4}};
@@ -641,12 +643,8 @@ struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
     auto movedType =
         depthwise ? RankedTensorType::get({kh, kw, filters}, f32)
                   : RankedTensorType::get({filters, kh, kw, perFilter}, f32);
-    Value filter = arith::ConstantOp::create(
-        rewriter, loc, movedType,
-        DenseResourceElementsAttr::get(
-            movedType, "nhwc_weight",
-            HeapAsmResourceBlob::allocateAndCopyInferAlign(
-                ArrayRef<float>(moved))));
+    Value filter =
+        floatConstant(rewriter, loc, movedType, "nhwc_weight", moved);
     SmallVector<NamedAttribute> attrs = {
         rewriter.getNamedAttr("strides", i64Elements(rewriter, g->strides)),
         rewriter.getNamedAttr("dilations",
