@@ -141,3 +141,19 @@ func.func private @softmax(%m: memref<4x8x64xf32>, %x: memref<4x8x64x128xf32>, %
   }
   return
 }
+
+// A transpose is split along a dim neither side walks contiguously: an
+// NHWC -> NCHW transpose along H (16 chunks of 7 rows), not along the
+// channels, the input's innermost dim, whose chunks of 4 would leave the
+// 8x8 register blocks of tcc-tile-transposes nothing to work on.
+// CHECK-LABEL: func private @to_nchw
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %c16 step
+// CHECK:   %[[AT:.*]] = arith.muli %[[C]], %c7
+// CHECK:   %[[X:.*]] = memref.subview %{{.*}}[0, %[[AT]], 0, 0] [1, 7, 112, 64] [1, 1, 1, 1]
+// CHECK:   %[[Y:.*]] = memref.subview %{{.*}}[0, 0, %[[AT]], 0] [1, 64, 7, 112] [1, 1, 1, 1]
+// CHECK:   linalg.transpose ins(%[[X]] : {{.*}}) outs(%[[Y]] : {{.*}}) permutation = [0, 3, 1, 2]
+// CHECK: } {tcc.parallel}
+func.func private @to_nchw(%x: memref<1x112x112x64xf32>, %y: memref<1x64x112x112xf32>) attributes {tcc.kernel} {
+  linalg.transpose ins(%x : memref<1x112x112x64xf32>) outs(%y : memref<1x64x112x112xf32>) permutation = [0, 3, 1, 2]
+  return
+}
