@@ -388,3 +388,31 @@ func.func @depthwise_small_map(%i: memref<1x32x11x11xf32>, %f: memref<32x5x5xf32
     ins(%i, %f : memref<1x32x11x11xf32>, memref<32x5x5xf32>) outs(%o : memref<1x32x7x7xf32>)
   return
 }
+
+// -----
+
+// A packed panel longer than 128 KB (16 columns x 3072 k, 192 KB) is walked
+// in K blocks of 16 KB (256 k) on AVX2, each block by every row tile before
+// the next: the first block starts from the output (a matmul accumulates
+// into it), each stores its partial sums there, the blocks between the
+// first and the last are a loop, and the last ends the sums.
+// AVX2-LABEL: func.func @panel_blocks
+// AVX2: scf.for %[[COL:[a-z0-9_]+]] = %{{.*}} to %c16
+// AVX2: scf.for %[[ROW:[a-z0-9_]+]] = %{{.*}} to %c8 step %c4
+// AVX2: vector.load %arg1[%[[ROW]], %[[COL]]]
+// AVX2: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c64
+// AVX2: vector.store %{{.*}}, %arg1[%[[ROW]], %[[COL]]]
+// AVX2: scf.for %[[KB:[a-z0-9_]+]] = %c256{{.*}} to %c2816 step %c256
+// AVX2: scf.for %[[ROW2:[a-z0-9_]+]] = %{{.*}} to %c8
+// AVX2: vector.load %arg1[%[[ROW2]], %[[COL]]]
+// AVX2: scf.for %{{.*}} = %[[KB]] to %{{.*}} step %c64
+// AVX2: vector.store %{{.*}}, %arg1[%[[ROW2]], %[[COL]]]
+// AVX2: scf.for %[[ROW3:[a-z0-9_]+]] = %{{.*}} to %c8
+// AVX2: scf.for %{{.*}} = %c2816{{.*}} to %{{.*}} step %c64
+// AVX2: vector.store %{{.*}}, %arg1[%[[ROW3]], %[[COL]]]
+memref.global "private" constant @long_k : memref<3072x16xf32> = dense<0.5>
+func.func @panel_blocks(%a: memref<8x3072xf32>, %c: memref<8x16xf32>) {
+  %b = memref.get_global @long_k : memref<3072x16xf32>
+  linalg.matmul ins(%a, %b : memref<8x3072xf32>, memref<3072x16xf32>) outs(%c : memref<8x16xf32>)
+  return
+}
