@@ -48,6 +48,10 @@ struct TapReach {
 TapReach tapReach(int64_t in, int64_t out, int64_t pad, int64_t stride,
                   int64_t dilation, int64_t k);
 
+/// The permutation of `op` (its default reverses the dims of its ranked
+/// input).
+llvm::SmallVector<int64_t> transposePermutation(TransposeOp op);
+
 /// Whether a 2-d convolution of window `g` (resolved, with its output sizes)
 /// from `channels` to `filters` over a batch of `batch` runs as Winograd
 /// F(2x2, 3x3): a 3x3 stride-1 undilated kernel, a static output of at

@@ -149,9 +149,16 @@ LogicalResult TransposeOp::inferShapes() {
   if (!x)
     return keepUnranked(*this, elem);
   SmallVector<int64_t> shape;
-  for (size_t i = 0; i < x->size(); ++i)
-    shape.push_back((*x)[getPerm() ? (*getPerm())[i] : x->size() - 1 - i]);
+  for (int64_t p : transposePermutation(*this))
+    shape.push_back((*x)[p]);
   return setShape(*this, shape, elem);
+}
+
+SmallVector<int64_t> tcc::onnx::transposePermutation(TransposeOp op) {
+  if (std::optional<ArrayRef<int64_t>> perm = op.getPerm())
+    return llvm::to_vector(*perm);
+  int64_t rank = cast<ShapedType>(op.getData().getType()).getRank();
+  return llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
 }
 
 LogicalResult ConcatOp::inferShapes() {

@@ -39,8 +39,7 @@ std::string canonicalText(Kernel &kernel) {
   MLIRContext *ctx = clone.getContext();
   clone.setSymName("kernel");
   clone.walk([&](memref::GetGlobalOp get) {
-    auto [it, inserted] =
-        placeholders.try_emplace(get.getNameAttr().getAttr());
+    auto [it, inserted] = placeholders.try_emplace(get.getNameAttr().getAttr());
     if (inserted)
       it->second = FlatSymbolRefAttr::get(
           ctx, "global" + std::to_string(placeholders.size() - 1));
@@ -115,7 +114,6 @@ struct DedupKernels : tcc::impl::DedupKernelsBase<DedupKernels> {
 
     // The first kernel reads its varying globals from new arguments.
     MLIRContext *ctx = first.fn.getContext();
-    unsigned numArgs = first.fn.getNumArguments();
     NamedAttrList noAlias;
     noAlias.append(LLVM::LLVMDialect::getNoAliasAttrName(), UnitAttr::get(ctx));
     noAlias.append(LLVM::LLVMDialect::getReadonlyAttrName(),
@@ -142,8 +140,8 @@ struct DedupKernels : tcc::impl::DedupKernelsBase<DedupKernels> {
         OpBuilder b(call);
         SmallVector<Value> operands(call.getOperands());
         for (size_t i : varying) {
-          auto global = symbols.lookup<memref::GlobalOp>(
-              k.globals[i].getValue());
+          auto global =
+              symbols.lookup<memref::GlobalOp>(k.globals[i].getValue());
           operands.push_back(memref::GetGlobalOp::create(
               b, call.getLoc(), global.getType(), global.getSymName()));
         }
@@ -153,8 +151,6 @@ struct DedupKernels : tcc::impl::DedupKernelsBase<DedupKernels> {
       if (k.fn != first.fn)
         symbols.erase(k.fn);
     }
-    assert(first.fn.getNumArguments() == numArgs + varying.size());
-    (void)numArgs;
   }
 };
 

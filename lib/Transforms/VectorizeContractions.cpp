@@ -460,9 +460,9 @@ constexpr int64_t kReductionBlock = 64;
 
 /// Bytes of a packed panel's K block that the row tiles share from L1
 /// (half of a 32 KB L1 data cache, the rest for the tiles' rows): a panel
-/// longer than the whole L1 is walked in K blocks of this size (BLIS's kc),
-/// every row tile going through one block before the next, the partial
-/// sums kept in the output between blocks.
+/// over more than kMinBlockedPanelBytes is walked in K blocks of this size
+/// (BLIS's kc), every row tile going through one block before the next,
+/// the partial sums kept in the output between blocks.
 constexpr int64_t kPanelBlockBytes = 16 * 1024;
 /// Panels walked in K blocks are longer than this (4 x a 32 KB L1: below,
 /// the storing and reloading of partial sums cost what the blocks save),

@@ -29,14 +29,6 @@ namespace {
 constexpr int64_t kToNHWC[] = {0, 2, 3, 1};
 constexpr int64_t kToNCHW[] = {0, 3, 1, 2};
 
-/// The permutation of `op` (its default reverses the dims).
-SmallVector<int64_t> permutation(TransposeOp op) {
-  if (std::optional<ArrayRef<int64_t>> perm = op.getPerm())
-    return llvm::to_vector(*perm);
-  int64_t rank = cast<ShapedType>(op.getData().getType()).getRank();
-  return llvm::to_vector(llvm::reverse(llvm::seq<int64_t>(0, rank)));
-}
-
 SmallVector<int64_t> inverse(ArrayRef<int64_t> perm) {
   SmallVector<int64_t> result(perm.size());
   for (auto [i, p] : llvm::enumerate(perm))
@@ -119,8 +111,9 @@ struct ComposeTransposes : OpRewritePattern<TransposeOp> {
     auto inner = op.getData().getDefiningOp<TransposeOp>();
     if (!inner)
       return rewriter.notifyMatchFailure(op, "not of a Transpose");
-    SmallVector<int64_t> outer = permutation(op);
-    SmallVector<int64_t> composed = permuted(permutation(inner), outer);
+    SmallVector<int64_t> outer = transposePermutation(op);
+    SmallVector<int64_t> composed =
+        permuted(transposePermutation(inner), outer);
     if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())))
       rewriter.replaceOp(op, inner.getData());
     else
@@ -142,7 +135,7 @@ struct TransposeOfUnitDims : OpRewritePattern<TransposeOp> {
     if (!in || !out || !in.hasStaticShape() || !out.hasStaticShape())
       return failure();
     SmallVector<int64_t> order;
-    for (int64_t p : permutation(op))
+    for (int64_t p : transposePermutation(op))
       if (in.getDimSize(p) != 1)
         order.push_back(p);
     if (!llvm::is_sorted(order))
@@ -183,7 +176,7 @@ bool readsInLayout(Value operand, ArrayRef<int64_t> perm, int64_t rank,
 /// ops whose other operands are in the same layout, Concats of Transposes
 /// alike, a GlobalAveragePool of a channels-last tensor, Transposes.
 bool usersMove(TransposeOp t) {
-  SmallVector<int64_t> perm = permutation(t);
+  SmallVector<int64_t> perm = transposePermutation(t);
   int64_t rank = perm.size();
   return llvm::all_of(t->getUsers(), [&](Operation *user) {
     if (isa<TransposeOp>(user))
@@ -193,7 +186,7 @@ bool usersMove(TransposeOp t) {
     if (auto concat = dyn_cast<ConcatOp>(user))
       return llvm::all_of(concat.getInputs(), [&](Value input) {
         auto other = input.getDefiningOp<TransposeOp>();
-        return other && llvm::equal(permutation(other), perm);
+        return other && llvm::equal(transposePermutation(other), perm);
       });
     auto type = user->getNumResults() == 1
                     ? dyn_cast<RankedTensorType>(user->getResult(0).getType())
@@ -211,7 +204,7 @@ bool usersMove(TransposeOp t) {
 TransposeOp stayingTransposeBack(Value operand, ArrayRef<int64_t> back) {
   for (Operation *user : operand.getUsers())
     if (auto t = dyn_cast<TransposeOp>(user);
-        t && llvm::equal(permutation(t), back) && !usersMove(t))
+        t && llvm::equal(transposePermutation(t), back) && !usersMove(t))
       return t;
   return {};
 }
@@ -223,7 +216,7 @@ bool readsInLayout(Value operand, ArrayRef<int64_t> perm, int64_t rank,
     return true;
   auto transposedAlike = [&](Value v) {
     auto t = v.getDefiningOp<TransposeOp>();
-    return t && llvm::equal(permutation(t), perm);
+    return t && llvm::equal(transposePermutation(t), perm);
   };
   if (transposedAlike(operand))
     return true;
@@ -257,7 +250,7 @@ struct SinkThroughElementwise : RewritePattern {
       if (auto t = operand.getDefiningOp<TransposeOp>();
           t && cast<ShapedType>(t.getType()).getRank() == type.getRank() &&
           usersMove(t)) {
-        perm = permutation(t);
+        perm = transposePermutation(t);
         break;
       }
     if (!perm)
@@ -290,7 +283,7 @@ struct SinkThroughElementwise : RewritePattern {
     if (!type || type.getRank() == 0)
       return operand;
     if (auto t = operand.getDefiningOp<TransposeOp>();
-        t && llvm::equal(permutation(t), perm))
+        t && llvm::equal(transposePermutation(t), perm))
       return t.getData();
     if (TransposeOp t = stayingTransposeBack(operand, back)) {
       // It reads `operand` alone: it may move up to where `op` reads it.
@@ -327,9 +320,10 @@ struct SinkThroughConcat : OpRewritePattern<ConcatOp> {
     std::optional<SmallVector<int64_t>> perm;
     for (Value input : op.getInputs()) {
       auto t = input.getDefiningOp<TransposeOp>();
-      if (!t || (perm && !llvm::equal(permutation(t), *perm)) || !usersMove(t))
+      if (!t || (perm && !llvm::equal(transposePermutation(t), *perm)) ||
+          !usersMove(t))
         return rewriter.notifyMatchFailure(op, "an input not transposed alike");
-      perm = permutation(t);
+      perm = transposePermutation(t);
       inputs.push_back(t.getData());
     }
     int64_t axis =
@@ -354,7 +348,7 @@ struct SinkThroughGlobalAveragePool : OpRewritePattern<GlobalAveragePoolOp> {
     auto t = op.getX().getDefiningOp<TransposeOp>();
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!t || !type || type.getRank() != 4 ||
-        !llvm::equal(permutation(t), kToNCHW))
+        !llvm::equal(transposePermutation(t), kToNCHW))
       return rewriter.notifyMatchFailure(op, "not of a channels-last tensor");
     Location loc = op.getLoc();
     auto axesType = RankedTensorType::get({2}, rewriter.getI64Type());

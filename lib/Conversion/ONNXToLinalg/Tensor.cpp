@@ -18,13 +18,7 @@ struct TransposePattern : OpConversionPattern<onnx::TransposeOp> {
     auto srcType = dyn_cast<RankedTensorType>(adaptor.getData().getType());
     if (failed(type) || !srcType)
       return rewriter.notifyMatchFailure(op, "unranked operands");
-    int64_t rank = srcType.getRank();
-    SmallVector<int64_t> perm;
-    if (auto p = op.getPerm())
-      perm.assign(p->begin(), p->end());
-    else
-      for (int64_t i = rank - 1; i >= 0; --i)
-        perm.push_back(i);
+    SmallVector<int64_t> perm = onnx::transposePermutation(op);
     Location loc = op.getLoc();
     SmallVector<OpFoldResult> sizes;
     for (int64_t p : perm)
