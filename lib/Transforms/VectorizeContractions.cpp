@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -61,9 +62,14 @@ struct TilePlan {
   /// constant and read from packed panels, or -1.
   SmallVector<int> packPos;
   /// For each packed input: its data as panels [ceil(N / width), the
-  /// other dims in order..., width] of width `vectors * lanes` along
-  /// vDim (zero-padded), which the kernel reads as one contiguous stream.
+  /// other dims..., width] of width `vectors * lanes` along vDim
+  /// (zero-padded), which the kernel reads as one contiguous stream.
   SmallVector<Value> packed;
+  /// For each packed input: the order of its other dims in the panels,
+  /// those the op's parallel loops index first (a projection's heads in
+  /// weights [k, heads, 64]), so that a tile's reduction walks one
+  /// contiguous run.
+  SmallVector<SmallVector<int64_t>> packOrder;
   /// Whether the loop over tiles along vDim is outside the other output
   /// loops, so that each panel of a packed input is read for all of them
   /// while it is in cache (set when some input is packed).
@@ -857,9 +863,11 @@ private:
         int64_t width = plan.vectors * plan.lanes;
         Value panel = arith::DivUIOp::create(b, loc, dims[plan.vDim],
                                              index(width));
-        idx.erase(idx.begin() + plan.packPos[k]);
-        idx.insert(idx.begin(), panel);
-        idx.push_back(index(vec * plan.lanes));
+        SmallVector<Value> moved{panel};
+        for (int64_t d : plan.packOrder[k])
+          moved.push_back(idx[d]);
+        moved.push_back(index(vec * plan.lanes));
+        idx = std::move(moved);
         value = vector::LoadOp::create(b, loc, vecType, panels, idx);
         // The same line of the next panel, into cache ahead of its first
         // tile: weights too big to stay in cache between runs come from
@@ -1201,19 +1209,30 @@ public:
   /// reads packed.
   void pack(linalg::LinalgOp op, TilePlan &plan) {
     int64_t width = plan.vectors * plan.lanes;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     for (auto [k, in] : llvm::enumerate(op.getDpsInputOperands())) {
       plan.packed.push_back(nullptr);
+      plan.packOrder.emplace_back();
       if (plan.packPos[k] < 0)
         continue;
       auto type = cast<MemRefType>(in->get().getType());
       int pos = plan.packPos[k];
+      ArrayRef<AffineExpr> exprs = op.getMatchingIndexingMap(in).getResults();
+      SmallVector<int64_t> &order = plan.packOrder.back();
+      for (bool parallel : {true, false})
+        for (auto [i, e] : llvm::enumerate(exprs)) {
+          auto dim = dyn_cast<AffineDimExpr>(e);
+          if ((int)i != pos &&
+              parallel == (dim && iterators[dim.getPosition()] ==
+                                      utils::IteratorType::parallel))
+            order.push_back(i);
+        }
       memref::GlobalOp global = constantGlobal(in->get(), symbols);
-      memref::GlobalOp panels = packedGlobal(global, type, pos, width);
+      memref::GlobalOp panels = packedGlobal(global, type, pos, order, width);
       SmallVector<int64_t> shape{
           (int64_t)llvm::divideCeil(type.getShape()[pos], width)};
-      for (auto [i, d] : llvm::enumerate(type.getShape()))
-        if ((int)i != pos)
-          shape.push_back(d);
+      for (int64_t d : order)
+        shape.push_back(type.getDimSize(d));
       shape.push_back(width);
       OpBuilder b(op);
       auto flat = memref::GetGlobalOp::create(b, op.getLoc(), panels.getType(),
@@ -1234,32 +1253,44 @@ public:
 
 private:
   /// The panels of `global` read as `type`, split along dim `pos` into
-  /// panels of `width`: panels[t][outer][inner][w] =
-  /// data[outer][t * width + w][inner], zero past the end of dim `pos`.
+  /// panels of `width`, its other dims in `order`: panels[t][i...][w] =
+  /// data[the index with dim pos = t * width + w and dim order[j] = i[j]],
+  /// zero past the end of dim `pos`.
   memref::GlobalOp packedGlobal(memref::GlobalOp global, MemRefType type,
-                                int pos, int64_t width) {
+                                int pos, ArrayRef<int64_t> order,
+                                int64_t width) {
     std::string key;
     llvm::raw_string_ostream os(key);
     os << global.getSymName() << "_" << pos << "_" << width << "_" << type;
+    for (int64_t d : order)
+      os << "_" << d;
     memref::GlobalOp &result = cache[key];
     if (result)
       return result;
     ArrayRef<int64_t> shape = type.getShape();
-    int64_t n = shape[pos], outer = 1, inner = 1;
-    for (int i = 0; i < pos; ++i)
-      outer *= shape[i];
-    for (int64_t i = pos + 1; i < type.getRank(); ++i)
-      inner *= shape[i];
-    int64_t count = llvm::divideCeil(n, width);
+    SmallVector<int64_t> strides = computeStrides(shape);
+    int64_t n = shape[pos], count = llvm::divideCeil(n, width);
     FloatData data =
         *floatData(*global.getInitialValue(), type.getNumElements());
-    std::vector<float> out(count * outer * inner * width, 0.0f);
+    std::vector<float> out(count * type.getNumElements() / n * width, 0.0f);
     float *dst = out.data();
+    SmallVector<int64_t> at(order.size(), 0);
     for (int64_t t = 0; t < count; ++t)
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < inner; ++i, dst += width)
-          for (int64_t w = 0; w < width && t * width + w < n; ++w)
-            dst[w] = data[(o * n + t * width + w) * inner + i];
+      for (bool more = true; more;) {
+        int64_t base = 0;
+        for (auto [d, i] : llvm::zip(order, at))
+          base += i * strides[d];
+        for (int64_t w = 0; w < width && t * width + w < n; ++w)
+          dst[w] = data[base + (t * width + w) * strides[pos]];
+        dst += width;
+        // The next index of the other dims, the last fastest.
+        more = false;
+        for (int64_t j = at.size() - 1; j >= 0 && !more; --j)
+          if (++at[j] < shape[order[j]])
+            more = true;
+          else
+            at[j] = 0;
+      }
     OpBuilder b(global);
     auto flatType = MemRefType::get({(int64_t)out.size()}, b.getF32Type());
     std::string name = (global.getSymName() + "_panels").str();

@@ -78,6 +78,34 @@ func.func @packed(%a: memref<3x6xf32>, %c: memref<3x10xf32>) {
 
 // -----
 
+// Weights [k, heads, n] (a projection's, reshaped per head): the panels
+// put the heads, which a parallel loop walks, before k, so that a tile's
+// reduction (one head) reads one contiguous run: [1, 2, 6, 8], not
+// [1, 6, 2, 8].
+// CHECK-LABEL: func.func @packed_heads
+// CHECK: %[[PANELS:[a-z0-9_]+]] = memref.expand_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] output_shape [1, 2, 6, 8]
+// CHECK: scf.for
+// CHECK: scf.for %[[H:[a-z0-9_]+]] =
+// CHECK: scf.for %[[K:[a-z0-9_]+]] = {{.*}} iter_args
+// CHECK: vector.load %[[PANELS]][%{{.*}}, %[[H]], %[[K]], %c0{{[_0-9]*}}] : memref<1x2x6x8xf32>, vector<4xf32>
+memref.global "private" constant @wh : memref<6x2x8xf32> = dense<1.0>
+func.func @packed_heads(%a: memref<3x6xf32>, %c: memref<3x2x8xf32>) {
+  %w = memref.get_global @wh : memref<6x2x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(m, h, n, k) -> (m, k)>,
+                                   affine_map<(m, h, n, k) -> (k, h, n)>,
+                                   affine_map<(m, h, n, k) -> (m, h, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<3x6xf32>, memref<6x2x8xf32>) outs(%c : memref<3x2x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A strided convolution read along ow: each row loads twice the lanes
 // (masked to what it may read) and keeps every other one.
 // CHECK-LABEL: func.func @conv_strided
