@@ -388,9 +388,10 @@ def VectorizeContractions
     longest one the vector operand does not depend on: a matmul's rows,
     a convolution's output columns) is unrolled into rows, and a tile of
     rows x (1 or 2 vectors) stays in registers for the whole reduction:
-    up to 16 accumulators, leaving 4 registers for the loaded vectors and
-    broadcasts (8 rows x 2 vectors with 32 registers, 6 x 2 with AVX2's
-    16). The rows are spread evenly over as many tiles as the longest
+    3/4 of the registers as accumulators, the rest for the loaded vectors
+    and broadcasts (12 rows x 2 vectors with 32 registers, 6 x 2 with
+    AVX2's 16; at most 16 where the rows share their loads through an
+    unrolled reduction, as a depthwise convolution's). The rows are spread evenly over as many tiles as the longest
     take (a 7-wide map: 4 + 3 rows, not 6 + 1, whose 1-row tile would wait
     on FMA latency), except transposed tiles of 8 rows.
     Each reduction step loads each operand that runs along `v` once per
@@ -423,6 +424,8 @@ def VectorizeContractions
            "Bits of one vector register">,
     Option<"registers", "registers", "int64_t", "32",
            "Vector registers of the target">,
+    Option<"l2Bytes", "l2-bytes", "int64_t", "524288",
+           "Bytes of the target's L2 cache (one core's)">,
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::scf::SCFDialect",

@@ -23,6 +23,9 @@ struct PipelineOptions {
   /// The target's vector registers: width in bits and count.
   int64_t vectorBits = 512;
   int64_t vectorRegisters = 32;
+  /// Bytes of the target's L2 cache, one core's (tcc-vectorize-contractions
+  /// walks panels in K blocks where a matmul's rows do not fit it).
+  int64_t l2CacheBytes = 512 * 1024;
   /// Where tcc-externalize-weights writes the weights; empty: they stay in
   /// the object.
   std::string weightsFile;

@@ -31,6 +31,10 @@ struct VectorRegisters {
 };
 VectorRegisters vectorRegisters(const llvm::TargetMachine &tm);
 
+/// Bytes of one core's L2 cache on the target: the host's where it is the
+/// target and reports it, otherwise 512 KB.
+int64_t l2CacheBytes(const TargetOptions &options);
+
 /// Translates an LLVM-dialect module to LLVM IR and optimizes it for `tm`.
 std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
                                                    llvm::LLVMContext &context,

@@ -100,6 +100,7 @@ void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
   tcc::VectorizeContractionsOptions vectorize;
   vectorize.vectorBits = options.vectorBits;
   vectorize.registers = options.vectorRegisters;
+  vectorize.l2Bytes = options.l2CacheBytes;
   pm.addPass(tcc::createVectorizeContractions(vectorize));
   pm.nest<func::FuncOp>().addPass(tcc::createSplitKernels());
   pm.addPass(tcc::createDedupKernels());

@@ -194,6 +194,13 @@ constexpr int64_t kTransposeBlock = 8;
 /// rows).
 constexpr int64_t kMaxUnrolledReduction = 7;
 
+/// Accumulators of a tile whose rows share their loads through an unrolled
+/// reduction (sharesThroughReduction): 16, as 8 rows x 2 vectors, not 12 x
+/// 2 (the 12 rows of a 3x3 depthwise convolution load 14 input rows per
+/// step). AVX-512, 1 thread, utils/ab.py 7 rounds x 10: EfficientNet-B0
+/// 8.84 -> 8.59 ms, MobileNetV2 4.93 -> 4.70.
+constexpr int64_t kMaxSharedAccumulators = 16;
+
 /// Whether rows of a tile along output dim `d` share their loads: every
 /// input that depends on `d` indexes it together with a short reduction dim
 /// (a depthwise convolution's input row oh + kh), which the tile unrolls,
@@ -401,10 +408,15 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
     }
   }
   best->transposed = best->uDim && transposedAlong(*best, *best->uDim);
+  // Rows that share their loads through an unrolled reduction keep
+  // registers for the input rows they load.
+  if (best->uDim && sharesThroughReduction(op, best->sizes, *best->uDim))
+    maxRows = std::min(maxRows, kMaxSharedAccumulators / best->vectors);
   // Transposed tiles of kTransposeBlock rows store whole runs.
   best->rows = !best->uDim ? 1
                : best->transposed && maxRows >= kTransposeBlock
-                   ? std::min(maxRows, best->sizes[*best->uDim])
+                   ? std::min(maxRows - maxRows % kTransposeBlock,
+                              best->sizes[*best->uDim])
                    : rowsPerTile(best->sizes[*best->uDim], maxRows);
   if (best->outStride && !best->transposed && !contiguousOut)
     return std::nullopt;
@@ -488,10 +500,11 @@ constexpr int64_t kMinParallelWork = 1 << 17;
 class TileEmitter {
 public:
   TileEmitter(RewriterBase &b, linalg::LinalgOp op, const TilePlan &plan,
-              linalg::LinalgOp init, linalg::LinalgOp epilogue)
+              linalg::LinalgOp init, linalg::LinalgOp epilogue,
+              int64_t l2Bytes)
       : b(b), op(op), plan(plan), loc(op.getLoc()),
         vecType(VectorType::get({plan.lanes}, b.getF32Type())), init(init),
-        epilogue(epilogue) {
+        epilogue(epilogue), l2Bytes(l2Bytes) {
     for (unsigned d = 0; d < plan.sizes.size(); ++d) {
       bool parallel = op.getIteratorTypesArray()[d] ==
                       utils::IteratorType::parallel;
@@ -588,9 +601,13 @@ private:
   /// The K block length of this op's panels, or 0 where they are not
   /// walked in blocks: one reduction loop (a matmul's k), not unrolled,
   /// outputs stored as plain vectors, rows to share each block, panels
-  /// over all of k of more than kMinBlockedPanelBytes and rows over a block
-  /// of at most kMaxBlockRowsBytes. 128x768x3072 (panels of 16 x 3072
-  /// floats, 192 KB) on AVX2: blocks of 256.
+  /// over all of k of more than kMinBlockedPanelBytes, rows over all of k
+  /// that do not fit the L2 cache beside one panel (each panel would read
+  /// them from beyond it) and rows over a block of at most
+  /// kMaxBlockRowsBytes. 128x768x3072 (panels of 16 x 3072 floats, 192 KB,
+  /// 1.5 MB of rows) on AVX2 with a 512 KB L2: blocks of 256. AVX-512 with
+  /// a 2 MB L2 (Sapphire Rapids), 1 thread, tcc bench: unblocked, 3.3-3.4
+  /// ms; blocked, 3.6-4.0.
   int64_t panelBlock() {
     if (reductions.size() != 1 || !unrolled.empty() || plan.transposed ||
         plan.outStride || !plan.uDim || plan.sizes[*plan.uDim] <= plan.rows ||
@@ -602,6 +619,7 @@ private:
                     kReductionBlock;
     if (block < kReductionBlock || k < 2 * block ||
         k * panelRow <= kMinBlockedPanelBytes ||
+        (plan.sizes[*plan.uDim] * 4 + panelRow) * k <= l2Bytes ||
         plan.sizes[*plan.uDim] * block * 4 > kMaxBlockRowsBytes)
       return 0;
     return block;
@@ -1116,6 +1134,8 @@ private:
   SmallVector<Value> dims;
   /// The fused output init and epilogue (tcc-outline-kernels), or null.
   linalg::LinalgOp init, epilogue;
+  /// Bytes of the target's L2 cache (one core's).
+  int64_t l2Bytes;
   /// With a strided output: the flat views of the buffers accessed at the
   /// output's indices, and the lanes' offsets in them.
   DenseMap<Value, Value> flat;
@@ -1468,11 +1488,14 @@ struct VectorizeContractions
       return signalPassFailure();
     }
     int64_t lanes = vectorBits / 32;
-    // Leave room for the loaded row and the broadcast scalars: 16
-    // accumulators of 32 registers (AVX-512), 12 of 16 (AVX2: 6 rows x 2
-    // vectors, not 4 x 2: half as many tiles reread the vector operand,
-    // about 10% on a 128x768x768 matmul).
-    int64_t accumulators = std::min<int64_t>(registers - 4, 16);
+    // Leave room for the loaded row and the broadcast scalars: 24
+    // accumulators of 32 registers (AVX-512: 12 rows x 2 vectors, not 8 x
+    // 2, as BLIS's 32x12 kernel: each loaded row feeds 12 FMAs; 1 thread,
+    // tcc bench, 128x768x768 0.75 -> 0.70 ms, 128x3072x768 3.2 -> 2.9),
+    // 12 of 16 (AVX2: 6 rows x 2 vectors, not 4 x 2: half as many tiles
+    // reread the vector operand, about 10% on a 128x768x768 matmul).
+    int64_t accumulators =
+        std::min<int64_t>(registers - 4, registers * 3 / 4);
     IRRewriter flattener(&getContext());
     SmallVector<linalg::Conv2DNchwFchwOp> convs;
     getOperation().walk(
@@ -1504,7 +1527,7 @@ struct VectorizeContractions
       if (auto kernel = op->getParentOfType<func::FuncOp>())
         kernel->setAttr(tcc::attr::kRegisterTiled, rewriter.getUnitAttr());
       rewriter.setInsertionPoint(op);
-      TileEmitter(rewriter, op, plan, init, epilogue).emit();
+      TileEmitter(rewriter, op, plan, init, epilogue, l2Bytes).emit();
       SmallVector<Value> inputs = op.getDpsInputs();
       rewriter.eraseOp(op);
       for (linalg::LinalgOp fused : {init, epilogue})

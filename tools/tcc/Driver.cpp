@@ -471,6 +471,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     tcc::VectorRegisters regs = tcc::vectorRegisters(*tm);
     pipeline.vectorBits = regs.bits;
     pipeline.vectorRegisters = regs.count;
+    pipeline.l2CacheBytes = tcc::l2CacheBytes(target);
   }
   if (failed(tcc::runPipeline(*out.module, pipeline, stopAfter)))
     return failure();

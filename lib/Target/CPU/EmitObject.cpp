@@ -13,6 +13,8 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 
+#include <unistd.h>
+
 using namespace mlir;
 
 static void initializeTargets() {
@@ -25,6 +27,11 @@ static void initializeTargets() {
     return true;
   }();
   (void)done;
+}
+
+/// Whether `--mcpu` `cpu` means the host's CPU.
+static bool namesHostCPU(llvm::StringRef cpu) {
+  return cpu.empty() || cpu == "native" || cpu == "host";
 }
 
 std::unique_ptr<llvm::TargetMachine>
@@ -40,8 +47,7 @@ tcc::createTargetMachine(const TargetOptions &options, ModuleOp module) {
                        << "': " << error;
     return nullptr;
   }
-  bool host = options.cpu.empty() || options.cpu == "native" ||
-              options.cpu == "host";
+  bool host = namesHostCPU(options.cpu);
   std::string cpu = host ? llvm::sys::getHostCPUName().str() : options.cpu;
   std::string features;
   if (host && options.triple.empty()) {
@@ -86,6 +92,16 @@ tcc::VectorRegisters tcc::vectorRegisters(const llvm::TargetMachine &tm) {
   }
   // AArch64 (NEON) and other targets: 128-bit registers, 32 of them.
   return {128, 32};
+}
+
+int64_t tcc::l2CacheBytes(const TargetOptions &options) {
+  int64_t bytes = 512 * 1024;
+#ifdef _SC_LEVEL2_CACHE_SIZE
+  bool host = options.triple.empty() && namesHostCPU(options.cpu);
+  if (long reported = sysconf(_SC_LEVEL2_CACHE_SIZE); host && reported > 0)
+    bytes = reported;
+#endif
+  return bytes;
 }
 
 std::unique_ptr<llvm::Module>
