@@ -478,18 +478,21 @@ constexpr int64_t kReductionBlock = 64;
 
 /// Bytes of a packed panel's K block that the row tiles share from L1
 /// (half of a 32 KB L1 data cache, the rest for the tiles' rows): a panel
-/// over more than kMinBlockedPanelBytes is walked in K blocks of this size
-/// (BLIS's kc), every row tile going through one block before the next,
-/// the partial sums kept in the output between blocks.
+/// over more than a quarter of the L2 cache is walked in K blocks of this
+/// size (BLIS's kc), every row tile going through one block before the
+/// next, the partial sums kept in the output between blocks. Each row tile
+/// rereads a whole panel from L2; past a quarter of it, the panel evicts
+/// the rows the next panel reads. Below, storing and reloading the partial
+/// sums costs what the blocks save. Blocked only where the broadcast
+/// operand's rows over one block fit kMaxBlockRowsBytes (half of a 512 KB
+/// L2), so the next panel finds them in L2. Measured, 1 thread, tcc bench:
+///   AVX2, 512 KB L2 (Zen 3): 128x768x3072 (192 KB panels, a 128 KB block
+///   of rows) 8.2-9.0 -> 7.7 ms if blocked; 128x3072x768 (48 KB panels)
+///   7.0-7.1 -> 7.6; 1024^3 (a 1 MB block of rows) 26.7-27.1 -> 29.3-31.0.
+///   AVX-512, 2 MB L2 (Sapphire Rapids, 32-float panels): 128x768x3072
+///   (384 KB panels) 3.3-3.4 -> 3.6-4.0 ms if blocked; 197x3072x768
+///   5.5 -> 6.5-7.4; 512x3072x768 13.6-14.8 -> 18.3-19.0.
 constexpr int64_t kPanelBlockBytes = 16 * 1024;
-/// Panels walked in K blocks are longer than this (4 x a 32 KB L1: below,
-/// the storing and reloading of partial sums cost what the blocks save),
-/// and the broadcast operand's rows over one block fit this much (half of a
-/// 512 KB L2), so the next panel finds them in L2. Measured, AVX2, 1
-/// thread: 128x768x3072 (192 KB panels, a 128 KB block of rows) 8.2-9.0
-/// -> 7.7 ms; 128x3072x768 (48 KB panels) 7.0-7.1 -> 7.6 and 1024^3 (a
-/// 1 MB block of rows) 26.7-27.1 -> 29.3-31.0 ms if blocked.
-constexpr int64_t kMinBlockedPanelBytes = 128 * 1024;
 constexpr int64_t kMaxBlockRowsBytes = 256 * 1024;
 
 /// Multiply-accumulates below which an op is not split over threads: the
@@ -601,13 +604,9 @@ private:
   /// The K block length of this op's panels, or 0 where they are not
   /// walked in blocks: one reduction loop (a matmul's k), not unrolled,
   /// outputs stored as plain vectors, rows to share each block, panels
-  /// over all of k of more than kMinBlockedPanelBytes, rows over all of k
-  /// that do not fit the L2 cache beside one panel (each panel would read
-  /// them from beyond it) and rows over a block of at most
-  /// kMaxBlockRowsBytes. 128x768x3072 (panels of 16 x 3072 floats, 192 KB,
-  /// 1.5 MB of rows) on AVX2 with a 512 KB L2: blocks of 256. AVX-512 with
-  /// a 2 MB L2 (Sapphire Rapids), 1 thread, tcc bench: unblocked, 3.3-3.4
-  /// ms; blocked, 3.6-4.0.
+  /// over all of k of more than a quarter of the L2 cache and rows over a
+  /// block of at most kMaxBlockRowsBytes. 128x768x3072 (panels of 16 x
+  /// 3072 floats, 192 KB) on AVX2 with a 512 KB L2: blocks of 256.
   int64_t panelBlock() {
     if (reductions.size() != 1 || !unrolled.empty() || plan.transposed ||
         plan.outStride || !plan.uDim || plan.sizes[*plan.uDim] <= plan.rows ||
@@ -618,8 +617,7 @@ private:
     int64_t block = kPanelBlockBytes / panelRow / kReductionBlock *
                     kReductionBlock;
     if (block < kReductionBlock || k < 2 * block ||
-        k * panelRow <= kMinBlockedPanelBytes ||
-        (plan.sizes[*plan.uDim] * 4 + panelRow) * k <= l2Bytes ||
+        k * panelRow <= l2Bytes / 4 ||
         plan.sizes[*plan.uDim] * block * 4 > kMaxBlockRowsBytes)
       return 0;
     return block;

@@ -1,7 +1,7 @@
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=128 registers=8" --split-input-file | FileCheck %s
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=512 registers=32" --split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 registers=16" --split-input-file | FileCheck %s --check-prefix=AVX2
-// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 registers=16 l2-bytes=262144" --split-input-file | FileCheck %s --check-prefix=SMALLL2
+// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 registers=16 l2-bytes=1048576" --split-input-file | FileCheck %s --check-prefix=BIGL2
 // RUN: not tcc-opt %s --tcc-vectorize-contractions="vector-bits=100" --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: vectorize-contractions: bad vector-bits or registers option
 
@@ -420,33 +420,32 @@ func.func @depthwise_small_map(%i: memref<1x32x11x11xf32>, %f: memref<32x5x5xf32
 
 // -----
 
-// A packed panel longer than 128 KB (16 columns x 3072 k, 192 KB) whose
-// rows over all of k (8 x 3072, 96 KB) do not fit the L2 cache beside it
-// (256 KB here) is walked in K blocks of 16 KB (256 k) on AVX2, each block
-// by every row tile before the next: the first block starts from the
-// output (a matmul accumulates into it), each stores its partial sums
-// there, the blocks between the first and the last are a loop, and the
-// last ends the sums. With a 512 KB L2 (the default), where panel and
-// rows fit, the panel is walked whole.
+// A packed panel over a quarter of the L2 cache (16 columns x 3072 k,
+// 192 KB; 512 KB of L2 by default) is walked in K blocks of 16 KB (256 k)
+// on AVX2, each block by every row tile before the next: the first block
+// starts from the output (a matmul accumulates into it), each stores its
+// partial sums there, the blocks between the first and the last are a
+// loop, and the last ends the sums. With a 1 MB L2 the panel is walked
+// whole.
 // AVX2-LABEL: func.func @panel_blocks
-// AVX2-NOT: %c256
-// AVX2: scf.for %{{.*}} = %c0{{.*}} to %c3072{{.*}} step %c64
-// AVX2-NOT: %c256
-// AVX2: return
-// SMALLL2-LABEL: func.func @panel_blocks
-// SMALLL2: scf.for %[[COL:[a-z0-9_]+]] = %{{.*}} to %c16
-// SMALLL2: scf.for %[[ROW:[a-z0-9_]+]] = %{{.*}} to %c8 step %c4
-// SMALLL2: vector.load %arg1[%[[ROW]], %[[COL]]]
-// SMALLL2: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c64
-// SMALLL2: vector.store %{{.*}}, %arg1[%[[ROW]], %[[COL]]]
-// SMALLL2: scf.for %[[KB:[a-z0-9_]+]] = %c256{{.*}} to %c2816 step %c256
-// SMALLL2: scf.for %[[ROW2:[a-z0-9_]+]] = %{{.*}} to %c8
-// SMALLL2: vector.load %arg1[%[[ROW2]], %[[COL]]]
-// SMALLL2: scf.for %{{.*}} = %[[KB]] to %{{.*}} step %c64
-// SMALLL2: vector.store %{{.*}}, %arg1[%[[ROW2]], %[[COL]]]
-// SMALLL2: scf.for %[[ROW3:[a-z0-9_]+]] = %{{.*}} to %c8
-// SMALLL2: scf.for %{{.*}} = %c2816{{.*}} to %{{.*}} step %c64
-// SMALLL2: vector.store %{{.*}}, %arg1[%[[ROW3]], %[[COL]]]
+// AVX2: scf.for %[[COL:[a-z0-9_]+]] = %{{.*}} to %c16
+// AVX2: scf.for %[[ROW:[a-z0-9_]+]] = %{{.*}} to %c8 step %c4
+// AVX2: vector.load %arg1[%[[ROW]], %[[COL]]]
+// AVX2: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c64
+// AVX2: vector.store %{{.*}}, %arg1[%[[ROW]], %[[COL]]]
+// AVX2: scf.for %[[KB:[a-z0-9_]+]] = %c256{{.*}} to %c2816 step %c256
+// AVX2: scf.for %[[ROW2:[a-z0-9_]+]] = %{{.*}} to %c8
+// AVX2: vector.load %arg1[%[[ROW2]], %[[COL]]]
+// AVX2: scf.for %{{.*}} = %[[KB]] to %{{.*}} step %c64
+// AVX2: vector.store %{{.*}}, %arg1[%[[ROW2]], %[[COL]]]
+// AVX2: scf.for %[[ROW3:[a-z0-9_]+]] = %{{.*}} to %c8
+// AVX2: scf.for %{{.*}} = %c2816{{.*}} to %{{.*}} step %c64
+// AVX2: vector.store %{{.*}}, %arg1[%[[ROW3]], %[[COL]]]
+// BIGL2-LABEL: func.func @panel_blocks
+// BIGL2-NOT: %c256
+// BIGL2: scf.for %{{.*}} = %c0{{.*}} to %c3072{{.*}} step %c64
+// BIGL2-NOT: %c256
+// BIGL2: return
 memref.global "private" constant @long_k : memref<3072x16xf32> = dense<0.5>
 func.func @panel_blocks(%a: memref<8x3072xf32>, %c: memref<8x16xf32>) {
   %b = memref.get_global @long_k : memref<3072x16xf32>
