@@ -235,52 +235,80 @@ int64_t rowsPerTile(int64_t size, int64_t maxRows) {
   return llvm::divideCeil(size, llvm::divideCeil(size, maxRows));
 }
 
+/// Bytes of `operand` that `op` reads: along each of its dims, the values
+/// its index takes (a stride-2 convolution's input rows 2 * oh: every other
+/// one), as far as the buffer goes.
+int64_t footprintBytes(linalg::LinalgOp op, OpOperand *operand,
+                       ArrayRef<int64_t> sizes) {
+  auto type = cast<MemRefType>(operand->get().getType());
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  int64_t bytes = 4;
+  for (auto [e, extent] : llvm::zip(map.getResults(), type.getShape())) {
+    int64_t span = 1, values = 1;
+    for (unsigned d = 0; d < sizes.size(); ++d) {
+      if (!e.isFunctionOfDim(d))
+        continue;
+      std::optional<int64_t> step = coefficient(e, d, sizes.size());
+      span += (step ? std::abs(*step) : 1) * (sizes[d] - 1);
+      values *= sizes[d];
+    }
+    bytes *= std::min({span, values, extent});
+  }
+  return bytes;
+}
+
 /// Whether the tiles along vDim of `plan` go outside the other output
 /// loops, each panel of the packed inputs read while it is in cache by all
 /// of them, rather than inside, each slice of the broadcast inputs that one
 /// step of those loops reads in cache for all the panels. The first reads
 /// the broadcast inputs once per panel and the packed ones once, the second
 /// the packed ones once per step of the loops that do not index them and
-/// the broadcast ones once: the fewer bytes win. A 1x1 convolution 64 ->
-/// 256 on 56x56 channels-last (64 KB of weights, 800 KB of pixels, 16
-/// panels) runs the rows of its map outside the panels; 1024 -> 2048 on
-/// 7x7 (8 MB of weights, 200 KB of pixels) inside; a Winograd contraction
-/// its 16 products outside (each reads its own slice of the weights).
-bool columnsFirst(linalg::LinalgOp op, const TilePlan &plan) {
+/// the broadcast ones once; what fits half of the L2 cache is read from
+/// beyond it only once. The fewer bytes from beyond L2 win, the panels
+/// inside on a tie. A 1x1 convolution 64 -> 256 on 56x56 channels-last
+/// (64 KB of weights, 800 KB of pixels, 16 panels) runs the rows of its map
+/// outside the panels; 1024 -> 2048 on 7x7 (8 MB of weights, 200 KB of
+/// pixels) inside, and so with stride 2 (200 KB of the 800 KB of pixels
+/// read; the 7 rows outside reread the weights 7 times: Sapphire Rapids, 1
+/// thread, tcc bench: 2.25 -> 1.41 ms); a Winograd contraction its 16
+/// products outside (each reads its own slice of the weights).
+bool columnsFirst(linalg::LinalgOp op, const TilePlan &plan,
+                  int64_t l2Bytes) {
   if (llvm::none_of(plan.packPos, [](int p) { return p >= 0; }))
     return false;
-  auto bytes = [](Value v) {
-    return cast<MemRefType>(v.getType()).getNumElements() * 4;
-  };
   int64_t panels = llvm::divideCeil(plan.sizes[plan.vDim],
                                     plan.vectors * plan.lanes);
+  auto reread = [&](int64_t bytes, int64_t times) {
+    return bytes <= l2Bytes / 2 ? bytes : bytes * times;
+  };
   int64_t broadcastBytes = 0, packedBytes = 0, packedRereads = 0;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (auto [in, step, pos] :
        llvm::zip(op.getDpsInputOperands(), plan.vStride, plan.packPos)) {
+    int64_t bytes = footprintBytes(op, in, plan.sizes);
     if (pos < 0) {
       if (!step)
-        broadcastBytes += bytes(in->get());
+        broadcastBytes += bytes;
       continue;
     }
-    int64_t rereads = bytes(in->get());
-    packedBytes += rereads;
+    packedBytes += bytes;
+    int64_t times = 1;
     AffineMap map = op.getMatchingIndexingMap(in);
     for (unsigned d = 0; d < plan.sizes.size(); ++d)
       if (d != plan.vDim && d != plan.uDim &&
           iterators[d] == utils::IteratorType::parallel &&
           !map.isFunctionOfDim(d))
-        rereads *= plan.sizes[d];
-    packedRereads += rereads;
+        times *= plan.sizes[d];
+    packedRereads += reread(bytes, times);
   }
-  return panels * broadcastBytes + packedBytes <=
+  return reread(broadcastBytes, panels) + packedBytes <
          packedRereads + broadcastBytes;
 }
 
 /// The plan for `op`, or nullopt when it is not a multiply-accumulate on
 /// static f32 buffers this pass can vectorize.
 std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
-                                  int64_t accumulators,
+                                  int64_t accumulators, int64_t l2Bytes,
                                   function_ref<bool(Value)> isConstant) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !tcc::isMultiplyAccumulate(op))
@@ -420,7 +448,7 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
                    : rowsPerTile(best->sizes[*best->uDim], maxRows);
   if (best->outStride && !best->transposed && !contiguousOut)
     return std::nullopt;
-  best->columnsFirst = columnsFirst(op, *best);
+  best->columnsFirst = columnsFirst(op, *best, l2Bytes);
   // A vector dim no longer than half a register runs on narrower vectors
   // (down to 256 bits): as many instructions, at twice the throughput
   // where 512-bit ops are split in two halves (AMD Zen 4), the same
@@ -1506,7 +1534,7 @@ struct VectorizeContractions
     std::vector<std::pair<linalg::LinalgOp, TilePlan>> work;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (std::optional<TilePlan> plan =
-              planTiles(op, lanes, accumulators, isPackable))
+              planTiles(op, lanes, accumulators, l2Bytes, isPackable))
         work.push_back({op, std::move(*plan)});
     });
     IRRewriter rewriter(&getContext());

@@ -85,8 +85,7 @@ func.func @packed(%a: memref<3x6xf32>, %c: memref<3x10xf32>) {
 // [1, 6, 2, 8].
 // CHECK-LABEL: func.func @packed_heads
 // CHECK: %[[PANELS:[a-z0-9_]+]] = memref.expand_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] output_shape [1, 2, 6, 8]
-// CHECK: scf.for
-// CHECK: scf.for %[[H:[a-z0-9_]+]] =
+// CHECK: scf.for %[[H:[a-z0-9_]+]] = %{{.*}} to %c2{{[_0-9]*}} step %c1{{[_0-9]*}} {
 // CHECK: scf.for %[[K:[a-z0-9_]+]] = {{.*}} iter_args
 // CHECK: vector.load %[[PANELS]][%{{.*}}, %[[H]], %[[K]], %c0{{[_0-9]*}}] : memref<1x2x6x8xf32>, vector<4xf32>
 memref.global "private" constant @wh : memref<6x2x8xf32> = dense<1.0>
@@ -136,6 +135,25 @@ func.func @conv_channels(%i: memref<1x16x4x4xf32>, %o: memref<1x12x2x2xf32>) {
   %f = memref.get_global @filter : memref<12x16x3x3xf32>
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%i, %f : memref<1x16x4x4xf32>, memref<12x16x3x3xf32>) outs(%o : memref<1x12x2x2xf32>)
+  return
+}
+
+// -----
+
+// A stride-2 1x1 convolution reads a quarter of its input (32 of 128 KB),
+// which stays in L2 while all 16 panels of the weights (512 KB) go by, so
+// the panels are the outer loop, each read once from beyond L2; with the
+// 4 output rows outside, the weights would be read 4 times.
+// AVX2-LABEL: func.func @conv_1x1_stride2
+// AVX2: memref.get_global @w1x1_panels
+// AVX2-NEXT: memref.expand_shape
+// AVX2: scf.for %{{.*}} = %{{.*}} to %c256 step %c16 {
+// AVX2: scf.for %{{.*}} = %{{.*}} to %c4 step %c1{{[_0-9]*}} {
+memref.global "private" constant @w1x1 : memref<256x1x1x512xf32> = dense<0.5>
+func.func @conv_1x1_stride2(%i: memref<1x8x8x512xf32>, %o: memref<1x4x4x256xf32>) {
+  %f = memref.get_global @w1x1 : memref<256x1x1x512xf32>
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%i, %f : memref<1x8x8x512xf32>, memref<256x1x1x512xf32>) outs(%o : memref<1x4x4x256xf32>)
   return
 }
 
