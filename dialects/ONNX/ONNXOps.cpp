@@ -263,6 +263,22 @@ TapReach tcc::onnx::tapReach(int64_t in, int64_t out, int64_t pad,
   return {first, std::max<int64_t>(0, last - first + 1)};
 }
 
+bool tcc::onnx::tapwisePays(const WindowGeometry &g, ArrayRef<int64_t> in) {
+  if (g.kernel.size() != 2 || in.size() != 2)
+    return false;
+  int64_t reached = 0;
+  for (int64_t kh = 0; kh < g.kernel[0]; ++kh)
+    for (int64_t kw = 0; kw < g.kernel[1]; ++kw)
+      reached += tapReach(in[0], g.outSizes[0], g.padsBegin[0], g.strides[0],
+                          g.dilations[0], kh)
+                     .count *
+                 tapReach(in[1], g.outSizes[1], g.padsBegin[1], g.strides[1],
+                          g.dilations[1], kw)
+                     .count;
+  return 2 * reached <=
+         g.kernel[0] * g.kernel[1] * g.outSizes[0] * g.outSizes[1];
+}
+
 FailureOr<WindowGeometry> tcc::onnx::resolveWindow(
     Operation *op, ArrayRef<int64_t> inShape, ArrayRef<int64_t> kernel,
     StringRef autoPad, std::optional<ArrayRef<int64_t>> pads,

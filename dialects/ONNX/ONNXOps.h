@@ -48,6 +48,12 @@ struct TapReach {
 TapReach tapReach(int64_t in, int64_t out, int64_t pad, int64_t stride,
                   int64_t dilation, int64_t k);
 
+/// Whether a 2-d convolution of window `g` (resolved) on an input of
+/// spatial sizes `in` runs tap by tap, each tap a 1x1 convolution over the
+/// output positions it reaches: where its taps reach at most half of the
+/// output (DeepLabV3's ASPP, a 3x3 kernel dilated by 12 on a 14x14 map).
+bool tapwisePays(const WindowGeometry &g, llvm::ArrayRef<int64_t> in);
+
 /// The permutation of `op` (its default reverses the dims of its ranked
 /// input).
 llvm::SmallVector<int64_t> transposePermutation(TransposeOp op);

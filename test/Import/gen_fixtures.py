@@ -90,6 +90,24 @@ def conv_tapwise():
                  [vi("y1", [1, 20, 6, 7]), vi("y2", [1, 16, 4, 4]), vi("y3", [1, 3, 7, 7])], inits)
 
 
+def conv_grouped():
+    """2-d grouped Convs that are not depthwise (channels-last: the channels
+    split into [groups, C/groups]): 4 groups of 4 -> 6 channels, strided and
+    padded, into a 1x1 conv; and 2 groups, dilated by 2."""
+    r = rng(31)
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="grouped", kernel_shape=[3, 3],
+                              group=4, pads=[1, 1, 1, 1], strides=[2, 2]),
+             helper.make_node("Relu", ["c1"], ["r1"], name="relu"),
+             helper.make_node("Conv", ["r1", "w2"], ["y1"], name="pointwise", kernel_shape=[1, 1]),
+             helper.make_node("Conv", ["x", "w3"], ["y2"], name="dilated", kernel_shape=[3, 3],
+                              group=2, pads=[2, 2, 2, 2], dilations=[2, 2])]
+    inits = [init("w1", r.standard_normal((24, 4, 3, 3), dtype=np.float32) * 0.3),
+             init("b1", r.standard_normal(24, dtype=np.float32)),
+             init("w2", r.standard_normal((8, 24, 1, 1), dtype=np.float32) * 0.2),
+             init("w3", r.standard_normal((10, 8, 3, 3), dtype=np.float32) * 0.2)]
+    return model("conv_grouped", nodes, [vi("x", [1, 16, 9, 9])],
+                 [vi("y1", [1, 8, 5, 5]), vi("y2", [1, 10, 9, 9])], inits)
+
 def conv_channels_vector():
     """Convs whose output channels run along the vector (few map positions,
     long reductions): tiles transposed in registers to be stored, with a
@@ -261,7 +279,7 @@ def reshape_shape_input():
                  [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64)], [vi("y", [3, 4])])
 
 
-VALID = [conv, conv_padding_taps, conv_tapwise, conv_channels_vector, conv_winograd, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
+VALID = [conv, conv_padding_taps, conv_tapwise, conv_channels_vector, conv_grouped, conv_winograd, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
          identity_dropout_clip]
 
 

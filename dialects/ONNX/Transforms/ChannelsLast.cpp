@@ -51,9 +51,9 @@ Value transpose(PatternRewriter &rewriter, Location loc, Value x,
 }
 
 /// Whether `conv` runs channels-last: a 2-d f32 convolution of static shapes
-/// with constant weights, undilated, ungrouped or depthwise. With
-/// `winograd`, a 3x3 convolution that Winograd F(2x2, 3x3) takes stays
-/// NCHW: its transforms work on NCHW tiles.
+/// with constant weights. Ungrouped ones that run tap by tap stay NCHW
+/// (tapwisePays), and so, with `winograd`, do 3x3 ones that Winograd
+/// F(2x2, 3x3) takes: its transforms work on NCHW tiles.
 bool runsChannelsLast(ConvOp conv, bool winograd) {
   auto x = dyn_cast<RankedTensorType>(conv.getX().getType());
   auto w = dyn_cast<RankedTensorType>(conv.getW().getType());
@@ -62,21 +62,15 @@ bool runsChannelsLast(ConvOp conv, bool winograd) {
       !y.hasStaticShape() || !x.getElementType().isF32() ||
       !matchPattern(conv.getW(), m_Constant()))
     return false;
-  if (std::optional<ArrayRef<int64_t>> dilations = conv.getDilations();
-      dilations && llvm::any_of(*dilations, [](int64_t d) { return d != 1; }))
-    return false;
-  int64_t channels = x.getDimSize(1), filters = w.getDimSize(0);
-  int64_t group = conv.getGroup();
-  bool depthwise = group > 1 && group == channels && filters == channels;
-  if (group != 1 && !depthwise)
-    return false;
-  if (group != 1 || !winograd)
+  if (conv.getGroup() != 1)
     return true;
   FailureOr<WindowGeometry> g = resolveWindow(
       conv, x.getShape(), w.getShape().drop_front(2), conv.getAutoPad(),
       conv.getPads(), conv.getStrides(), conv.getDilations(),
       /*ceilMode=*/false);
-  return succeeded(g) && !winogradPays(*g, x.getDimSize(0), channels, filters);
+  return succeeded(g) && !tapwisePays(*g, x.getShape().drop_front(2)) &&
+         !(winograd && winogradPays(*g, x.getDimSize(0), x.getDimSize(1),
+                                    w.getDimSize(0)));
 }
 
 /// Conv -> Transpose, NhwcConv, Transpose.

@@ -192,11 +192,7 @@ static Value buildTapwiseConv(OpBuilder &b, Location loc, Value x, Value w,
     return r;
   };
   SmallVector<TapRange> rows = ranges(0), cols = ranges(1);
-  int64_t reached = 0;
-  for (const TapRange &r : rows)
-    for (const TapRange &c : cols)
-      reached += r.count * c.count;
-  if (2 * reached > g.kernel[0] * g.kernel[1] * g.outSizes[0] * g.outSizes[1] ||
+  if (!onnx::tapwisePays(g, xType.getShape().drop_front(2)) ||
       !(weights = onnx::getConstantFloats(w)))
     return {};
 
@@ -591,8 +587,10 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
 
 /// NhwcConv (tcc-onnx-channels-last makes them, of f32 constant weights):
 /// linalg.conv_2d_nhwc_fhwc with the weights transposed here to [M, kH, kW,
-/// C], or linalg.depthwise_conv_2d_nhwc_hwc with them as [kH, kW, C], so
-/// that the reduction reads both operands in the order they are stored.
+/// C], linalg.depthwise_conv_2d_nhwc_hwc with them as [kH, kW, C], or,
+/// grouped, linalg.conv_2d_nhwgc_gfhwc with them as [G, M/G, kH, kW, C/G]
+/// on the channels split into [G, C/G] and [G, M/G], so that the reduction
+/// reads both operands in the order they are stored.
 struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -611,9 +609,6 @@ struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
     ArrayRef<int64_t> in = inType.getShape(), w = wType.getShape();
     int64_t channels = in[3], filters = w[0], group = op.getGroup();
     bool depthwise = group > 1 && group == channels && filters == channels;
-    if (group != 1 && !depthwise)
-      return op.emitOpError() << "with group " << group
-                              << " is supported only ungrouped or depthwise";
     FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
         op, {in[0], in[3], in[1], in[2]}, w.drop_front(2), op.getAutoPad(),
         op.getPads(), op.getStrides(), op.getDilations(), false);
@@ -640,15 +635,32 @@ struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
           else
             moved[(m * kh * kw + i) * perFilter + c] = v;
         }
+    // Grouped: [G, M/G, kH, kW, C/G], the same data.
     auto movedType =
         depthwise ? RankedTensorType::get({kh, kw, filters}, f32)
-                  : RankedTensorType::get({filters, kh, kw, perFilter}, f32);
+        : group > 1
+            ? RankedTensorType::get(
+                  {group, filters / group, kh, kw, perFilter}, f32)
+            : RankedTensorType::get({filters, kh, kw, perFilter}, f32);
     Value filter =
         floatConstant(rewriter, loc, movedType, "nhwc_weight", moved);
     SmallVector<NamedAttribute> attrs = {
         rewriter.getNamedAttr("strides", i64Elements(rewriter, g->strides)),
         rewriter.getNamedAttr("dilations",
                               i64Elements(rewriter, g->dilations))};
+    if (group > 1 && !depthwise) {
+      Value groupedIn = splitGroups(rewriter, loc, input, 3, group).first;
+      auto [groupedInit, outReassoc] =
+          splitGroups(rewriter, loc, init, 3, group);
+      Value conv = linalg::Conv2DNhwgcGfhwcOp::create(
+                       rewriter, loc, TypeRange{groupedInit.getType()},
+                       ValueRange{groupedIn, filter}, ValueRange{groupedInit},
+                       attrs)
+                       .getResult(0);
+      rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, outType, conv,
+                                                           outReassoc);
+      return success();
+    }
     Value conv =
         depthwise
             ? linalg::DepthwiseConv2DNhwcHwcOp::create(

@@ -185,13 +185,20 @@ func.func @nhwc_conv_weights(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -
 
 // -----
 
-func.func @nhwc_conv_group(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> {
+// A grouped one that is not depthwise splits the channels into [G, C/G]
+// and the filters into [G, M/G]: linalg.conv_2d_nhwgc_gfhwc on weights [G,
+// M/G, kH, kW, C/G], dilated here.
+// CHECK-LABEL: func @nhwc_conv_group
+// CHECK: %[[W:.*]] = arith.constant dense_resource<nhwc_weight> : tensor<2x3x3x3x2xf32>
+// CHECK: %[[X:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 12, 12, 2, 2] : tensor<1x12x12x4xf32> into tensor<1x12x12x2x2xf32>
+// CHECK: %[[INIT:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 8, 8, 2, 3]
+// CHECK: %[[C:.*]] = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[X]], %[[W]] : tensor<1x12x12x2x2xf32>, tensor<2x3x3x3x2xf32>) outs(%[[INIT]] : tensor<1x8x8x2x3xf32>)
+// CHECK: tensor.collapse_shape %[[C]] {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x8x8x2x3xf32> into tensor<1x8x8x6xf32>
+func.func @nhwc_conv_group(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x6xf32> {
   %none = onnx.NoValue
-  %w = onnx.Constant dense<0.5> : tensor<4x2x1x1xf32>
-  // expected-error @+2 {{with group 2 is supported only ungrouped or depthwise}}
-  // expected-error @+1 {{failed to legalize operation 'onnx.NhwcConv'}}
-  %0 = onnx.NhwcConv %x, %w, %none {group = 2} : (tensor<1x8x8x4xf32>, tensor<4x2x1x1xf32>, none) -> tensor<1x8x8x4xf32>
-  return %0 : tensor<1x8x8x4xf32>
+  %w = onnx.Constant dense<0.5> : tensor<6x2x3x3xf32>
+  %0 = onnx.NhwcConv %x, %w, %none {group = 2, dilations = array<i64: 2, 2>, pads = array<i64: 2, 2, 2, 2>} : (tensor<1x8x8x4xf32>, tensor<6x2x3x3xf32>, none) -> tensor<1x8x8x6xf32>
+  return %0 : tensor<1x8x8x6xf32>
 }
 
 // -----

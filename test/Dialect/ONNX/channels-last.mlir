@@ -84,13 +84,16 @@ func.func @pool_concat(%x: tensor<1x8x4x4xf32>) -> tensor<1x16x1x1xf32> {
 
 // -----
 
-// What stays NCHW: a dilated convolution, a grouped one that is not
-// depthwise, one of weights that are not constant, one of dynamic shapes.
+// What stays NCHW: a convolution of weights that are not constant, one of
+// dynamic shapes. A dilated convolution and a grouped one that is not
+// depthwise run channels-last too.
 // Before an op that reads NCHW (MaxPool), the Transpose stays; and the
 // ReLU reading it as well as the pool keeps its NCHW operand: moving the
 // Transpose below it would leave one for the pool and add another.
 // CHECK-LABEL: func @stays
-// CHECK-COUNT-4: onnx.Conv
+// CHECK: onnx.NhwcConv {{.*}}dilations = array<i64: 2, 2>
+// CHECK: onnx.NhwcConv {{.*}}group = 2 : i64
+// CHECK-COUNT-2: onnx.Conv
 // CHECK: onnx.NhwcConv
 // CHECK: %[[T:.*]] = onnx.Transpose %{{.*}} {perm = array<i64: 0, 3, 1, 2>}
 // CHECK: onnx.MaxPool %[[T]]
@@ -108,4 +111,20 @@ func.func @stays(%x: tensor<1x8x8x8xf32>, %wx: tensor<8x8x1x1xf32>, %xd: tensor<
   %p = onnx.MaxPool %c {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
   %r = onnx.Relu %c : (tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   return %dil, %p, %var, %dyn, %r : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x8x8x8xf32>, tensor<?x8x8x8xf32>, tensor<1x8x8x8xf32>
+}
+
+// -----
+
+// A convolution whose taps mostly read padding (dilated by 5 on 6x7, as
+// DeepLabV3's ASPP) stays NCHW: it runs tap by tap, each tap a 1x1
+// convolution over the output rectangle it reaches.
+// CHECK-LABEL: func @tapwise
+// CHECK-NOT: onnx.NhwcConv
+// CHECK: onnx.Conv
+// CHECK-NOT: onnx.NhwcConv
+func.func @tapwise(%x: tensor<1x8x6x7xf32>) -> tensor<1x4x6x7xf32> {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<0.5> : tensor<4x8x3x3xf32>
+  %y = onnx.Conv %x, %w, %none {dilations = array<i64: 5, 5>, pads = array<i64: 5, 5, 5, 5>} : (tensor<1x8x6x7xf32>, tensor<4x8x3x3xf32>, none) -> tensor<1x4x6x7xf32>
+  return %y : tensor<1x4x6x7xf32>
 }
