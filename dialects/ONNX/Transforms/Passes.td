@@ -28,10 +28,11 @@ def ONNXDecompose : Pass<"tcc-onnx-decompose", "::mlir::func::FuncOp"> {
 def ONNXChannelsLast : Pass<"tcc-onnx-channels-last", "::mlir::func::FuncOp"> {
   let summary = "Runs convolutions on channels-last tensors";
   let description = [{
-    Rewrites each 2-d f32 Conv of static shapes with constant weights,
-    undilated, ungrouped or depthwise (and, with `winograd`, not a 3x3
-    convolution that Winograd F(2x2, 3x3) takes, whose transforms read
-    NCHW tiles) into NhwcConv between two Transposes, then moves the
+    Rewrites each 2-d f32 Conv of static shapes with constant weights
+    (grouped and dilated ones too; not one that runs tap by tap, its taps
+    mostly reading padding, nor, with `winograd`, a 3x3 convolution that
+    Winograd F(2x2, 3x3) takes, whose transforms read NCHW tiles) into
+    NhwcConv between two Transposes, then moves the
     Transposes towards the outputs through elementwise ops and Concat,
     where the next convolution's Transpose cancels them. For example
 
