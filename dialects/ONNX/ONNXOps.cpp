@@ -230,7 +230,8 @@ LogicalResult tcc::onnx::checkWindowAttributes(
 }
 
 bool tcc::onnx::winogradPays(const WindowGeometry &g, int64_t batch,
-                              int64_t channels, int64_t filters) {
+                              int64_t channels, int64_t filters,
+                              int64_t vectorBits) {
   if (g.kernel != llvm::ArrayRef<int64_t>{3, 3} ||
       llvm::any_of(g.strides, [](int64_t s) { return s != 1; }) ||
       llvm::any_of(g.dilations, [](int64_t d) { return d != 1; }) ||
@@ -241,7 +242,8 @@ bool tcc::onnx::winogradPays(const WindowGeometry &g, int64_t batch,
   int64_t outputs = batch * g.outSizes[0] * g.outSizes[1];
   int64_t tiles = batch * llvm::divideCeil(g.outSizes[0], 2) *
                   llvm::divideCeil(g.outSizes[1], 2);
-  constexpr int64_t kMinWinogradChannels = 16, kMinWinogradFilters = 64;
+  constexpr int64_t kMinWinogradChannels = 16;
+  int64_t kMinWinogradFilters = vectorBits >= 512 ? 128 : 64;
   constexpr int64_t kMinWinogradMacs = int64_t(1) << 22;
   constexpr int64_t kMaxWinogradBytes = int64_t(16) << 20;
   constexpr int64_t kMinStreamedWinogradRatio = 40;

@@ -66,7 +66,12 @@ llvm::SmallVector<int64_t> transposePermutation(TransposeOp op);
 ///  - each transformed input value is multiplied by every filter, and below
 ///    kMinWinogradFilters filters the input transform costs more than that
 ///    saves: 128 -> 32 on 56x56 2.31 -> 2.54 ms, on 26x26 0.45 -> 0.50;
-///    16 -> 64 on 53x53 0.49 -> 0.40, 64 -> 64 on 56x56 2.07 -> 1.73;
+///    16 -> 64 on 53x53 0.49 -> 0.40, 64 -> 64 on 56x56 2.07 -> 1.73.
+///    With `vectorBits` 512 the direct conv's FMAs are twice as wide and the
+///    transforms barely faster: 128 filters (Sapphire Rapids: 64 -> 64 on
+///    56x56, with the transposes to and from NCHW, 1.22-1.28 -> 1.57-1.62
+///    ms; in models, utils/ab.py: ResNet-50 58.4 -> 54.4 ms, ResNet-18 23.5
+///    -> 21.0, DLA-34 37.7 -> 34.3 with these left direct);
 ///  - below kMinWinogradMacs multiply-adds of the direct conv, the three
 ///    kernels cost more than the products save: 64 -> 64 on 7x7 (1.8 M)
 ///    0.032 -> 0.037 ms, on 14x14 (7.2 M) 0.130 -> 0.110;
@@ -78,7 +83,7 @@ llvm::SmallVector<int64_t> transposePermutation(TransposeOp op);
 ///    128 (43) 19.2 -> 16.6, 128 -> 128 (64) 37.8 -> 28.1, 80 -> 192 on
 ///    71x71 (56) 13.8 -> 10.7.
 bool winogradPays(const WindowGeometry &g, int64_t batch, int64_t channels,
-                  int64_t filters);
+                  int64_t filters, int64_t vectorBits);
 
 /// Resolves the window attributes for an input of `inShape` (N, C, spatial).
 /// `kernel` is the kernel's spatial shape. Emits errors on `op`.

@@ -25,7 +25,10 @@ def ConvertONNXToLinalg
     Option<"winograd", "winograd", "bool", "true",
            "3x3 stride-1 convolutions with constant weights as Winograd "
            "F(2x2, 3x3): 16 products per 2x2 outputs and channel pair "
-           "instead of 36">
+           "instead of 36">,
+    Option<"vectorBits", "vector-bits", "int64_t", "256",
+           "Bits of the target's vector registers (which convolutions "
+           "Winograd takes)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

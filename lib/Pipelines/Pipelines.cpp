@@ -59,10 +59,12 @@ void tcc::buildONNXToLinalgPipeline(OpPassManager &pm,
   if (options.channelsLast) {
     tcc::onnx::ONNXChannelsLastOptions channelsLast;
     channelsLast.winograd = options.winograd;
+    channelsLast.vectorBits = options.vectorBits;
     fpm.addPass(tcc::onnx::createONNXChannelsLast(channelsLast));
   }
   tcc::ConvertONNXToLinalgOptions convert;
   convert.winograd = options.winograd;
+  convert.vectorBits = options.vectorBits;
   fpm.addPass(tcc::createConvertONNXToLinalg(convert));
   fpm.addPass(tcc::createBoundDynamicResults());
   fpm.addPass(tcc::createFuseElementwise());

@@ -362,6 +362,19 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   tcc::PipelineOptions pipeline;
   pipeline.winograd = !o.noWinograd;
   pipeline.channelsLast = !o.noChannelsLast;
+  {
+    // The target's vectors and caches shape the code from the onnx stage
+    // on (which convolutions Winograd takes).
+    tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
+    std::unique_ptr<llvm::TargetMachine> tm =
+        tcc::createTargetMachine(target, *out.module);
+    if (!tm)
+      return failure();
+    tcc::VectorRegisters regs = tcc::vectorRegisters(*tm);
+    pipeline.vectorBits = regs.bits;
+    pipeline.vectorRegisters = regs.count;
+    pipeline.l2CacheBytes = tcc::l2CacheBytes(target);
+  }
   if (stopAfter >= tcc::Stage::Linalg) {
     std::map<std::string, int64_t> bounds;
     (void)parseMaxDims(o, bounds); // validated by the caller
@@ -462,17 +475,6 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   pipeline.printIRAfterAll = o.printIRAfterAll;
   pipeline.timePasses = o.timePasses;
   pipeline.weightsFile = o.weightsTmp;
-  if (stopAfter == tcc::Stage::LLVM) {
-    tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
-    std::unique_ptr<llvm::TargetMachine> tm =
-        tcc::createTargetMachine(target, *out.module);
-    if (!tm)
-      return failure();
-    tcc::VectorRegisters regs = tcc::vectorRegisters(*tm);
-    pipeline.vectorBits = regs.bits;
-    pipeline.vectorRegisters = regs.count;
-    pipeline.l2CacheBytes = tcc::l2CacheBytes(target);
-  }
   if (failed(tcc::runPipeline(*out.module, pipeline, stopAfter)))
     return failure();
   if (stopAfter == tcc::Stage::LLVM) {

@@ -54,7 +54,7 @@ Value transpose(PatternRewriter &rewriter, Location loc, Value x,
 /// with constant weights. Ungrouped ones that run tap by tap stay NCHW
 /// (tapwisePays), and so, with `winograd`, do 3x3 ones that Winograd
 /// F(2x2, 3x3) takes: its transforms work on NCHW tiles.
-bool runsChannelsLast(ConvOp conv, bool winograd) {
+bool runsChannelsLast(ConvOp conv, bool winograd, int64_t vectorBits) {
   auto x = dyn_cast<RankedTensorType>(conv.getX().getType());
   auto w = dyn_cast<RankedTensorType>(conv.getW().getType());
   auto y = dyn_cast<RankedTensorType>(conv.getY().getType());
@@ -70,17 +70,17 @@ bool runsChannelsLast(ConvOp conv, bool winograd) {
       /*ceilMode=*/false);
   return succeeded(g) && !tapwisePays(*g, x.getShape().drop_front(2)) &&
          !(winograd && winogradPays(*g, x.getDimSize(0), x.getDimSize(1),
-                                    w.getDimSize(0)));
+                                    w.getDimSize(0), vectorBits));
 }
 
 /// Conv -> Transpose, NhwcConv, Transpose.
 struct ConvToNhwc : OpRewritePattern<ConvOp> {
-  ConvToNhwc(MLIRContext *ctx, bool winograd)
-      : OpRewritePattern(ctx), winograd(winograd) {}
+  ConvToNhwc(MLIRContext *ctx, bool winograd, int64_t vectorBits)
+      : OpRewritePattern(ctx), winograd(winograd), vectorBits(vectorBits) {}
 
   LogicalResult matchAndRewrite(ConvOp conv,
                                 PatternRewriter &rewriter) const override {
-    if (!runsChannelsLast(conv, winograd))
+    if (!runsChannelsLast(conv, winograd, vectorBits))
       return rewriter.notifyMatchFailure(conv, "stays NCHW");
     Location loc = conv.getLoc();
     auto type = cast<RankedTensorType>(conv.getType());
@@ -94,6 +94,7 @@ struct ConvToNhwc : OpRewritePattern<ConvOp> {
   }
 
   bool winograd;
+  int64_t vectorBits;
 };
 
 /// Transpose(Transpose(x)) -> one Transpose, or x.
@@ -364,7 +365,7 @@ struct ONNXChannelsLast
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<ConvToNhwc>(ctx, winograd);
+    patterns.add<ConvToNhwc>(ctx, winograd, vectorBits);
     patterns.add<ComposeTransposes, SinkThroughElementwise, SinkThroughConcat,
                  SinkThroughGlobalAveragePool, TransposeOfUnitDims>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

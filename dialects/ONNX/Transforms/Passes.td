@@ -58,6 +58,9 @@ def ONNXChannelsLast : Pass<"tcc-onnx-channels-last", "::mlir::func::FuncOp"> {
   let options = [
     Option<"winograd", "winograd", "bool", "true",
            "Leave the convolutions Winograd takes NCHW">,
+    Option<"vectorBits", "vector-bits", "int64_t", "256",
+           "Bits of the target's vector registers (which convolutions "
+           "Winograd takes)">,
   ];
   let dependentDialects = ["::tcc::onnx::ONNXDialect"];
 }

@@ -296,11 +296,13 @@ static Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> values,
 /// than the products save.
 static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
                                Value bias, RankedTensorType outType,
-                               const onnx::WindowGeometry &g) {
+                               const onnx::WindowGeometry &g,
+                               int64_t vectorBits) {
   auto wType = cast<RankedTensorType>(w.getType());
   int64_t filters = wType.getDimSize(0), channels = wType.getDimSize(1);
   if (!outType.hasStaticShape() ||
-      !onnx::winogradPays(g, outType.getDimSize(0), channels, filters))
+      !onnx::winogradPays(g, outType.getDimSize(0), channels, filters,
+                          vectorBits))
     return {};
   int64_t batch = outType.getDimSize(0);
   int64_t height = outType.getDimSize(2), width = outType.getDimSize(3);
@@ -517,7 +519,8 @@ FailureOr<Value> tcc::onnx_to_linalg::buildConv(OpBuilder &b, Operation *op,
     if (Value tapwise = buildTapwiseConv(b, loc, x, w, bias, outType, *g))
       return tapwise;
   if (is2d && groups == 1 && elem.isF32() && attrs.winograd)
-    if (Value winograd = buildWinogradConv(b, loc, x, w, bias, outType, *g))
+    if (Value winograd = buildWinogradConv(b, loc, x, w, bias, outType, *g,
+                                           attrs.vectorBits))
       return winograd;
   Value input = padTrailing(b, loc, x, g->padsBegin, g->padsEnd,
                             constantScalar(b, loc, elem, 0));
@@ -563,8 +566,10 @@ namespace {
 /// 2-d convolutions use linalg's named ops (ungrouped and grouped); other
 /// ranks a grouped linalg.generic.
 struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
-  ConvPattern(const TypeConverter &converter, MLIRContext *ctx, bool winograd)
-      : OpConversionPattern(converter, ctx), winograd(winograd) {}
+  ConvPattern(const TypeConverter &converter, MLIRContext *ctx, bool winograd,
+              int64_t vectorBits)
+      : OpConversionPattern(converter, ctx), winograd(winograd),
+        vectorBits(vectorBits) {}
   LogicalResult
   matchAndRewrite(onnx::ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -574,6 +579,7 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
       return rewriter.notifyMatchFailure(op, "unranked operands");
     ConvAttributes attrs = ConvAttributes::of(op);
     attrs.winograd = winograd;
+    attrs.vectorBits = vectorBits;
     FailureOr<Value> conv = buildConv(rewriter, op, adaptor.getX(),
                                       adaptor.getW(), adaptor.getB(), outType,
                                       attrs);
@@ -583,6 +589,7 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
     return success();
   }
   bool winograd;
+  int64_t vectorBits;
 };
 
 /// NhwcConv (tcc-onnx-channels-last makes them, of f32 constant weights):
@@ -1154,8 +1161,9 @@ struct GlobalAveragePoolPattern : OpConversionPattern<onnx::GlobalAveragePoolOp>
 
 void tcc::onnx_to_linalg::populateConvPoolPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
-    bool winograd) {
-  patterns.add<ConvPattern>(converter, patterns.getContext(), winograd);
+    bool winograd, int64_t vectorBits) {
+  patterns.add<ConvPattern>(converter, patterns.getContext(), winograd,
+                            vectorBits);
   patterns.add<NhwcConvPattern>(converter, patterns.getContext());
   patterns.add<ConvTransposePattern, MaxPoolPattern, AveragePoolPattern,
                Col2ImPattern, LpPoolPattern, GlobalAveragePoolPattern>(

@@ -24,7 +24,7 @@ struct ConvertONNXToLinalg
     RewritePatternSet patterns(ctx);
     populateActivationPatterns(converter, patterns);
     populateElementwisePatterns(converter, patterns);
-    populateConvPoolPatterns(converter, patterns, winograd);
+    populateConvPoolPatterns(converter, patterns, winograd, vectorBits);
     populateImagePatterns(converter, patterns);
     populateLinearPatterns(converter, patterns);
     populateLossPatterns(converter, patterns);

@@ -22,7 +22,7 @@ void populateElementwisePatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateConvPoolPatterns(const mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns,
-                              bool winograd);
+                              bool winograd, int64_t vectorBits);
 void populateImagePatterns(const mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
 void populateLinearPatterns(const mlir::TypeConverter &converter,
@@ -243,6 +243,8 @@ struct ConvAttributes {
   int64_t group;
   /// Whether a 3x3 stride-1 f32 convolution may run as Winograd F(2x2, 3x3).
   bool winograd = false;
+  /// Bits of the target's vector registers (onnx::winogradPays).
+  int64_t vectorBits = 256;
   template <typename ConvLikeOp> static ConvAttributes of(ConvLikeOp op) {
     return {op.getAutoPad(), op.getPads(), op.getStrides(), op.getDilations(),
             op.getGroup()};

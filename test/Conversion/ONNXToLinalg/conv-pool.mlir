@@ -1,5 +1,6 @@
 // RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-convert-onnx-to-linalg | FileCheck %s
 // RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-convert-onnx-to-linalg=winograd=false | FileCheck %s --check-prefix=DIRECT
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics --tcc-convert-onnx-to-linalg=vector-bits=512 | FileCheck %s --check-prefix=WIDE
 
 // Bias initializes the accumulator; pads become tensor.pad with zeros.
 // CHECK-LABEL: func @conv_bias_pads
@@ -322,6 +323,12 @@ func.func @col2im(%x: tensor<1x4x4xf32>) -> tensor<1x1x3x3xf32> {
 // DIRECT-NOT: linalg.generic {{.*}}2 + 3
 // DIRECT: linalg.conv_2d_nchw_fchw {{.*}} tensor<64x16x3x3xf32>
 // DIRECT: return
+// With 512-bit vectors, where Winograd takes 128 filters or more, a direct
+// conv too.
+// WIDE-LABEL: func @conv_winograd
+// WIDE-NOT: winograd
+// WIDE: linalg.conv_2d_nchw_fchw {{.*}} tensor<64x16x3x3xf32>
+// WIDE: return
 func.func @conv_winograd(%x: tensor<1x16x23x20xf32>, %b: tensor<64xf32>) -> tensor<1x64x23x20xf32> {
   %w = onnx.Constant dense<1.0> : tensor<64x16x3x3xf32>
   %0 = onnx.Conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x23x20xf32>, tensor<64x16x3x3xf32>, tensor<64xf32>) -> tensor<1x64x23x20xf32>
