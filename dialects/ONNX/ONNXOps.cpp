@@ -243,7 +243,7 @@ bool tcc::onnx::winogradPays(const WindowGeometry &g, int64_t batch,
   int64_t tiles = batch * llvm::divideCeil(g.outSizes[0], 2) *
                   llvm::divideCeil(g.outSizes[1], 2);
   constexpr int64_t kMinWinogradChannels = 16;
-  int64_t kMinWinogradFilters = vectorBits >= 512 ? 128 : 64;
+  const int64_t kMinWinogradFilters = vectorBits >= 512 ? 128 : 64;
   constexpr int64_t kMinWinogradMacs = int64_t(1) << 22;
   constexpr int64_t kMaxWinogradBytes = int64_t(16) << 20;
   constexpr int64_t kMinStreamedWinogradRatio = 40;

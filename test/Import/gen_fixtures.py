@@ -1152,6 +1152,12 @@ def parses(path):
         return False
 
 
+def assert_small(fn, path):
+    """Fixtures stay small enough to read in a diff; conv_winograd's weights
+    are the least that tcc runs as Winograd."""
+    limit = 80_000 if fn is conv_winograd else 20_000
+    assert os.path.getsize(path) < limit, path
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("out_dir", nargs="?", default=os.path.join(HERE, "Inputs"))
@@ -1166,10 +1172,7 @@ def main():
         m = fn()
         path = out(fn.__name__ + ".onnx")
         onnx.save(m, path)
-        # Small enough to read in a diff; conv_winograd's weights are the
-        # least that tcc runs as Winograd.
-        limit = 80_000 if fn is conv_winograd else 20_000
-        assert os.path.getsize(path) < limit, path
+        assert_small(fn, path)
         if not args.no_check:
             check(path, m)
         print(f"wrote {path}{'' if args.no_check else ' (checked)'}")
@@ -1210,10 +1213,7 @@ def main():
         path = out(fn.__name__ + ".onnx")
         with open(path, "wb") as f:
             f.write(fn().SerializeToString())
-        # Small enough to read in a diff; conv_winograd's weights are the
-        # least that tcc runs as Winograd.
-        limit = 80_000 if fn is conv_winograd else 20_000
-        assert os.path.getsize(path) < limit, path
+        assert_small(fn, path)
     print(f"wrote {len(BAD)} error fixtures: {', '.join(fn.__name__ + '.onnx' for fn in BAD)}")
 
     np.save(out("conv_input_f64.npy"), x.astype(np.float64))
