@@ -130,19 +130,27 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
   return llvmModule;
 }
 
-/// Gives large constant arrays (the weights) an i8 element type, same
-/// bytes: the asm printer writes a byte array in one piece but other
-/// element types one element at a time, which dominated the time to write
-/// the object of a large model. Pointers are opaque, so uses are unchanged.
-static void weightsAsBytes(llvm::Module &module) {
+/// The large constant arrays of `module` (the weights): at least 4 KB.
+static llvm::ConstantDataSequential *weightData(llvm::GlobalVariable &global) {
   constexpr uint64_t kMinBytes = 4096;
+  auto *data = llvm::dyn_cast_or_null<llvm::ConstantDataSequential>(
+      global.hasInitializer() ? global.getInitializer() : nullptr);
+  if (!data || !global.isConstant() ||
+      data->getRawDataValues().size() < kMinBytes)
+    return nullptr;
+  return data;
+}
+
+/// Gives the weights an i8 element type, same bytes: the asm printer
+/// writes a byte array in one piece but other element types one element at
+/// a time, which dominated the time to write the object of a large model.
+/// Pointers are opaque, so uses are unchanged.
+static void weightsAsBytes(llvm::Module &module) {
   llvm::Type *i8 = llvm::Type::getInt8Ty(module.getContext());
   for (llvm::GlobalVariable &global :
        llvm::make_early_inc_range(module.globals())) {
-    auto *data = llvm::dyn_cast_or_null<llvm::ConstantDataSequential>(
-        global.hasInitializer() ? global.getInitializer() : nullptr);
-    if (!data || !global.isConstant() || data->getElementType() == i8 ||
-        data->getRawDataValues().size() < kMinBytes)
+    auto *data = weightData(global);
+    if (!data || data->getElementType() == i8)
       continue;
     StringRef bytes = data->getRawDataValues();
     llvm::Constant *init =
@@ -160,6 +168,34 @@ static void weightsAsBytes(llvm::Module &module) {
   }
 }
 
+/// On ELF targets, puts weights of a huge page or more in one section
+/// whose first array is aligned to a huge page (2 MB), so that the
+/// program's segment holding them is too: Linux then loads even a
+/// position-independent executable (or library) at a huge-page-aligned
+/// address, and can map the page cache's large folios of the weights with
+/// huge pages. With 4 KB pages, a model whose weights do not stay in cache
+/// between runs takes a TLB miss (and a page walk from memory) every 4 KB:
+/// BERT-base ran 15% slower after other work had run since its last run.
+static void alignWeights(llvm::Module &module, const llvm::Triple &triple) {
+  constexpr uint64_t kHugePage = 2 << 20;
+  if (!triple.isOSBinFormatELF())
+    return;
+  SmallVector<llvm::GlobalVariable *> weights;
+  uint64_t bytes = 0;
+  for (llvm::GlobalVariable &global : module.globals())
+    if (auto *data = weightData(global); data && !global.hasSection()) {
+      weights.push_back(&global);
+      bytes += data->getRawDataValues().size();
+    }
+  if (bytes < kHugePage)
+    return;
+  // The asm printer emits globals in module order: the first array starts
+  // the section.
+  weights.front()->setAlignment(llvm::Align(kHugePage));
+  for (llvm::GlobalVariable *global : weights)
+    global->setSection(".rodata.tcc_weights");
+}
+
 LogicalResult tcc::emitModule(ModuleOp module, const TargetOptions &options,
                               OutputKind kind, llvm::raw_pwrite_stream &os) {
   std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, module);
@@ -175,6 +211,7 @@ LogicalResult tcc::emitModule(ModuleOp module, const TargetOptions &options,
     return success();
   }
   weightsAsBytes(*llvmModule);
+  alignWeights(*llvmModule, tm->getTargetTriple());
   llvm::legacy::PassManager pm;
   auto fileType = kind == OutputKind::Object ? llvm::CodeGenFileType::ObjectFile
                                              : llvm::CodeGenFileType::AssemblyFile;
