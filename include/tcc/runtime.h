@@ -212,7 +212,8 @@ size_t tcc_dtype_size(tcc_dtype dtype);
 const char *tcc_dtype_name(tcc_dtype dtype);
 
 /* Allocates `size` bytes aligned to TCC_WORKSPACE_ALIGNMENT (a non-null
- * pointer even for size 0); returns null when out of memory. */
+ * pointer even for size 0); returns null when out of memory. 2 MB or more
+ * are aligned to 2 MB and, on Linux, advised to be backed by huge pages. */
 void *tcc_workspace_alloc(size_t size);
 
 /* Frees memory from tcc_workspace_alloc (null is allowed). */
