@@ -319,9 +319,10 @@ void tcc_run_begin(tcc_context *context, tcc_run_scope *scope);
 void tcc_run_end(tcc_context *context, tcc_run_scope *scope);
 
 /* For generated code: runs fn(args, begin, end) over the iterations
- * [0, n), in chunks that the threads of `context` take as they come free
- * (all on the caller when `context` is null), and returns when all are
- * done. fn must compute each iteration the same whatever range it is in. */
+ * [0, n), split into one contiguous range per thread of `context` (all on
+ * the caller when `context` is null; a thread done early takes the others'
+ * last iterations), and returns when all are done. fn must compute each
+ * iteration the same whatever range it is in. */
 typedef void (*tcc_parallel_fn)(void *args, int64_t begin, int64_t end);
 void tcc_parallel_for(tcc_context *context, int64_t n, tcc_parallel_fn fn,
                       void *args);
