@@ -527,6 +527,14 @@ constexpr int64_t kMaxBlockRowsBytes = 256 * 1024;
 /// hand-out costs a few microseconds.
 constexpr int64_t kMinParallelWork = 1 << 17;
 
+/// Iterations of a loop split over threads that share out evenly over 2,
+/// 4, 8 or 16 threads: a loop of fewer (the 3 projections of a fused Q/K/V
+/// matmul, the 7 rows of a 7x7 map) leaves some threads idle for part of
+/// it. Such a loop is split only when no loop inside it has as many
+/// iterations with at most kMaxParallelCalls runs of it (each a hand-out).
+constexpr int64_t kMinParallelTrips = 16;
+constexpr int64_t kMaxParallelCalls = 8;
+
 /// Emits the loop nest of one op.
 class TileEmitter {
 public:
@@ -576,6 +584,7 @@ public:
     for (int64_t size : plan.sizes)
       work *= size;
     mayParallelize = work >= kMinParallelWork;
+    minParallelTrips = parallelTripsThreshold();
     if (plan.columnsFirst)
       emitTiles(Level::Columns, 0);
     else
@@ -602,10 +611,36 @@ private:
   /// outermost loop worth splitting over threads (tcc-parallelize-loops);
   /// returns whether the loops inside it are then below a parallel one.
   bool markParallel(scf::ForOp loop, int64_t trips) {
-    if (!mayParallelize || parallelAbove || trips < 2)
+    if (!mayParallelize || parallelAbove || trips < minParallelTrips ||
+        callsAbove > kMaxParallelCalls)
       return parallelAbove;
     loop->setAttr(tcc::attr::kParallel, b.getUnitAttr());
     return true;
+  }
+
+  /// The fewest iterations of the loop to split over threads: kMinParallel
+  /// Trips where a loop of as many runs at most kMaxParallelCalls times (in
+  /// the order emit() nests them: panels, the other parallel dims, row
+  /// tiles; or the other parallel dims first), else 2 (the outermost loop
+  /// of two or more).
+  int64_t parallelTripsThreshold() {
+    SmallVector<int64_t> trips;
+    int64_t columns = plan.sizes[plan.vDim] / (plan.vectors * plan.lanes);
+    if (plan.columnsFirst)
+      trips.push_back(columns);
+    for (unsigned d : outer)
+      trips.push_back(plan.sizes[d]);
+    if (!plan.columnsFirst)
+      trips.push_back(columns);
+    if (plan.uDim)
+      trips.push_back(plan.sizes[*plan.uDim] / plan.rows);
+    int64_t calls = 1;
+    for (int64_t t : trips) {
+      if (t >= kMinParallelTrips && calls <= kMaxParallelCalls)
+        return kMinParallelTrips;
+      calls *= std::max<int64_t>(t, 1);
+    }
+    return 2;
   }
 
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -626,6 +661,8 @@ private:
     dims[d] = loop.getInductionVar();
     llvm::SaveAndRestore<bool> below(parallelAbove,
                                      markParallel(loop, plan.sizes[d]));
+    llvm::SaveAndRestore<int64_t> calls(callsAbove,
+                                        callsAbove * plan.sizes[d]);
     emitOuter(i + 1, width);
   }
 
@@ -715,6 +752,8 @@ private:
       dims[d] = loop.getInductionVar();
       llvm::SaveAndRestore<bool> below(parallelAbove,
                                        markParallel(loop, full / tile));
+      llvm::SaveAndRestore<int64_t> calls(callsAbove,
+                                          callsAbove * (full / tile));
       next(tile);
     }
     if (full < size) {
@@ -1175,6 +1214,10 @@ private:
   /// Whether the op does enough work to split, and whether the loops being
   /// emitted are inside one marked to be split.
   bool mayParallelize = false, parallelAbove = false;
+  /// See parallelTripsThreshold().
+  int64_t minParallelTrips = 2;
+  /// The iterations of the loops around the one being emitted.
+  int64_t callsAbove = 1;
   /// The K block of the row tiles being emitted (emitPanelBlocks): terms
   /// [start, start + size) of reduction loop `dim`; the first starts from
   /// the init, the last ends with the epilogue.

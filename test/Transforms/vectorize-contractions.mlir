@@ -273,17 +273,34 @@ func.func @nhwc_blocks(%i: memref<1x4x4x128xf32>, %o: memref<1x2x2x8xf32>) {
 
 // -----
 
-// An op of at least 2^17 multiply-adds has its outermost tile loop of two
-// or more iterations (here the 8 column tiles) marked for
-// tcc-parallelize-loops; the loops inside it are not.
+// An op of at least 2^17 multiply-adds has one tile loop marked for
+// tcc-parallelize-loops: the outermost of 16 or more iterations that runs
+// at most 8 times, here the 32 row tiles inside the 8 column tiles (16
+// iterations share out evenly over 2, 4, 8 or 16 threads, 8 column tiles
+// not over 16).
 // CHECK-LABEL: func.func @parallel
-// CHECK: scf.for
-// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64 step %c8
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c2
 // CHECK-NOT: tcc.parallel
 // CHECK: } {tcc.parallel}
+// CHECK-NEXT: }
 // CHECK-NEXT: return
 func.func @parallel(%a: memref<64x512xf32>, %b: memref<512x64xf32>, %c: memref<64x64xf32>) {
   linalg.matmul ins(%a, %b : memref<64x512xf32>, memref<512x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// Where no tile loop has 16 iterations (8 column tiles, 8 row tiles), the
+// outermost of two or more is marked.
+// CHECK-LABEL: func.func @parallel_few
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64 step %c8
+// CHECK-NOT: tcc.parallel
+// CHECK: } {tcc.parallel}
+// CHECK-NEXT: return
+func.func @parallel_few(%a: memref<16x256xf32>, %b: memref<256x64xf32>, %c: memref<16x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x256xf32>, memref<256x64xf32>) outs(%c : memref<16x64xf32>)
   return
 }
 
