@@ -204,6 +204,23 @@ TransposeOp stayingTransposeBack(Value operand, ArrayRef<int64_t> back) {
   return {};
 }
 
+/// Elementwise ops between a Transpose and an op that `soon` looks
+/// through: GELU's x * (erf(x / sqrt(2)) + 1) reads x three ops up.
+constexpr int kMaxSoonDepth = 4;
+
+/// Whether `v` is the result of an elementwise op of which an operand is
+/// `transposedAlike`, or (up to `depth` ops up) the result of such an op.
+bool fromTransposedAlike(Value v, function_ref<bool(Value)> transposedAlike,
+                         int depth) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !isElementwise(def) || depth == 0)
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return transposedAlike(operand) ||
+           fromTransposedAlike(operand, transposedAlike, depth - 1);
+  });
+}
+
 bool readsInLayout(Value operand, ArrayRef<int64_t> perm, int64_t rank,
                    bool soon) {
   auto type = dyn_cast<RankedTensorType>(operand.getType());
@@ -215,9 +232,7 @@ bool readsInLayout(Value operand, ArrayRef<int64_t> perm, int64_t rank,
   };
   if (transposedAlike(operand))
     return true;
-  if (Operation *def = operand.getDefiningOp();
-      soon && def && isElementwise(def) &&
-      llvm::any_of(def->getOperands(), transposedAlike))
+  if (soon && fromTransposedAlike(operand, transposedAlike, kMaxSoonDepth))
     return true;
   if (type.getRank() <= rank && type.hasStaticShape() &&
       llvm::count_if(type.getShape(), [](int64_t d) { return d != 1; }) <= 1)

@@ -66,6 +66,39 @@ func.func @winograd_depthwise(%x: tensor<1x16x32x32xf32>, %scale: tensor<64x1x1x
 
 // -----
 
+// An MLP of 1x1 convolutions with GELU between them (PoolFormer's,
+// EfficientFormer's): x * (erf(x / sqrt(2)) + 1) * 0.5 reads x three ops
+// after the other read, and all of it runs channels-last, with no Transpose
+// between the convolutions.
+// CHECK-LABEL: func @gelu_mlp
+// CHECK: %[[A:.*]] = onnx.NhwcConv
+// CHECK-NOT: onnx.Transpose
+// CHECK: %[[D:.*]] = onnx.Div %[[A]], %{{.*}} : (tensor<1x8x8x32xf32>, tensor<f32>)
+// CHECK-NEXT: %[[E:.*]] = onnx.Erf %[[D]] : (tensor<1x8x8x32xf32>)
+// CHECK-NEXT: %[[P:.*]] = onnx.Add %[[E]], %{{.*}} : (tensor<1x8x8x32xf32>, tensor<f32>)
+// CHECK-NEXT: %[[M:.*]] = onnx.Mul %[[A]], %[[P]] : (tensor<1x8x8x32xf32>, tensor<1x8x8x32xf32>)
+// CHECK-NEXT: %[[H:.*]] = onnx.Mul %[[M]], %{{.*}} : (tensor<1x8x8x32xf32>, tensor<f32>)
+// CHECK-NEXT: onnx.NhwcConv %[[H]]
+// CHECK: onnx.Transpose %{{.*}} {perm = array<i64: 0, 3, 1, 2>}
+func.func @gelu_mlp(%x: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32> {
+  %none = onnx.NoValue
+  %w1 = onnx.Constant dense<0.5> : tensor<32x16x1x1xf32>
+  %w2 = onnx.Constant dense<0.25> : tensor<16x32x1x1xf32>
+  %sqrt2 = onnx.Constant dense<1.41421354> : tensor<f32>
+  %one = onnx.Constant dense<1.0> : tensor<f32>
+  %half = onnx.Constant dense<0.5> : tensor<f32>
+  %a = onnx.Conv %x, %w1, %none : (tensor<1x16x8x8xf32>, tensor<32x16x1x1xf32>, none) -> tensor<1x32x8x8xf32>
+  %d = onnx.Div %a, %sqrt2 : (tensor<1x32x8x8xf32>, tensor<f32>) -> tensor<1x32x8x8xf32>
+  %e = onnx.Erf %d : (tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %p = onnx.Add %e, %one : (tensor<1x32x8x8xf32>, tensor<f32>) -> tensor<1x32x8x8xf32>
+  %m = onnx.Mul %a, %p : (tensor<1x32x8x8xf32>, tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %h = onnx.Mul %m, %half : (tensor<1x32x8x8xf32>, tensor<f32>) -> tensor<1x32x8x8xf32>
+  %y = onnx.Conv %h, %w2, %none : (tensor<1x32x8x8xf32>, tensor<16x32x1x1xf32>, none) -> tensor<1x16x8x8xf32>
+  return %y : tensor<1x16x8x8xf32>
+}
+
+// -----
+
 // A global average pool of a channels-last tensor is a mean over its H and
 // W, and the Transpose of its [1, 1, 1, C] result a Reshape (it moves only
 // dims of size 1); a Concat of two channels-last convolutions along the
