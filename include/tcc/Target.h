@@ -16,6 +16,10 @@ struct TargetOptions {
   std::string triple; ///< empty: the host
   std::string cpu;    ///< empty: the host CPU (with its features)
   unsigned optLevel = 2;
+  /// On ELF targets, weights of 2 MB or more go into a section aligned to
+  /// 2 MB (see alignWeights in EmitObject.cpp). Off for an object loaded by
+  /// LLVM's JIT, which cannot place a segment aligned beyond a page.
+  bool hugePageWeights = true;
 };
 
 enum class OutputKind { Object, Assembly, LLVMIR };

@@ -885,10 +885,13 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
     m.inputPtrs.push_back(t.data.empty() ? (const void *)&kEmptyTensor
                                          : t.data.data());
 
-  // The object `tcc compile` would write, loaded in memory: the same code.
+  // The object `tcc compile` would write, loaded in memory: the same code,
+  // its weights in .rodata (JITLink places no segment aligned beyond a
+  // page).
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   tcc::TargetOptions target{"", "", (unsigned)o.optLevel};
+  target.hugePageWeights = false;
   SmallString<0> &object = m.object;
   {
     llvm::raw_svector_ostream os(object);

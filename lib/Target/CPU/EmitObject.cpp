@@ -211,7 +211,8 @@ LogicalResult tcc::emitModule(ModuleOp module, const TargetOptions &options,
     return success();
   }
   weightsAsBytes(*llvmModule);
-  alignWeights(*llvmModule, tm->getTargetTriple());
+  if (options.hugePageWeights)
+    alignWeights(*llvmModule, tm->getTargetTriple());
   llvm::legacy::PassManager pm;
   auto fileType = kind == OutputKind::Object ? llvm::CodeGenFileType::ObjectFile
                                              : llvm::CodeGenFileType::AssemblyFile;
