@@ -56,12 +56,8 @@ void tcc::buildONNXToLinalgPipeline(OpPassManager &pm,
   fpm.addPass(tcc::onnx::createONNXShapeInference());
   fpm.addPass(tcc::onnx::createONNXDecompose());
   fpm.addPass(createCanonicalizerPass());
-  if (options.channelsLast) {
-    tcc::onnx::ONNXChannelsLastOptions channelsLast;
-    channelsLast.winograd = options.winograd;
-    channelsLast.vectorBits = options.vectorBits;
-    fpm.addPass(tcc::onnx::createONNXChannelsLast(channelsLast));
-  }
+  if (options.channelsLast)
+    fpm.addPass(tcc::onnx::createONNXChannelsLast());
   tcc::ConvertONNXToLinalgOptions convert;
   convert.winograd = options.winograd;
   convert.vectorBits = options.vectorBits;

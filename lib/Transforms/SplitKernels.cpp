@@ -37,16 +37,38 @@ int64_t chunkCount(int64_t size) {
   return size;
 }
 
-/// Whether every operand of `op` indexes loop `d` by a result that is just
-/// `d` (or not at all), and the outputs do: chunks of `d` are then
-/// subviews.
+/// The step of `e` per step of dim `d` when `e` is `step * d + rest`, with
+/// `rest` not a function of `d` (a window's row 2 * t + r), else 0.
+int64_t windowStep(AffineExpr e, unsigned d) {
+  if (auto dim = dyn_cast<AffineDimExpr>(e))
+    return dim.getPosition() == d;
+  auto sum = dyn_cast<AffineBinaryOpExpr>(e);
+  if (sum && sum.getKind() == AffineExprKind::Add) {
+    AffineExpr lhs = sum.getLHS(), rhs = sum.getRHS();
+    if (rhs.isFunctionOfDim(d))
+      std::swap(lhs, rhs);
+    return rhs.isFunctionOfDim(d) ? 0 : windowStep(lhs, d);
+  }
+  if (sum && sum.getKind() == AffineExprKind::Mul)
+    if (auto c = dyn_cast<AffineConstantExpr>(sum.getRHS());
+        c && c.getValue() > 0 && isa<AffineDimExpr>(sum.getLHS()) &&
+        cast<AffineDimExpr>(sum.getLHS()).getPosition() == d)
+      return c.getValue();
+  return 0;
+}
+
+/// Whether the outputs of `op` index loop `d` by a result that is just `d`,
+/// and each input by one result `step * d + rest` (or not at all): chunks
+/// of `d` are then subviews, an input's window of rows (a Winograd input
+/// transform's 4x4 windows 2 apart) as many rows as the chunk reads.
 bool isSplittable(linalg::LinalgOp op, unsigned d) {
   for (OpOperand &operand : op->getOpOperands()) {
     bool found = false;
     for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
       if (!e.isFunctionOfDim(d))
         continue;
-      if (found || !isa<AffineDimExpr>(e))
+      if (found || (op.isDpsInit(&operand) ? !isa<AffineDimExpr>(e)
+                                            : !windowStep(e, d)))
         return false;
       found = true;
     }
@@ -147,14 +169,25 @@ void split(RewriterBase &b, linalg::LinalgOp op, unsigned d, int64_t size,
                                        index(tile));
   SmallVector<Value> operands;
   for (OpOperand &operand : op->getOpOperands()) {
-    std::optional<unsigned> pos =
-        op.getMatchingIndexingMap(&operand).getResultPosition(
-            b.getAffineDimExpr(d));
-    if (!isa<MemRefType>(operand.get().getType()) || !pos)
+    ArrayRef<AffineExpr> results =
+        op.getMatchingIndexingMap(&operand).getResults();
+    const AffineExpr *e = llvm::find_if(
+        results, [&](AffineExpr e) { return e.isFunctionOfDim(d); });
+    if (!isa<MemRefType>(operand.get().getType()) || e == results.end()) {
       operands.push_back(operand.get());
-    else
-      operands.push_back(
-          subviewOf(b, loc, operand.get(), {{*pos, offset, tile}}));
+      continue;
+    }
+    // A chunk's `step * d + rest` runs over the whole extent less what
+    // the other chunks' d add.
+    unsigned pos = e - results.begin();
+    int64_t step = windowStep(*e, d);
+    int64_t extent = cast<MemRefType>(operand.get().getType()).getDimSize(pos);
+    Value start = step == 1 ? offset
+                            : arith::MulIOp::create(b, loc, offset,
+                                                    index(step))
+                                  .getResult();
+    operands.push_back(subviewOf(b, loc, operand.get(),
+                                 {{pos, start, extent - step * (size - tile)}}));
   }
   Operation *chunk = clone(b, op, TypeRange(), operands);
   // linalg.index of dim d counts from the chunk's start now.

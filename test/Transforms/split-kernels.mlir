@@ -157,3 +157,26 @@ func.func private @to_nchw(%x: memref<1x112x112x64xf32>, %y: memref<1x64x112x112
   linalg.transpose ins(%x : memref<1x112x112x64xf32>) outs(%y : memref<1x64x112x112xf32>) permutation = [0, 3, 1, 2]
   return
 }
+
+// An input read through windows 2 rows apart (a Winograd input transform's
+// 4x4 windows on NHWC tiles): split along the tile rows t, the outermost
+// parallel dim of >= 8 iterations, not along the channels; a chunk's
+// window on the input starts 2 rows per t in and spans the rows its tiles
+// read (58 - 2 * (28 - 1) = 4).
+// CHECK-LABEL: func private @window_rows
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %c28 step
+// CHECK:   %[[AT:.*]] = arith.muli %[[C]], %c1
+// CHECK:   %[[ROW:.*]] = arith.muli %[[AT]], %c2
+// CHECK:   memref.subview %{{.*}}[0, %[[ROW]], 0, 0] [1, 4, 58, 128] [1, 1, 1, 1]
+// CHECK:   memref.subview %{{.*}}[0, %[[AT]], 0, 0] [1, 1, 28, 128] [1, 1, 1, 1]
+// CHECK:   linalg.generic
+// CHECK: } {tcc.parallel}
+#win = affine_map<(d0, d1, d2, d3) -> (d0, d1 * 2 + 3, d2 * 2 + 1, d3)>
+func.func private @window_rows(%x: memref<1x58x58x128xf32>, %y: memref<1x28x28x128xf32>) attributes {tcc.kernel} {
+  linalg.generic {indexing_maps = [#win, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x58x58x128xf32>) outs(%y : memref<1x28x28x128xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  return
+}

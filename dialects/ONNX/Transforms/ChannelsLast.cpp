@@ -52,9 +52,8 @@ Value transpose(PatternRewriter &rewriter, Location loc, Value x,
 
 /// Whether `conv` runs channels-last: a 2-d f32 convolution of static shapes
 /// with constant weights. Ungrouped ones that run tap by tap stay NCHW
-/// (tapwisePays), and so, with `winograd`, do 3x3 ones that Winograd
-/// F(2x2, 3x3) takes: its transforms work on NCHW tiles.
-bool runsChannelsLast(ConvOp conv, bool winograd, int64_t vectorBits) {
+/// (tapwisePays). Winograd F(2x2, 3x3) runs on NHWC tiles as well.
+bool runsChannelsLast(ConvOp conv) {
   auto x = dyn_cast<RankedTensorType>(conv.getX().getType());
   auto w = dyn_cast<RankedTensorType>(conv.getW().getType());
   auto y = dyn_cast<RankedTensorType>(conv.getY().getType());
@@ -68,19 +67,16 @@ bool runsChannelsLast(ConvOp conv, bool winograd, int64_t vectorBits) {
       conv, x.getShape(), w.getShape().drop_front(2), conv.getAutoPad(),
       conv.getPads(), conv.getStrides(), conv.getDilations(),
       /*ceilMode=*/false);
-  return succeeded(g) && !tapwisePays(*g, x.getShape().drop_front(2)) &&
-         !(winograd && winogradPays(*g, x.getDimSize(0), x.getDimSize(1),
-                                    w.getDimSize(0), vectorBits));
+  return succeeded(g) && !tapwisePays(*g, x.getShape().drop_front(2));
 }
 
 /// Conv -> Transpose, NhwcConv, Transpose.
 struct ConvToNhwc : OpRewritePattern<ConvOp> {
-  ConvToNhwc(MLIRContext *ctx, bool winograd, int64_t vectorBits)
-      : OpRewritePattern(ctx), winograd(winograd), vectorBits(vectorBits) {}
+  using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ConvOp conv,
                                 PatternRewriter &rewriter) const override {
-    if (!runsChannelsLast(conv, winograd, vectorBits))
+    if (!runsChannelsLast(conv))
       return rewriter.notifyMatchFailure(conv, "stays NCHW");
     Location loc = conv.getLoc();
     auto type = cast<RankedTensorType>(conv.getType());
@@ -92,9 +88,6 @@ struct ConvToNhwc : OpRewritePattern<ConvOp> {
     rewriter.replaceOp(conv, transpose(rewriter, loc, nhwc, kToNCHW));
     return success();
   }
-
-  bool winograd;
-  int64_t vectorBits;
 };
 
 /// Transpose(Transpose(x)) -> one Transpose, or x.
@@ -380,7 +373,7 @@ struct ONNXChannelsLast
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<ConvToNhwc>(ctx, winograd, vectorBits);
+    patterns.add<ConvToNhwc>(ctx);
     patterns.add<ComposeTransposes, SinkThroughElementwise, SinkThroughConcat,
                  SinkThroughGlobalAveragePool, TransposeOfUnitDims>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

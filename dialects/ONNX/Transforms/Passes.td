@@ -30,8 +30,7 @@ def ONNXChannelsLast : Pass<"tcc-onnx-channels-last", "::mlir::func::FuncOp"> {
   let description = [{
     Rewrites each 2-d f32 Conv of static shapes with constant weights
     (grouped and dilated ones too; not one that runs tap by tap, its taps
-    mostly reading padding, nor, with `winograd`, a 3x3 convolution that
-    Winograd F(2x2, 3x3) takes, whose transforms read NCHW tiles) into
+    mostly reading padding) into
     NhwcConv between two Transposes, then moves the
     Transposes towards the outputs through elementwise ops and Concat,
     where the next convolution's Transpose cancels them. For example
@@ -55,13 +54,6 @@ def ONNXChannelsLast : Pass<"tcc-onnx-channels-last", "::mlir::func::FuncOp"> {
     channels as one contiguous row (tcc-vectorize-contractions broadcasts
     them along the filters), not a row per channel.
   }];
-  let options = [
-    Option<"winograd", "winograd", "bool", "true",
-           "Leave the convolutions Winograd takes NCHW">,
-    Option<"vectorBits", "vector-bits", "int64_t", "256",
-           "Bits of the target's vector registers (which convolutions "
-           "Winograd takes)">,
-  ];
   let dependentDialects = ["::tcc::onnx::ONNXDialect"];
 }
 

@@ -291,13 +291,18 @@ static Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> values,
 ///  - the output transform, a linalg.generic over [N, F, T, 2, S, 2]
 ///    (the output's layout) adding A^T M A and the bias; with an odd
 ///    height or width, the output is a slice of it.
+/// `channelsLast`: `x` and the result are NHWC, and so are the tiles: V_xy
+/// [N, T, S, C], M_xy [N, T*S, F], the output transform over [N, T, 2, S,
+/// 2, F]. The products then run as a 1x1 convolution does channels-last,
+/// a row of V per tile along the contiguous channels, a vector of M along
+/// the filters.
 /// Null when the convolution does not qualify (winogradPays): a static
 /// shape of at least 2x2 outputs, and sizes where the transforms cost less
 /// than the products save.
 static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
                                Value bias, RankedTensorType outType,
                                const onnx::WindowGeometry &g,
-                               int64_t vectorBits) {
+                               int64_t vectorBits, bool channelsLast = false) {
   auto wType = cast<RankedTensorType>(w.getType());
   int64_t filters = wType.getDimSize(0), channels = wType.getDimSize(1);
   if (!outType.hasStaticShape() ||
@@ -305,7 +310,8 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
                           vectorBits))
     return {};
   int64_t batch = outType.getDimSize(0);
-  int64_t height = outType.getDimSize(2), width = outType.getDimSize(3);
+  int64_t height = outType.getDimSize(channelsLast ? 1 : 2);
+  int64_t width = outType.getDimSize(channelsLast ? 2 : 3);
   int64_t tilesH = llvm::divideCeil(height, 2);
   int64_t tilesW = llvm::divideCeil(width, 2);
   std::optional<SmallVector<float>> weights = onnx::getConstantFloats(w);
@@ -313,19 +319,34 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
     return {};
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
-  SmallVector<int64_t> padsEnd(g.padsEnd);
+  SmallVector<int64_t> padsBegin(g.padsBegin), padsEnd(g.padsEnd);
   padsEnd[0] += 2 * tilesH - height;
   padsEnd[1] += 2 * tilesW - width;
-  Value input = padTrailing(b, loc, x, g.padsBegin, padsEnd,
+  if (channelsLast) {
+    padsBegin.push_back(0);
+    padsEnd.push_back(0);
+  }
+  Value input = padTrailing(b, loc, x, padsBegin, padsEnd,
                             constantScalar(b, loc, f32, 0));
   auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  // Dims (n, channel, t, s) in the layout's order, as affine exprs or
+  // sizes.
+  auto ordered = [&](auto n, auto c, auto t, auto s) {
+    using T = decltype(n);
+    return channelsLast ? SmallVector<T>{n, t, s, c}
+                        : SmallVector<T>{n, c, t, s};
+  };
 
-  // The 16 values of every tile, [16, N, C, T*S]: the input transform
-  // writes each into its slice, and one batched contraction reads them all.
+  // The 16 values of every tile, [16, N, C, T*S] ([16, N, T*S, C]
+  // channels-last): the input transform writes each into its slice, and
+  // one batched contraction reads them all.
   int64_t tiles = tilesH * tilesW;
-  auto valuesType =
-      RankedTensorType::get({16, batch, channels, tilesH, tilesW}, f32);
-  auto sliceType = RankedTensorType::get({batch, channels, tilesH, tilesW}, f32);
+  SmallVector<int64_t> valuesShape{16};
+  llvm::append_range(valuesShape,
+                     ordered(batch, channels, tilesH, tilesW));
+  auto valuesType = RankedTensorType::get(valuesShape, f32);
+  auto sliceType = RankedTensorType::get(
+      ordered(batch, channels, tilesH, tilesW), f32);
   Value values = tensor::EmptyOp::create(b, loc, valuesType.getShape(), f32);
   // Slice `k` of a [16, ...] tensor, as `type` (the 16 dropped).
   struct Slice {
@@ -347,13 +368,15 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
         .getResult();
   };
 
-  // Input transform: loops n, c, t, s.
+  // Input transform: loops n, c, t, s (n, t, s, c channels-last).
   SmallVector<Value> windows(16, input), slices;
   SmallVector<AffineMap> maps;
+  AffineExpr n = d(0), ch = channelsLast ? d(3) : d(1),
+             t = channelsLast ? d(1) : d(2), s = channelsLast ? d(2) : d(3);
   for (int64_t r = 0; r < 4; ++r)
     for (int64_t c = 0; c < 4; ++c)
-      maps.push_back(AffineMap::get(
-          4, 0, {d(0), d(1), d(2) * 2 + r, d(3) * 2 + c}, ctx));
+      maps.push_back(
+          AffineMap::get(4, 0, ordered(n, ch, t * 2 + r, s * 2 + c), ctx));
   for (int64_t k = 0; k < 16; ++k) {
     slices.push_back(slice(values, sliceType, k));
     maps.push_back(b.getMultiDimIdentityMap(4));
@@ -384,7 +407,8 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
   }
 
   // U_xy = G g G^T for each filter and channel, [16, F, C]; then
-  // M [16, N, F, T*S] = U V, one contraction with loops x, n, f, p, c.
+  // M [16, N, F, T*S] = U V ([16, N, T*S, F] channels-last), one
+  // contraction with loops x, n, f, p, c.
   SmallVector<float> u(16 * filters * channels);
   for (int64_t p = 0; p < 4; ++p)
     for (int64_t q = 0; q < 4; ++q)
@@ -398,11 +422,23 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
       }
   auto uType = RankedTensorType::get({16, filters, channels}, f32);
   Value uValue = floatConstant(b, loc, uType, "winograd_weight", u);
-  auto flatType = RankedTensorType::get({16, batch, channels, tiles}, f32);
-  auto productsType = RankedTensorType::get({16, batch, filters, tiles}, f32);
-  SmallVector<ReassociationIndices> flatTiles = {{0}, {1}, {2}, {3, 4}};
+  auto pair = [&](int64_t channel, int64_t p) {
+    return channelsLast ? SmallVector<int64_t>{16, batch, p, channel}
+                        : SmallVector<int64_t>{16, batch, channel, p};
+  };
+  auto flatType = RankedTensorType::get(pair(channels, tiles), f32);
+  auto productsType = RankedTensorType::get(pair(filters, tiles), f32);
+  SmallVector<ReassociationIndices> flatTiles =
+      channelsLast ? SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4}}
+                   : SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}};
   Value flatValues =
       tensor::CollapseShapeOp::create(b, loc, flatType, values, flatTiles);
+  // (x, n, channel, p) in the layout's order.
+  auto at = [&](AffineExpr channel) {
+    return channelsLast
+               ? AffineMap::get(5, 0, {d(0), d(1), d(3), channel}, ctx)
+               : AffineMap::get(5, 0, {d(0), d(1), channel, d(3)}, ctx);
+  };
   SmallVector<utils::IteratorType> contraction(4, utils::IteratorType::parallel);
   contraction.push_back(utils::IteratorType::reduction);
   auto contract =
@@ -410,10 +446,9 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
           b, loc, TypeRange{productsType}, ValueRange{flatValues, uValue},
           ValueRange{createFilled(b, loc, productsType,
                                   constantScalar(b, loc, f32, 0))},
-          ArrayRef<AffineMap>{
-              AffineMap::get(5, 0, {d(0), d(1), d(4), d(3)}, ctx),
-              AffineMap::get(5, 0, {d(0), d(2), d(4)}, ctx),
-              AffineMap::get(5, 0, {d(0), d(1), d(2), d(3)}, ctx)},
+          ArrayRef<AffineMap>{at(d(4)),
+                              AffineMap::get(5, 0, {d(0), d(2), d(4)}, ctx),
+                              at(d(2))},
           contraction,
           [](OpBuilder &nb, Location nloc, ValueRange args) {
             Value prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
@@ -423,25 +458,33 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
           });
   contract.setLibraryCall("winograd_matmul");
   Value flatProducts = contract.getResult(0);
-  auto mType = RankedTensorType::get({batch, filters, tilesH, tilesW}, f32);
+  auto mType = RankedTensorType::get(
+      ordered(batch, filters, tilesH, tilesW), f32);
+  SmallVector<int64_t> allShape{16};
+  llvm::append_range(allShape, mType.getShape());
   Value allProducts = tensor::ExpandShapeOp::create(
-      b, loc,
-      RankedTensorType::get({16, batch, filters, tilesH, tilesW}, f32),
-      flatProducts, flatTiles);
+      b, loc, RankedTensorType::get(allShape, f32), flatProducts, flatTiles);
   SmallVector<Value> products;
   for (int64_t k = 0; k < 16; ++k)
     products.push_back(slice(allProducts, mType, k));
 
-  // Output transform: loops n, f, t, i, s, j write output (2t + i, 2s + j).
+  // Output transform: loops n, f, t, i, s, j (n, t, i, s, j, f
+  // channels-last) write output (2t + i, 2s + j).
   auto blockType = RankedTensorType::get(
-      {batch, filters, tilesH, 2, tilesW, 2}, f32);
+      channelsLast
+          ? SmallVector<int64_t>{batch, tilesH, 2, tilesW, 2, filters}
+          : SmallVector<int64_t>{batch, filters, tilesH, 2, tilesW, 2},
+      f32);
+  int64_t fDim = channelsLast ? 5 : 1, iDim = channelsLast ? 2 : 3,
+          jDim = channelsLast ? 4 : 5;
   SmallVector<Value> inputs = products;
   SmallVector<AffineMap> outputMaps(
-      16, AffineMap::get(6, 0, {d(0), d(1), d(2), d(4)}, ctx));
+      16, AffineMap::get(6, 0, ordered(d(0), d(fDim), d(iDim - 1), d(jDim - 1)),
+                         ctx));
   bool hasBias = bias && !isa<NoneType>(bias.getType());
   if (hasBias) {
     inputs.push_back(bias);
-    outputMaps.push_back(AffineMap::get(6, 0, {d(1)}, ctx));
+    outputMaps.push_back(AffineMap::get(6, 0, {d(fDim)}, ctx));
   }
   outputMaps.push_back(b.getMultiDimIdentityMap(6));
   auto outputTransform = linalg::GenericOp::create(
@@ -457,7 +500,7 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
               nb, nloc, arith::CmpIPredicate::ne, index,
               arith::ConstantIndexOp::create(nb, nloc, 0));
         };
-        Value second = isSecond(5), secondRow = isSecond(3);
+        Value second = isSecond(jDim), secondRow = isSecond(iDim);
         // A^T M A: (M A) along the row, then A^T (M A).
         SmallVector<Value> cols;
         for (int64_t p = 0; p < 4; ++p) {
@@ -476,10 +519,12 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
   outputTransform.setLibraryCall("winograd_output");
   Value blocks = outputTransform.getResult(0);
   auto evenType = RankedTensorType::get(
-      {batch, filters, 2 * tilesH, 2 * tilesW}, f32);
+      ordered(batch, filters, 2 * tilesH, 2 * tilesW), f32);
   Value even = tensor::CollapseShapeOp::create(
       b, loc, evenType, blocks,
-      SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}});
+      channelsLast
+          ? SmallVector<ReassociationIndices>{{0}, {1, 2}, {3, 4}, {5}}
+          : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}});
   if (evenType == outType)
     return even;
   SmallVector<OpFoldResult> zeroOffsets(4, b.getIndexAttr(0)),
@@ -597,9 +642,13 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
 /// C], linalg.depthwise_conv_2d_nhwc_hwc with them as [kH, kW, C], or,
 /// grouped, linalg.conv_2d_nhwgc_gfhwc with them as [G, M/G, kH, kW, C/G]
 /// on the channels split into [G, C/G] and [G, M/G], so that the reduction
-/// reads both operands in the order they are stored.
+/// reads both operands in the order they are stored. With `winograd`, a 3x3
+/// one that Winograd F(2x2, 3x3) pays for runs as that, on NHWC tiles.
 struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
-  using OpConversionPattern::OpConversionPattern;
+  NhwcConvPattern(const TypeConverter &converter, MLIRContext *ctx,
+                  bool winograd, int64_t vectorBits)
+      : OpConversionPattern(converter, ctx), winograd(winograd),
+        vectorBits(vectorBits) {}
   LogicalResult
   matchAndRewrite(onnx::NhwcConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -622,6 +671,13 @@ struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
     if (failed(g))
       return failure();
     Location loc = op.getLoc();
+    if (winograd && group == 1)
+      if (Value conv = buildWinogradConv(
+              rewriter, loc, adaptor.getX(), adaptor.getW(), adaptor.getB(),
+              outType, *g, vectorBits, /*channelsLast=*/true)) {
+        rewriter.replaceOp(op, conv);
+        return success();
+      }
     Type f32 = rewriter.getF32Type();
     SmallVector<int64_t> padsBegin(g->padsBegin), padsEnd(g->padsEnd);
     padsBegin.push_back(0);
@@ -681,6 +737,8 @@ struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
     rewriter.replaceOp(op, conv);
     return success();
   }
+  bool winograd;
+  int64_t vectorBits;
 };
 
 /// ConvTranspose as a stride-1 convolution over the input spread out by the
@@ -1164,7 +1222,8 @@ void tcc::onnx_to_linalg::populateConvPoolPatterns(
     bool winograd, int64_t vectorBits) {
   patterns.add<ConvPattern>(converter, patterns.getContext(), winograd,
                             vectorBits);
-  patterns.add<NhwcConvPattern>(converter, patterns.getContext());
+  patterns.add<NhwcConvPattern>(converter, patterns.getContext(), winograd,
+                                vectorBits);
   patterns.add<ConvTransposePattern, MaxPoolPattern, AveragePoolPattern,
                Col2ImPattern, LpPoolPattern, GlobalAveragePoolPattern>(
       converter, patterns.getContext());

@@ -337,6 +337,38 @@ func.func @conv_winograd(%x: tensor<1x16x23x20xf32>, %b: tensor<64xf32>) -> tens
 
 // -----
 
+// The same on channels-last tensors (tcc-onnx-channels-last's NhwcConv):
+// NHWC tiles, [16, N, T, S, C]; the contraction reads a row of channels per
+// tile and writes a row of filters, [16, N, T*S, F]; the output transform
+// writes [N, T, 2, S, 2, F].
+// CHECK-LABEL: func @nhwc_conv_winograd
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 2, 1, 0]
+// CHECK: tensor.empty() : tensor<16x1x12x10x16xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: library_call = "winograd_input"
+// CHECK-SAME: ins(%[[P]], {{.*}} : tensor<1x26x22x16xf32>,
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3], [4]] : tensor<16x1x12x10x16xf32> into tensor<16x1x120x16xf32>
+// CHECK: %[[M:.*]] = linalg.generic {{.*}}library_call = "winograd_matmul"} ins(%[[FLAT]], %{{.*}} : tensor<16x1x120x16xf32>, tensor<16x64x16xf32>) outs(%{{.*}} : tensor<16x1x120x64xf32>)
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}}library_call = "winograd_output"} ins({{.*}} : tensor<1x12x10x64xf32>, {{.*}}, tensor<64xf32>) outs(%{{.*}} : tensor<1x12x2x10x2x64xf32>)
+// CHECK: linalg.index 4
+// CHECK: linalg.index 2
+// CHECK: %[[E:.*]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1, 2], [3, 4], [5]] : tensor<1x12x2x10x2x64xf32> into tensor<1x24x20x64xf32>
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[E]][0, 0, 0, 0] [1, 23, 20, 64] [1, 1, 1, 1]
+// CHECK: return %[[S]]
+// DIRECT-LABEL: func @nhwc_conv_winograd
+// DIRECT-NOT: winograd
+// DIRECT: linalg.conv_2d_nhwc_fhwc
+// WIDE-LABEL: func @nhwc_conv_winograd
+// WIDE-NOT: winograd
+// WIDE: linalg.conv_2d_nhwc_fhwc
+func.func @nhwc_conv_winograd(%x: tensor<1x23x20x16xf32>, %b: tensor<64xf32>) -> tensor<1x23x20x64xf32> {
+  %w = onnx.Constant dense<1.0> : tensor<64x16x3x3xf32>
+  %0 = onnx.NhwcConv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x23x20x16xf32>, tensor<64x16x3x3xf32>, tensor<64xf32>) -> tensor<1x23x20x64xf32>
+  return %0 : tensor<1x23x20x64xf32>
+}
+
+// -----
+
 // Where the transforms cost more than the products save, one direct conv:
 // below 16 channels, below 64 filters (each transformed value is used by
 // too few), below 2^22 multiply-adds (here 64 * 16 * 9 * 22 * 20 = 4.06 M

@@ -1,6 +1,4 @@
 // RUN: tcc-opt %s --tcc-onnx-channels-last --split-input-file | FileCheck %s
-// RUN: tcc-opt %s --tcc-onnx-channels-last="winograd=false" --split-input-file | FileCheck %s --check-prefix=NOWINO
-// RUN: tcc-opt %s --tcc-onnx-channels-last="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=WIDE
 
 // A bottleneck: 1x1 convolutions, ReLUs and a residual add whose other
 // operand is the block's input, which the first convolution reads too.
@@ -32,26 +30,19 @@ func.func @bottleneck(%x: tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32> {
 // -----
 
 // A 3x3 convolution that Winograd F(2x2, 3x3) takes (16 channels, 64
-// filters, 2^22 multiply-adds) stays NCHW; with winograd=false it runs
-// channels-last too, and so with 512-bit vectors, where Winograd takes 128
-// filters or more. A depthwise convolution (a group per channel) runs
-// channels-last; SiLU (x * sigmoid(x), two readers of one Transpose) and a
-// per-channel scale (reshaped to [1, 1, 1, C]) run on its result.
+// filters, 2^22 multiply-adds) runs channels-last too, on NHWC tiles. A
+// depthwise convolution (a group per channel) runs channels-last; SiLU
+// (x * sigmoid(x), two readers of one Transpose) and a per-channel scale
+// (reshaped to [1, 1, 1, C]) run on its result.
 // CHECK-LABEL: func @winograd_depthwise
-// CHECK: onnx.Conv %arg0
-// CHECK: onnx.NhwcConv {{.*}}group = 64 : i64
+// CHECK-NOT: onnx.Conv
+// CHECK: onnx.NhwcConv {{.*}}pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x32x16xf32>, tensor<64x16x3x3xf32>, none) -> tensor<1x32x32x64xf32>
+// CHECK-NEXT: onnx.NhwcConv {{.*}}group = 64 : i64
 // CHECK-NEXT: %[[SIG:.*]] = onnx.Sigmoid %{{.*}} : (tensor<1x32x32x64xf32>)
 // CHECK-NEXT: %[[SILU:.*]] = onnx.Mul %{{.*}}, %[[SIG]] : (tensor<1x32x32x64xf32>, tensor<1x32x32x64xf32>)
 // CHECK: %[[SCALE:.*]] = onnx.Reshape %{{.*}} : (tensor<64x1x1xf32>, tensor<4xi64>) -> tensor<1x1x1x64xf32>
 // CHECK: onnx.Mul %[[SILU]], %[[SCALE]] : (tensor<1x32x32x64xf32>, tensor<1x1x1x64xf32>) -> tensor<1x32x32x64xf32>
 // CHECK: onnx.Transpose %{{.*}} {perm = array<i64: 0, 3, 1, 2>}
-// NOWINO-LABEL: func @winograd_depthwise
-// NOWINO-NOT: onnx.Conv
-// NOWINO: onnx.NhwcConv {{.*}}pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x32x16xf32>, tensor<64x16x3x3xf32>, none) -> tensor<1x32x32x64xf32>
-// NOWINO-NEXT: onnx.NhwcConv {{.*}}group = 64 : i64
-// WIDE-LABEL: func @winograd_depthwise
-// WIDE-NOT: onnx.Conv
-// WIDE: onnx.NhwcConv {{.*}} : (tensor<1x32x32x16xf32>, tensor<64x16x3x3xf32>, none) -> tensor<1x32x32x64xf32>
 func.func @winograd_depthwise(%x: tensor<1x16x32x32xf32>, %scale: tensor<64x1x1xf32>) -> tensor<1x64x32x32xf32> {
   %none = onnx.NoValue
   %w = onnx.Constant dense<0.5> : tensor<64x16x3x3xf32>
