@@ -81,6 +81,18 @@ LogicalResult MaxPoolOp::verify() {
   return verifyPool(*this);
 }
 LogicalResult AveragePoolOp::verify() { return verifyPool(*this); }
+LogicalResult NhwcMaxPoolOp::verify() {
+  if (getStorageOrder() != 0)
+    return emitOpError() << "with storage_order=1 is not supported";
+  if (getKernelShape().size() != 2)
+    return emitOpError() << "expects a 2-d kernel_shape";
+  return verifyPool(*this);
+}
+LogicalResult NhwcAveragePoolOp::verify() {
+  if (getKernelShape().size() != 2)
+    return emitOpError() << "expects a 2-d kernel_shape";
+  return verifyPool(*this);
+}
 LogicalResult LpPoolOp::verify() {
   if (getP() < 1)
     return emitOpError() << "expects p >= 1, got " << getP();
@@ -135,22 +147,37 @@ LogicalResult NhwcConvOp::inferShapes() {
 }
 
 template <typename Op>
-static LogicalResult inferPool(Op op) {
+static LogicalResult inferPool(Op op, bool channelsLast = false) {
   Type elem = getElementTypeOrSelf(op.getX());
   auto x = rankedShape(op.getX());
   if (!x)
     return keepUnranked(op, elem);
+  // The window reads the spatial dims of [N, C, spatial...].
+  SmallVector<int64_t> nchw(*x);
+  if (channelsLast)
+    std::rotate(nchw.begin() + 1, nchw.end() - 1, nchw.end());
   FailureOr<WindowGeometry> g =
-      resolveWindow(op, *x, op.getKernelShape(), op.getAutoPad(), op.getPads(),
-                    op.getStrides(), op.getDilations(), op.getCeilMode() != 0);
+      resolveWindow(op, nchw, op.getKernelShape(), op.getAutoPad(),
+                    op.getPads(), op.getStrides(), op.getDilations(),
+                    op.getCeilMode() != 0);
   if (failed(g))
     return failure();
-  SmallVector<int64_t> shape = {(*x)[0], (*x)[1]};
+  SmallVector<int64_t> shape = {nchw[0]};
+  if (!channelsLast)
+    shape.push_back(nchw[1]);
   shape.append(g->outSizes);
+  if (channelsLast)
+    shape.push_back(nchw[1]);
   return setShape(op, shape, elem);
 }
 LogicalResult MaxPoolOp::inferShapes() { return inferPool(*this); }
 LogicalResult AveragePoolOp::inferShapes() { return inferPool(*this); }
+LogicalResult NhwcMaxPoolOp::inferShapes() {
+  return inferPool(*this, /*channelsLast=*/true);
+}
+LogicalResult NhwcAveragePoolOp::inferShapes() {
+  return inferPool(*this, /*channelsLast=*/true);
+}
 LogicalResult LpPoolOp::inferShapes() { return inferPool(*this); }
 
 LogicalResult GlobalAveragePoolOp::inferShapes() {

@@ -91,6 +91,39 @@ def ONNX_AveragePoolOp : ONNX_PoolOp<"AveragePool"> {
     OptionalAttr<DenseI64ArrayAttr>:$strides);
 }
 
+def ONNX_NhwcMaxPoolOp : ONNX_PoolOp<"NhwcMaxPool"> {
+  let summary = "2-d max pooling on channels-last tensors";
+  let description = [{
+    MaxPool with X [N, H, W, C] and Y [N, H', W', C], and MaxPool's
+    attributes. tcc-onnx-channels-last puts a 2-d MaxPool of a channels-last
+    tensor in this form, so that the Transposes around it move on.
+  }];
+  let arguments = (ins FloatTensor:$X,
+    DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$ceil_mode,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    DenseI64ArrayAttr:$kernel_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$pads,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$storage_order,
+    OptionalAttr<DenseI64ArrayAttr>:$strides);
+}
+
+def ONNX_NhwcAveragePoolOp : ONNX_PoolOp<"NhwcAveragePool"> {
+  let summary = "2-d average pooling on channels-last tensors";
+  let description = [{
+    AveragePool with X [N, H, W, C] and Y [N, H', W', C], and AveragePool's
+    attributes (see NhwcMaxPool).
+  }];
+  let arguments = (ins FloatTensor:$X,
+    DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$ceil_mode,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$count_include_pad,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    DenseI64ArrayAttr:$kernel_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$pads,
+    OptionalAttr<DenseI64ArrayAttr>:$strides);
+}
+
 def ONNX_LpPoolOp : ONNX_PoolOp<"LpPool"> {
   let summary = "Lp-norm pooling: (sum over the window of |x|^p)^(1/p)";
   let arguments = (ins FloatTensor:$X,

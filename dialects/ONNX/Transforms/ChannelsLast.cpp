@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/ONNX/Transforms/Passes.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -160,17 +161,58 @@ bool isElementwise(Operation *op) {
 bool readsInLayout(Value operand, ArrayRef<int64_t> perm, int64_t rank,
                    bool soon = false);
 
+/// Whether `op` is a 2-d MaxPool or AveragePool (of a rank-4 input).
+bool isPool2d(Operation *op) {
+  auto poolRank = [](auto pool) { return pool.getKernelShape().size(); };
+  if (auto pool = dyn_cast<MaxPoolOp>(op))
+    return poolRank(pool) == 2;
+  if (auto pool = dyn_cast<AveragePoolOp>(op))
+    return poolRank(pool) == 2;
+  return false;
+}
+
+/// The per-channel scale and shift of an f32 BatchNormalization of a
+/// rank-4 tensor whose parameters are constants (scale / sqrt(var + eps)
+/// and B - mean * that, computed in double and rounded once).
+std::optional<std::pair<SmallVector<float>, SmallVector<float>>>
+batchNormAffine(BatchNormalizationOp bn) {
+  auto type = dyn_cast<RankedTensorType>(bn.getType());
+  if (!type || type.getRank() != 4 || !type.getElementType().isF32() ||
+      ShapedType::isDynamic(type.getDimSize(1)))
+    return std::nullopt;
+  auto scale = getConstantFloats(bn.getScale());
+  auto beta = getConstantFloats(bn.getB());
+  auto mean = getConstantFloats(bn.getInputMean());
+  auto var = getConstantFloats(bn.getInputVar());
+  size_t c = type.getDimSize(1);
+  if (!scale || !beta || !mean || !var || scale->size() != c ||
+      beta->size() != c || mean->size() != c || var->size() != c)
+    return std::nullopt;
+  double eps = bn.getEpsilon().convertToDouble();
+  SmallVector<float> mul(c), add(c);
+  for (size_t i = 0; i < c; ++i) {
+    double s = (*scale)[i] / std::sqrt((double)(*var)[i] + eps);
+    mul[i] = (float)s;
+    add[i] = (float)((*beta)[i] - (*mean)[i] * s);
+  }
+  return std::make_pair(std::move(mul), std::move(add));
+}
+
 /// Whether every op that reads `t` can read its input instead: elementwise
 /// ops whose other operands are in the same layout, Concats of Transposes
-/// alike, a GlobalAveragePool of a channels-last tensor, Transposes.
+/// alike, a GlobalAveragePool or a 2-d pool of a channels-last tensor,
+/// Transposes.
 bool usersMove(TransposeOp t) {
   SmallVector<int64_t> perm = transposePermutation(t);
   int64_t rank = perm.size();
   return llvm::all_of(t->getUsers(), [&](Operation *user) {
     if (isa<TransposeOp>(user))
       return true;
-    if (isa<GlobalAveragePoolOp>(user))
+    if (isa<GlobalAveragePoolOp>(user) || isPool2d(user))
       return llvm::equal(perm, kToNCHW);
+    if (auto bn = dyn_cast<BatchNormalizationOp>(user))
+      return llvm::equal(perm, kToNCHW) && bn.getX() == t.getResult() &&
+             batchNormAffine(bn);
     if (auto concat = dyn_cast<ConcatOp>(user))
       return llvm::all_of(concat.getInputs(), [&](Value input) {
         auto other = input.getDefiningOp<TransposeOp>();
@@ -366,6 +408,62 @@ struct SinkThroughGlobalAveragePool : OpRewritePattern<GlobalAveragePoolOp> {
   }
 };
 
+/// Pool(Transpose(x, NHWC -> NCHW)) -> Transpose(NhwcPool(x)) for a 2-d
+/// MaxPool or AveragePool: the window reads the channels-last tensor, a
+/// vector of channels per tap.
+template <typename PoolOp, typename NhwcPoolOp>
+struct SinkThroughPool : OpRewritePattern<PoolOp> {
+  using OpRewritePattern<PoolOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PoolOp op,
+                                PatternRewriter &rewriter) const override {
+    auto t = op.getX().template getDefiningOp<TransposeOp>();
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!t || !type || type.getRank() != 4 || !isPool2d(op) ||
+        !llvm::equal(transposePermutation(t), kToNCHW))
+      return rewriter.notifyMatchFailure(op, "not of a channels-last tensor");
+    Location loc = op.getLoc();
+    auto pool = NhwcPoolOp::create(
+        rewriter, loc, TypeRange{type.clone(permuted(type.getShape(), kToNHWC))},
+        ValueRange{t.getData()}, op->getAttrs());
+    rewriter.replaceOp(op, transpose(rewriter, loc, pool, kToNCHW));
+    return success();
+  }
+};
+
+/// BatchNormalization(Transpose(x, NHWC -> NCHW)) with constant parameters
+/// -> Transpose(x * s + b), s and b per channel as [1, 1, 1, C]: the
+/// multiply and add are elementwise, and the Transpose moves on through
+/// them (DenseNet's BN + ReLU after each Concat of channels-last features).
+struct SinkThroughBatchNorm : OpRewritePattern<BatchNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(BatchNormalizationOp op,
+                                PatternRewriter &rewriter) const override {
+    auto t = op.getX().getDefiningOp<TransposeOp>();
+    if (!t || !llvm::equal(transposePermutation(t), kToNCHW))
+      return rewriter.notifyMatchFailure(op, "not of a channels-last tensor");
+    auto affine = batchNormAffine(op);
+    if (!affine)
+      return rewriter.notifyMatchFailure(op, "not constant f32 parameters");
+    Location loc = op.getLoc();
+    auto nhwc = cast<RankedTensorType>(t.getData().getType());
+    auto paramType = RankedTensorType::get({1, 1, 1, nhwc.getDimSize(3)},
+                                           nhwc.getElementType());
+    auto constant = [&](ArrayRef<float> data, StringRef name) -> Value {
+      auto attr = DenseResourceElementsAttr::get(
+          paramType, name, HeapAsmResourceBlob::allocateAndCopyInferAlign(data));
+      return ConstantOp::create(rewriter, loc, paramType, attr);
+    };
+    Value scaled = MulOp::create(rewriter, loc, nhwc, t.getData(),
+                                 constant(affine->first, "bn_scale"));
+    Value shifted = AddOp::create(rewriter, loc, nhwc, scaled,
+                                  constant(affine->second, "bn_shift"));
+    rewriter.replaceOp(op, transpose(rewriter, loc, shifted, kToNCHW));
+    return success();
+  }
+};
+
 struct ONNXChannelsLast
     : tcc::onnx::impl::ONNXChannelsLastBase<ONNXChannelsLast> {
   using Base::Base;
@@ -375,7 +473,10 @@ struct ONNXChannelsLast
     RewritePatternSet patterns(ctx);
     patterns.add<ConvToNhwc>(ctx);
     patterns.add<ComposeTransposes, SinkThroughElementwise, SinkThroughConcat,
-                 SinkThroughGlobalAveragePool, TransposeOfUnitDims>(ctx);
+                 SinkThroughGlobalAveragePool, TransposeOfUnitDims,
+                 SinkThroughPool<MaxPoolOp, NhwcMaxPoolOp>,
+                 SinkThroughPool<AveragePoolOp, NhwcAveragePoolOp>,
+                 SinkThroughBatchNorm>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -867,8 +867,15 @@ struct ConvTransposePattern : OpConversionPattern<onnx::ConvTransposeOp> {
 struct PoolSetup {
   RankedTensorType inType, outType;
   onnx::WindowGeometry geometry;
-  SmallVector<int64_t> padsEnd;
+  /// The input's pads, of its trailing dims (H, W, and C of 0 channels-last).
+  SmallVector<int64_t> padsBegin, padsEnd;
 };
+
+/// The pools on channels-last tensors (tcc-onnx-channels-last's).
+template <typename PoolOp>
+constexpr bool kChannelsLast =
+    std::is_same_v<PoolOp, onnx::NhwcMaxPoolOp> ||
+    std::is_same_v<PoolOp, onnx::NhwcAveragePoolOp>;
 
 template <typename PoolOp>
 static FailureOr<PoolSetup> setUpPool(PoolOp op, Value input,
@@ -882,25 +889,36 @@ static FailureOr<PoolSetup> setUpPool(PoolOp op, Value input,
     return op.emitOpError() << "is only supported on floats";
   if (failed(checkWindowed(op, p.inType, p.outType)))
     return failure();
+  // The window reads the spatial dims of [N, C, spatial...].
+  SmallVector<int64_t> nchw(p.inType.getShape());
+  if (kChannelsLast<PoolOp>)
+    std::rotate(nchw.begin() + 1, nchw.end() - 1, nchw.end());
   FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
-      op, p.inType.getShape(), op.getKernelShape(), op.getAutoPad(),
-      op.getPads(), op.getStrides(), op.getDilations(), op.getCeilMode() != 0);
+      op, nchw, op.getKernelShape(), op.getAutoPad(), op.getPads(),
+      op.getStrides(), op.getDilations(), op.getCeilMode() != 0);
   if (failed(g))
     return failure();
   p.geometry = *g;
+  p.padsBegin = g->padsBegin;
   p.padsEnd = g->padsEnd;
   for (size_t i = 0; i < g->kernel.size(); ++i) {
     int64_t need = (g->outSizes[i] - 1) * g->strides[i] +
-                   (g->kernel[i] - 1) * g->dilations[i] + 1 -
-                   p.inType.getDimSize(i + 2) - g->padsBegin[i];
+                   (g->kernel[i] - 1) * g->dilations[i] + 1 - nchw[i + 2] -
+                   g->padsBegin[i];
     p.padsEnd[i] = std::max(p.padsEnd[i], need);
+  }
+  if (kChannelsLast<PoolOp>) {
+    p.padsBegin.push_back(0);
+    p.padsEnd.push_back(0);
   }
   return p;
 }
 
-/// Pools the padded input: linalg's named NCHW op for 2-d, else a generic.
+/// Pools the padded input: linalg's named NCHW (or NHWC) op for 2-d, else
+/// a generic.
 static Value buildPool(OpBuilder &b, Location loc, Value input, Value init,
-                       const onnx::WindowGeometry &g, bool isMax) {
+                       const onnx::WindowGeometry &g, bool isMax,
+                       bool channelsLast = false) {
   if (g.kernel.size() != 2)
     return buildGenericPool(b, loc, input, init, g, isMax);
   Type elem = cast<RankedTensorType>(init.getType()).getElementType();
@@ -909,19 +927,26 @@ static Value buildPool(OpBuilder &b, Location loc, Value input, Value init,
       b.getNamedAttr("strides", i64Elements(b, g.strides)),
       b.getNamedAttr("dilations", i64Elements(b, g.dilations))};
   SmallVector<Value> ins = {input, window};
-  if (isMax)
-    return linalg::PoolingNchwMaxOp::create(b, loc, TypeRange{init.getType()},
-                                            ins, ValueRange{init}, attrs)
+  auto create = [&](auto opTag) {
+    using Op = decltype(opTag);
+    return Op::create(b, loc, TypeRange{init.getType()}, ins, ValueRange{init},
+                      attrs)
         .getResult(0);
-  return linalg::PoolingNchwSumOp::create(b, loc, TypeRange{init.getType()},
-                                          ins, ValueRange{init}, attrs)
-      .getResult(0);
+  };
+  if (channelsLast)
+    return isMax ? create(linalg::PoolingNhwcMaxOp())
+                 : create(linalg::PoolingNhwcSumOp());
+  return isMax ? create(linalg::PoolingNchwMaxOp())
+               : create(linalg::PoolingNchwSumOp());
 }
 
-struct MaxPoolPattern : OpConversionPattern<onnx::MaxPoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// MaxPool and NhwcMaxPool.
+template <typename PoolOp>
+struct MaxPoolPattern : OpConversionPattern<PoolOp> {
+  using OpConversionPattern<PoolOp>::OpConversionPattern;
+  using OpAdaptor = typename PoolOp::Adaptor;
   LogicalResult
-  matchAndRewrite(onnx::MaxPoolOp op, OpAdaptor adaptor,
+  matchAndRewrite(PoolOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     FailureOr<PoolSetup> setup = setUpPool(op, adaptor.getX(), rewriter);
@@ -933,11 +958,12 @@ struct MaxPoolPattern : OpConversionPattern<onnx::MaxPoolOp> {
         rewriter, loc, ft,
         rewriter.getFloatAttr(
             ft, APFloat::getInf(ft.getFloatSemantics(), /*Negative=*/true)));
-    Value input = padTrailing(rewriter, loc, adaptor.getX(),
-                              setup->geometry.padsBegin, setup->padsEnd, lowest);
+    Value input = padTrailing(rewriter, loc, adaptor.getX(), setup->padsBegin,
+                              setup->padsEnd, lowest);
     Value init = createFilled(rewriter, loc, outType, lowest, {adaptor.getX()});
     rewriter.replaceOp(op, buildPool(rewriter, loc, input, init,
-                                     setup->geometry, /*isMax=*/true));
+                                     setup->geometry, /*isMax=*/true,
+                                     kChannelsLast<PoolOp>));
     return success();
   }
 };
@@ -975,10 +1001,12 @@ static SmallVector<float> poolCounts(const onnx::WindowGeometry &g,
 
 /// AveragePool: a sum pool divided by a per-position count that is computed
 /// at compile time (it depends on pads, ceil_mode and count_include_pad).
-struct AveragePoolPattern : OpConversionPattern<onnx::AveragePoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+template <typename PoolOp>
+struct AveragePoolPattern : OpConversionPattern<PoolOp> {
+  using OpConversionPattern<PoolOp>::OpConversionPattern;
+  using OpAdaptor = typename PoolOp::Adaptor;
   LogicalResult
-  matchAndRewrite(onnx::AveragePoolOp op, OpAdaptor adaptor,
+  matchAndRewrite(PoolOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     FailureOr<PoolSetup> setup = setUpPool(op, adaptor.getX(), rewriter);
@@ -989,14 +1017,23 @@ struct AveragePoolPattern : OpConversionPattern<onnx::AveragePoolOp> {
     Type elem = outType.getElementType();
     if (!elem.isF32())
       return op.emitOpError() << "is only supported for f32 yet";
-    SmallVector<float> counts = poolCounts(g, inType.getShape().drop_front(2),
-                                           op.getCountIncludePad() != 0);
+    bool channelsLast = kChannelsLast<PoolOp>;
+    ArrayRef<int64_t> spatial = inType.getShape().drop_front(channelsLast ? 1 : 2);
+    if (channelsLast)
+      spatial = spatial.drop_back();
+    SmallVector<float> counts =
+        poolCounts(g, spatial, op.getCountIncludePad() != 0);
     Value zero = constantScalar(rewriter, loc, elem, 0);
-    Value input = padTrailing(rewriter, loc, adaptor.getX(), g.padsBegin,
+    Value input = padTrailing(rewriter, loc, adaptor.getX(), setup->padsBegin,
                               setup->padsEnd, zero);
     Value init = createFilled(rewriter, loc, outType, zero, {adaptor.getX()});
-    Value sum = buildPool(rewriter, loc, input, init, g, /*isMax=*/false);
-    auto countType = RankedTensorType::get(g.outSizes, elem);
+    Value sum = buildPool(rewriter, loc, input, init, g, /*isMax=*/false,
+                          channelsLast);
+    // [OH, OW] (channels-last [OH, OW, 1]), broadcast to the output.
+    SmallVector<int64_t> countShape(g.outSizes);
+    if (channelsLast)
+      countShape.push_back(1);
+    auto countType = RankedTensorType::get(countShape, elem);
     Value countConst = arith::ConstantOp::create(
         rewriter, loc, countType,
         DenseElementsAttr::get(countType, ArrayRef<float>(counts)));
@@ -1224,7 +1261,10 @@ void tcc::onnx_to_linalg::populateConvPoolPatterns(
                             vectorBits);
   patterns.add<NhwcConvPattern>(converter, patterns.getContext(), winograd,
                                 vectorBits);
-  patterns.add<ConvTransposePattern, MaxPoolPattern, AveragePoolPattern,
-               Col2ImPattern, LpPoolPattern, GlobalAveragePoolPattern>(
-      converter, patterns.getContext());
+  patterns.add<ConvTransposePattern, MaxPoolPattern<onnx::MaxPoolOp>,
+               MaxPoolPattern<onnx::NhwcMaxPoolOp>,
+               AveragePoolPattern<onnx::AveragePoolOp>,
+               AveragePoolPattern<onnx::NhwcAveragePoolOp>, Col2ImPattern,
+               LpPoolPattern, GlobalAveragePoolPattern>(converter,
+                                                        patterns.getContext());
 }

@@ -108,6 +108,28 @@ func.func @avgpool_exclude_pad(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32> {
 
 // -----
 
+// Pools on channels-last tensors (tcc-onnx-channels-last's): the pads go on
+// H and W, linalg's NHWC pools; an average pool's counts broadcast along
+// the channels as [OH, OW, 1] (with ceil_mode, the last window of the odd
+// map sees 2 of 4 values).
+// CHECK-LABEL: func @nhwc_pools
+// CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: tensor.yield %[[NEG]]
+// CHECK: %[[M:.*]] = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %{{.*}} : tensor<1x7x7x3xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x3x3x3xf32>)
+// CHECK: %[[Q:.*]] = tensor.pad %[[M]] low[0, 0, 0, 0] high[0, 1, 1, 0]
+// CHECK: %[[S:.*]] = linalg.pooling_nhwc_sum {{.*}} ins(%[[Q]], %{{.*}} : tensor<1x4x4x3xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<1x2x2x3xf32>)
+// CHECK: %[[N:.*]] = arith.constant dense<{{\[\[\[}}4.000000e+00], [2.000000e+00]], {{\[\[}}2.000000e+00], [1.000000e+00]]]> : tensor<2x2x1xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[S]], %[[N]] : tensor<1x2x2x3xf32>, tensor<2x2x1xf32>)
+// CHECK: arith.divf
+func.func @nhwc_pools(%x: tensor<1x5x5x3xf32>) -> tensor<1x2x2x3xf32> {
+  %0 = onnx.NhwcMaxPool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x5x5x3xf32>) -> tensor<1x3x3x3xf32>
+  %1 = onnx.NhwcAveragePool %0 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, ceil_mode = 1} : (tensor<1x3x3x3xf32>) -> tensor<1x2x2x3xf32>
+  return %1 : tensor<1x2x2x3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @global_average_pool
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]
 // CHECK: arith.divf

@@ -116,7 +116,7 @@ func.func @pool_concat(%x: tensor<1x8x4x4xf32>) -> tensor<1x16x1x1xf32> {
 // What stays NCHW: a convolution of weights that are not constant, one of
 // dynamic shapes. A dilated convolution and a grouped one that is not
 // depthwise run channels-last too.
-// Before an op that reads NCHW (MaxPool), the Transpose stays; and the
+// Before an op that reads NCHW (LpPool), the Transpose stays; and the
 // ReLU reading it as well as the pool keeps its NCHW operand: moving the
 // Transpose below it would leave one for the pool and add another.
 // CHECK-LABEL: func @stays
@@ -125,7 +125,7 @@ func.func @pool_concat(%x: tensor<1x8x4x4xf32>) -> tensor<1x16x1x1xf32> {
 // CHECK-COUNT-2: onnx.Conv
 // CHECK: onnx.NhwcConv
 // CHECK: %[[T:.*]] = onnx.Transpose %{{.*}} {perm = array<i64: 0, 3, 1, 2>}
-// CHECK: onnx.MaxPool %[[T]]
+// CHECK: onnx.LpPool %[[T]]
 // CHECK: onnx.Relu %[[T]] : (tensor<1x8x8x8xf32>)
 func.func @stays(%x: tensor<1x8x8x8xf32>, %wx: tensor<8x8x1x1xf32>, %xd: tensor<?x8x8x8xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x8x8x8xf32>, tensor<?x8x8x8xf32>, tensor<1x8x8x8xf32>) {
   %none = onnx.NoValue
@@ -137,7 +137,7 @@ func.func @stays(%x: tensor<1x8x8x8xf32>, %wx: tensor<8x8x1x1xf32>, %xd: tensor<
   %var = onnx.Conv %x, %wx, %none : (tensor<1x8x8x8xf32>, tensor<8x8x1x1xf32>, none) -> tensor<1x8x8x8xf32>
   %dyn = onnx.Conv %xd, %wx, %none : (tensor<?x8x8x8xf32>, tensor<8x8x1x1xf32>, none) -> tensor<?x8x8x8xf32>
   %c = onnx.Conv %grp, %w11, %none : (tensor<1x8x8x8xf32>, tensor<8x8x1x1xf32>, none) -> tensor<1x8x8x8xf32>
-  %p = onnx.MaxPool %c {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
+  %p = onnx.LpPool %c {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
   %r = onnx.Relu %c : (tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   return %dil, %p, %var, %dyn, %r : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>, tensor<1x8x8x8xf32>, tensor<?x8x8x8xf32>, tensor<1x8x8x8xf32>
 }
@@ -156,4 +156,49 @@ func.func @tapwise(%x: tensor<1x8x6x7xf32>) -> tensor<1x4x6x7xf32> {
   %w = onnx.Constant dense<0.5> : tensor<4x8x3x3xf32>
   %y = onnx.Conv %x, %w, %none {dilations = array<i64: 5, 5>, pads = array<i64: 5, 5, 5, 5>} : (tensor<1x8x6x7xf32>, tensor<4x8x3x3xf32>, none) -> tensor<1x4x6x7xf32>
   return %y : tensor<1x4x6x7xf32>
+}
+
+// -----
+
+// 2-d MaxPool and AveragePool of channels-last tensors run channels-last
+// (NhwcMaxPool, NhwcAveragePool), and so does a BatchNormalization with
+// constant parameters, as a per-channel multiply and add ([1, 1, 1, C]):
+// s = 2 / sqrt(3 + 1) = 1, b = 0.5 - 1 * 1 = -0.5. The chain from the first
+// convolution to the last is then channels-last, a Transpose only at each
+// end. A 1-d MaxPool and a BatchNormalization of parameters that are not
+// constant stay NCHW.
+// CHECK-LABEL: func @pools_batchnorm
+// CHECK-DAG: onnx.Constant dense_resource<bn_scale> : tensor<1x1x1x8xf32>
+// CHECK-DAG: onnx.Constant dense_resource<bn_shift> : tensor<1x1x1x8xf32>
+// CHECK: onnx.NhwcConv
+// CHECK-NEXT: %[[M:.*]] = onnx.NhwcMaxPool %{{.*}} {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[A:.*]] = onnx.NhwcAveragePool %[[M]] {ceil_mode = 1 : i64, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x4x4x8xf32>) -> tensor<1x2x2x8xf32>
+// CHECK-NEXT: %[[MUL:.*]] = onnx.Mul %[[A]], %{{.*}} : (tensor<1x2x2x8xf32>, tensor<1x1x1x8xf32>)
+// CHECK-NEXT: onnx.Add %[[MUL]], %{{.*}} : (tensor<1x2x2x8xf32>, tensor<1x1x1x8xf32>)
+// CHECK-NEXT: onnx.Relu
+// CHECK-NEXT: onnx.NhwcConv
+// CHECK-NEXT: %[[T:.*]] = onnx.Transpose
+// CHECK-NEXT: onnx.BatchNormalization %[[T]], {{.*}} : (tensor<1x4x2x2xf32>, tensor<4xf32>
+// CHECK: onnx.MaxPool %{{.*}} : (tensor<1x4x8xf32>)
+// CHECK: {-#
+// CHECK-DAG: bn_scale: "0x040000000000803F0000803F0000803F0000803F0000803F0000803F0000803F0000803F"
+// CHECK-DAG: bn_shift: "0x04000000000000BF000000BF000000BF000000BF000000BF000000BF000000BF000000BF"
+func.func @pools_batchnorm(%x: tensor<1x8x8x8xf32>, %mean: tensor<4xf32>, %seq: tensor<1x4x8xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x4x4xf32>) {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<0.5> : tensor<8x8x1x1xf32>
+  %w2 = onnx.Constant dense<0.25> : tensor<4x8x1x1xf32>
+  %scale = onnx.Constant dense<2.0> : tensor<8xf32>
+  %shift = onnx.Constant dense<0.5> : tensor<8xf32>
+  %one = onnx.Constant dense<1.0> : tensor<8xf32>
+  %var = onnx.Constant dense<3.0> : tensor<8xf32>
+  %one4 = onnx.Constant dense<1.0> : tensor<4xf32>
+  %c = onnx.Conv %x, %w, %none : (tensor<1x8x8x8xf32>, tensor<8x8x1x1xf32>, none) -> tensor<1x8x8x8xf32>
+  %m = onnx.MaxPool %c {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x8xf32>) -> tensor<1x8x4x4xf32>
+  %a = onnx.AveragePool %m {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, ceil_mode = 1} : (tensor<1x8x4x4xf32>) -> tensor<1x8x2x2xf32>
+  %bn = onnx.BatchNormalization %a, %scale, %shift, %one, %var {epsilon = 1.0 : f32} : (tensor<1x8x2x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x2x2xf32>
+  %r = onnx.Relu %bn : (tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
+  %d = onnx.Conv %r, %w2, %none : (tensor<1x8x2x2xf32>, tensor<4x8x1x1xf32>, none) -> tensor<1x4x2x2xf32>
+  %bn2 = onnx.BatchNormalization %d, %one4, %one4, %mean, %one4 : (tensor<1x4x2x2xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x2x2xf32>
+  %p1 = onnx.MaxPool %seq {kernel_shape = array<i64: 2>, strides = array<i64: 2>} : (tensor<1x4x8xf32>) -> tensor<1x4x4xf32>
+  return %bn2, %p1 : tensor<1x4x2x2xf32>, tensor<1x4x4xf32>
 }

@@ -1948,3 +1948,27 @@ func.func @dequantize_negative_block_size(%x: tensor<4x4xui8>, %s: tensor<4x2xf3
   %0 = onnx.DequantizeLinear %x, %s, %none {block_size = -2} : (tensor<4x4xui8>, tensor<4x2xf32>, none) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @nhwc_max_pool_1d(%x: tensor<1x8x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a 2-d kernel_shape}}
+  %0 = onnx.NhwcMaxPool %x {kernel_shape = array<i64: 2>} : (tensor<1x8x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @nhwc_max_pool_storage_order(%x: tensor<1x8x8x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{with storage_order=1 is not supported}}
+  %0 = onnx.NhwcMaxPool %x {kernel_shape = array<i64: 2, 2>, storage_order = 1} : (tensor<1x8x8x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @nhwc_average_pool_rank(%x: tensor<1x8x8x8x3xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects an input of rank 4, got [1,8,8,8,3]}}
+  %0 = onnx.NhwcAveragePool %x {kernel_shape = array<i64: 2, 2>} : (tensor<1x8x8x8x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

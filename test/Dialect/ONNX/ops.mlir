@@ -39,6 +39,10 @@ func.func @all_ops(%x: tensor<1x3x8x8xf32>, %v: tensor<8xf32>, %m: tensor<2x8xf3
   %p = onnx.MaxPool %f {kernel_shape = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32>
   // CHECK: onnx.AveragePool
   %q = onnx.AveragePool %f {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  // CHECK: onnx.NhwcMaxPool %{{.*}} {kernel_shape = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>) -> tensor<1x7x7x3xf32>
+  %np = onnx.NhwcMaxPool %xt {kernel_shape = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>) -> tensor<1x7x7x3xf32>
+  // CHECK: onnx.NhwcAveragePool %{{.*}} {count_include_pad = 1 : i64, kernel_shape = array<i64: 2, 2>
+  %nq = onnx.NhwcAveragePool %xt {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, count_include_pad = 1} : (tensor<1x8x8x3xf32>) -> tensor<1x4x4x3xf32>
   // CHECK: onnx.GlobalAveragePool
   %g = onnx.GlobalAveragePool %q : (tensor<1x3x4x4xf32>) -> tensor<1x3x1x1xf32>
   %ch = onnx.Constant dense<1.0> : tensor<3xf32>

@@ -423,3 +423,15 @@ func.func @nonzero(%x: tensor<2x3x4xf32>) {
   %1 = onnx.NonZero %c : (tensor<2x2xi1>) -> tensor<*xi64>
   return
 }
+
+// -----
+
+// Channels-last pools keep the channels last.
+// CHECK-LABEL: func @nhwc_pools
+// CHECK: onnx.NhwcMaxPool {{.*}} -> tensor<1x56x56x8xf32>
+// CHECK: onnx.NhwcAveragePool {{.*}} -> tensor<1x28x28x8xf32>
+func.func @nhwc_pools(%x: tensor<1x112x112x8xf32>) -> tensor<*xf32> {
+  %p = onnx.NhwcMaxPool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x112x112x8xf32>) -> tensor<*xf32>
+  %q = onnx.NhwcAveragePool %p {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<*xf32>) -> tensor<*xf32>
+  return %q : tensor<*xf32>
+}
