@@ -645,6 +645,72 @@ private:
 
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
 
+  /// The tiles that read each panel one after another, where the panels
+  /// are not walked in K blocks: the row tiles, times the iterations of the
+  /// other parallel dims where those run inside the panel loop
+  /// (columnsFirst).
+  int64_t panelTiles() {
+    if (panelBlock())
+      return 1;
+    int64_t tiles = 1;
+    if (plan.columnsFirst)
+      for (unsigned d : outer)
+        tiles *= plan.sizes[d];
+    if (plan.uDim)
+      tiles *= llvm::divideCeil(plan.sizes[*plan.uDim], plan.rows);
+    return tiles;
+  }
+
+  /// Sets tileOrdinal to the current tile's position among the
+  /// tilesPerPanel that read the current panel.
+  void setTileOrdinal() {
+    tilesPerPanel = panelTiles();
+    if (tilesPerPanel == 1)
+      return;
+    Value ordinal = index(0);
+    for (unsigned d : plan.columnsFirst ? ArrayRef<unsigned>(outer)
+                                        : ArrayRef<unsigned>())
+      ordinal = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, ordinal, index(plan.sizes[d])),
+          dims[d]);
+    if (plan.uDim)
+      ordinal = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc, ordinal,
+              index(llvm::divideCeil(plan.sizes[*plan.uDim], plan.rows))),
+          arith::DivUIOp::create(b, loc, dims[*plan.uDim], index(plan.rows)));
+    tileOrdinal = ordinal;
+  }
+
+  /// A flat view [panels, elements] of input `k`'s packed panels when the
+  /// tiles of a panel share out the prefetch of the next one: more than
+  /// one tile reads each panel, and each reads all of it (the input's
+  /// other indices are reduction dims: a matmul's k, a convolution's taps
+  /// and channels); else null.
+  Value spreadPrefetch(unsigned k, Value panels) {
+    if (tilesPerPanel == 1)
+      return {};
+    OpOperand *in = op.getDpsInputOperands()[k];
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (AffineExpr e : op.getMatchingIndexingMap(in).getResults())
+      for (unsigned d = 0; d < iterators.size(); ++d)
+        if (d != plan.vDim && e.isFunctionOfDim(d) &&
+            iterators[d] != utils::IteratorType::reduction)
+          return {};
+    Value &flatPanels = flatPanelViews[panels];
+    if (!flatPanels) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfterValue(panels);
+      auto type = cast<MemRefType>(panels.getType());
+      SmallVector<ReassociationIndices> groups = {{0}, {}};
+      for (int64_t i = 1; i < type.getRank(); ++i)
+        groups.back().push_back(i);
+      flatPanels = memref::CollapseShapeOp::create(b, loc, panels, groups);
+    }
+    return flatPanels;
+  }
+
   /// Loops over the parallel dims that are neither unrolled nor vectorized
   /// (inside the tiles along vDim, `width` wide, when columnsFirst).
   void emitOuter(unsigned i, int64_t width) {
@@ -842,6 +908,7 @@ private:
     SmallVector<Value> accs;
     tileRows = rows;
     tileWidth = width;
+    setTileOrdinal();
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t v = 0; v < vectors; ++v) {
         SmallVector<Value> idx = indices(outOperand, r, v);
@@ -952,17 +1019,40 @@ private:
         moved.push_back(index(vec * plan.lanes));
         idx = std::move(moved);
         value = vector::LoadOp::create(b, loc, vecType, panels, idx);
-        // The same line of the next panel, into cache ahead of its first
-        // tile: weights too big to stay in cache between runs come from
-        // memory, and each panel is read first by one tile's reduction.
-        int64_t numPanels = cast<MemRefType>(panels.getType()).getDimSize(0);
+        // The next panel, into cache ahead of its first tile: weights too
+        // big to stay in cache between runs come from memory. Where every
+        // tile reads the whole panel, the tiles of one panel share out the
+        // next: tile t of T fetches its T-th, a line of it for every T the
+        // tile reads (spreadPrefetch); else each tile fetches the lines it
+        // reads, of the next panel.
+        auto panelsType = cast<MemRefType>(panels.getType());
+        int64_t numPanels = panelsType.getDimSize(0);
         if (numPanels > 1) {
-          idx[0] = arith::MinUIOp::create(
+          Value next = arith::MinUIOp::create(
               b, loc, arith::AddIOp::create(b, loc, panel, index(1)),
               index(numPanels - 1));
-          memref::PrefetchOp::create(b, loc, panels, idx, /*isWrite=*/false,
-                                     /*localityHint=*/2,
-                                     /*isDataCache=*/true);
+          if (Value flatPanels = spreadPrefetch(k, panels)) {
+            int64_t panelSize = panelsType.getNumElements() / numPanels;
+            Value offset = linearIndex(panels, idx);
+            offset = arith::SubIOp::create(
+                b, loc, offset,
+                arith::MulIOp::create(b, loc, panel, index(panelSize)));
+            Value spread = arith::AddIOp::create(
+                b, loc,
+                arith::DivUIOp::create(b, loc, offset,
+                                       index(tilesPerPanel)),
+                arith::MulIOp::create(b, loc, tileOrdinal,
+                                      index(panelSize / tilesPerPanel)));
+            memref::PrefetchOp::create(b, loc, flatPanels,
+                                       ValueRange{next, spread},
+                                       /*isWrite=*/false, /*localityHint=*/2,
+                                       /*isDataCache=*/true);
+          } else {
+            idx[0] = next;
+            memref::PrefetchOp::create(b, loc, panels, idx, /*isWrite=*/false,
+                                       /*localityHint=*/2,
+                                       /*isDataCache=*/true);
+          }
         }
       } else if (step) {
         value = loadVector(in->get(), idx, step, validLanes(v));
@@ -1228,6 +1318,12 @@ private:
     bool first, last;
   };
   std::optional<KBlock> kBlock;
+  /// The tiles that read each panel (panelTiles()), and the current tile's
+  /// position among them (setTileOrdinal()).
+  int64_t tilesPerPanel = 1;
+  Value tileOrdinal;
+  /// Flat views of packed panels (spreadPrefetch()).
+  DenseMap<Value, Value> flatPanelViews;
 };
 
 /// The constant global `value` is (through a reshape), or null.

@@ -7,16 +7,22 @@
 // positions per channel, and the residual its epilogue adds is loaded the
 // same way: no gathers or scatters. The last tile (position 48) is one
 // position: masked runs. The next panel of the packed weights is
-// prefetched with each load.
+// prefetched as this one's 7 row tiles read it, each tile a seventh of it
+// (146 of its 1024 floats, through a flat view), a line for every 7 it
+// loads.
 // CHECK-LABEL: func.func @transposed
 // CHECK-SAME: %[[RES:[a-z0-9]+]]: memref<1x32x7x7xf32>, %[[OUT:[a-z0-9]+]]: memref<1x32x7x7xf32>
 // CHECK-DAG: %[[O:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0], [1], [2, 3]] : memref<1x32x7x7xf32> into memref<1x32x49xf32>
 // CHECK-DAG: %[[R:.*]] = memref.collapse_shape %[[RES]] {{\[\[}}0], [1], [2, 3]] : memref<1x32x7x7xf32> into memref<1x32x49xf32>
+// CHECK-DAG: %[[FLAT:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : memref<2x64x16xf32> into memref<2x1024xf32>
 // CHECK-NOT: vector.gather
 // CHECK-NOT: vector.scatter
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c48 step %c8
-// CHECK: vector.load %[[P:.*]][%{{.*}}] : memref<2x64x16xf32>, vector<8xf32>
-// CHECK: memref.prefetch %[[P]][%{{.*}}], read, locality<2>, data : memref<2x64x16xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}] : memref<2x64x16xf32>, vector<8xf32>
+// CHECK: %[[SHARE:.*]] = arith.muli %{{.*}}, %c146
+// CHECK: %[[PART:.*]] = arith.divui %{{.*}}, %c7
+// CHECK: %[[AT:.*]] = arith.addi %[[PART]], %[[SHARE]]
+// CHECK: memref.prefetch %[[FLAT]][%{{.*}}, %[[AT]]], read, locality<2>, data : memref<2x1024xf32>
 // CHECK-COUNT-16: vector.load %[[R]][%{{.*}}] : memref<1x32x49xf32>, vector<8xf32>
 // CHECK: vector.shuffle
 // CHECK-COUNT-16: vector.store %{{.*}}, %[[O]][%{{.*}}] : memref<1x32x49xf32>, vector<8xf32>
