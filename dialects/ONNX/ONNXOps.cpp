@@ -247,7 +247,9 @@ bool tcc::onnx::winogradPays(const WindowGeometry &g, int64_t batch,
   constexpr int64_t kMinWinogradMacs = int64_t(1) << 22;
   constexpr int64_t kMaxWinogradBytes = int64_t(16) << 20;
   constexpr int64_t kMinStreamedWinogradRatio = 40;
+  constexpr int64_t kMinWinogradTiles = 32;
   return channels >= kMinWinogradChannels && filters >= kMinWinogradFilters &&
+         tiles >= kMinWinogradTiles &&
          outputs * filters * channels * 9 >= kMinWinogradMacs &&
          (16 * tiles * (channels + filters) * 4 <= kMaxWinogradBytes ||
           channels * filters >=

@@ -81,7 +81,13 @@ llvm::SmallVector<int64_t> transposePermutation(TransposeOp op);
 ///    on: 32 -> 64 on 147x147 (32 MiB, ratio 21) 8.05 -> 10.07 ms, 48 -> 96
 ///    on 112x112 (ratio 32) 12.1 -> 12.2, 64 -> 64 (32) 9.7 -> 8.8, 64 ->
 ///    128 (43) 19.2 -> 16.6, 128 -> 128 (64) 37.8 -> 28.1, 80 -> 192 on
-///    71x71 (56) 13.8 -> 10.7.
+///    71x71 (56) 13.8 -> 10.7;
+///  - below kMinWinogradTiles tiles (batch included), the products read
+///    their weights, 16/9 as many as the direct conv's, from memory (a
+///    model's weights do not stay in cache from one run to the next) for
+///    too few multiply-adds each: 512 -> 512 on 7x7 (16 tiles, 16 MB of
+///    weights against 9 MB), ResNet-50 in utils/bench.py (1 thread, runs
+///    interleaved with onnxruntime's and PyTorch's) 55.3 -> 53.9 ms direct.
 bool winogradPays(const WindowGeometry &g, int64_t batch, int64_t channels,
                   int64_t filters, int64_t vectorBits);
 

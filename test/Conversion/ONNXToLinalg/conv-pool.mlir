@@ -422,6 +422,22 @@ func.func @conv_not_winograd(%x8: tensor<1x8x23x20xf32>, %x128: tensor<1x128x28x
 
 // -----
 
+// Below 32 tiles (the batch's included), the products would read 16/9 as
+// many weights from memory for too few multiply-adds each: 128 -> 128 on
+// 7x7 (16 tiles) is a direct conv; on two 7x7 images (32 tiles), Winograd.
+// CHECK-LABEL: func @conv_few_tiles
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x128x9x9xf32>, tensor<128x128x3x3xf32>)
+// CHECK: library_call = "winograd_matmul"} ins(%{{.*}}, %{{.*}} : tensor<16x2x128x16xf32>, tensor<16x128x128xf32>)
+func.func @conv_few_tiles(%x: tensor<1x128x7x7xf32>, %x2: tensor<2x128x7x7xf32>) -> (tensor<1x128x7x7xf32>, tensor<2x128x7x7xf32>) {
+  %none = onnx.NoValue
+  %w = onnx.Constant dense<1.0> : tensor<128x128x3x3xf32>
+  %0 = onnx.Conv %x, %w, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x128x7x7xf32>, tensor<128x128x3x3xf32>, none) -> tensor<1x128x7x7xf32>
+  %1 = onnx.Conv %x2, %w, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<2x128x7x7xf32>, tensor<128x128x3x3xf32>, none) -> tensor<2x128x7x7xf32>
+  return %0, %1 : tensor<1x128x7x7xf32>, tensor<2x128x7x7xf32>
+}
+
+// -----
+
 // Beyond 16 MiB, Winograd where each tile's C + F streamed values save
 // enough products: 80 -> 80 on 82x82 (17.2 MiB, C * F / (C + F) = 40).
 // CHECK-LABEL: func @conv_winograd_streamed
