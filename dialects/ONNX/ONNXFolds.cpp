@@ -51,16 +51,10 @@ struct FoldBatchNormIntoConv : OpRewritePattern<BatchNormalizationOp> {
     if (!wType || !wType.hasStaticShape() || !wType.getElementType().isF32())
       return rewriter.notifyMatchFailure(bn, "weights not static f32");
     auto w = getConstantFloats(conv.getW());
-    auto scale = getConstantFloats(bn.getScale());
-    auto beta = getConstantFloats(bn.getB());
-    auto mean = getConstantFloats(bn.getInputMean());
-    auto var = getConstantFloats(bn.getInputVar());
-    if (!w || !scale || !beta || !mean || !var)
-      return rewriter.notifyMatchFailure(bn, "parameters are not constant");
     int64_t m = wType.getDimSize(0);
-    if ((int64_t)scale->size() != m || (int64_t)beta->size() != m ||
-        (int64_t)mean->size() != m || (int64_t)var->size() != m)
-      return rewriter.notifyMatchFailure(bn, "parameter sizes do not match");
+    std::optional<BatchNormAffine> affine = batchNormAffine(bn, m);
+    if (!w || !affine)
+      return rewriter.notifyMatchFailure(bn, "parameters are not constant");
     SmallVector<float> bias(m, 0.0f);
     if (!isa<NoneType>(conv.getB().getType())) {
       auto b = getConstantFloats(conv.getB());
@@ -69,23 +63,19 @@ struct FoldBatchNormIntoConv : OpRewritePattern<BatchNormalizationOp> {
       bias = *b;
     }
 
-    float eps = bn.getEpsilon().convertToFloat();
     int64_t perChannel = w->size() / m;
     SmallVector<float> newW(*w);
     for (int64_t c = 0; c < m; ++c) {
-      // Computed in double so the folded weights round once.
-      double s = (*scale)[c] / std::sqrt((double)(*var)[c] + eps);
+      double s = affine->scale[c];
       for (int64_t i = 0; i < perChannel; ++i)
         newW[c * perChannel + i] = (float)((*w)[c * perChannel + i] * s);
-      bias[c] = (float)(((double)bias[c] - (*mean)[c]) * s + (*beta)[c]);
+      bias[c] = (float)(bias[c] * s + affine->shift[c]);
     }
 
     Location loc = bn.getLoc();
     auto makeConst = [&](RankedTensorType type, ArrayRef<float> data,
-                         StringRef name) -> Value {
-      auto attr = DenseResourceElementsAttr::get(
-          type, name, HeapAsmResourceBlob::allocateAndCopyInferAlign(data));
-      return ConstantOp::create(rewriter, loc, type, attr);
+                         StringRef name) {
+      return createFloatConstant(rewriter, loc, type, data, name);
     };
     Value wConst = makeConst(wType, newW, "bn_folded_weight");
     Value bConst = makeConst(RankedTensorType::get({m}, rewriter.getF32Type()),

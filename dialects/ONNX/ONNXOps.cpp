@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
 #include <map>
 
 using namespace mlir;
@@ -75,6 +76,34 @@ std::optional<SmallVector<float>> tcc::onnx::getConstantFloats(Value value) {
   SmallVector<float> result(attr.getNumElements());
   std::memcpy(result.data(), raw->data(), raw->size());
   return result;
+}
+
+Value tcc::onnx::createFloatConstant(OpBuilder &b, Location loc,
+                                    RankedTensorType type,
+                                    ArrayRef<float> data, StringRef name) {
+  auto attr = DenseResourceElementsAttr::get(
+      type, name, HeapAsmResourceBlob::allocateAndCopyInferAlign(data));
+  return ConstantOp::create(b, loc, type, attr);
+}
+
+std::optional<tcc::onnx::BatchNormAffine>
+tcc::onnx::batchNormAffine(BatchNormalizationOp bn, int64_t channels) {
+  auto scale = getConstantFloats(bn.getScale());
+  auto beta = getConstantFloats(bn.getB());
+  auto mean = getConstantFloats(bn.getInputMean());
+  auto var = getConstantFloats(bn.getInputVar());
+  size_t c = channels;
+  if (!scale || !beta || !mean || !var || scale->size() != c ||
+      beta->size() != c || mean->size() != c || var->size() != c)
+    return std::nullopt;
+  float eps = bn.getEpsilon().convertToFloat();
+  BatchNormAffine affine;
+  for (size_t i = 0; i < c; ++i) {
+    double s = (*scale)[i] / std::sqrt((double)(*var)[i] + eps);
+    affine.scale.push_back(s);
+    affine.shift.push_back((*beta)[i] - (*mean)[i] * s);
+  }
+  return affine;
 }
 
 std::optional<SmallVector<int64_t>>

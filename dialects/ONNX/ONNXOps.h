@@ -182,6 +182,22 @@ std::optional<int64_t> getConstantInt(mlir::Value value);
 /// The elements of a float constant as float (f32 data only).
 std::optional<llvm::SmallVector<float>> getConstantFloats(mlir::Value value);
 
+/// An f32 constant of `type` holding `data` (a blob resource named `name`).
+mlir::Value createFloatConstant(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::RankedTensorType type,
+                                llvm::ArrayRef<float> data,
+                                llvm::StringRef name);
+
+/// An inference BatchNormalization as a per-channel affine map x * s + t,
+/// s = scale / sqrt(var + eps) and t = B - mean * s, computed in double so
+/// that what is folded from them rounds once; nullopt unless its parameters
+/// are f32 constants of `channels` values each.
+struct BatchNormAffine {
+  llvm::SmallVector<double> scale, shift;
+};
+std::optional<BatchNormAffine> batchNormAffine(BatchNormalizationOp bn,
+                                               int64_t channels);
+
 /// The element type of an ONNX TensorProto.DataType value held in an
 /// attribute (EyeLike's dtype), or null for types tcc does not model.
 mlir::Type elementTypeOfDataType(mlir::MLIRContext *ctx, int64_t dataType);

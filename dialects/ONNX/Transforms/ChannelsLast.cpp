@@ -12,7 +12,6 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/ONNX/Transforms/Passes.h"
 
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -171,31 +170,14 @@ bool isPool2d(Operation *op) {
   return false;
 }
 
-/// The per-channel scale and shift of an f32 BatchNormalization of a
-/// rank-4 tensor whose parameters are constants (scale / sqrt(var + eps)
-/// and B - mean * that, computed in double and rounded once).
-std::optional<std::pair<SmallVector<float>, SmallVector<float>>>
-batchNormAffine(BatchNormalizationOp bn) {
+/// The per-channel affine map of an f32 BatchNormalization of a rank-4
+/// tensor whose parameters are constants.
+std::optional<BatchNormAffine> batchNormOf4d(BatchNormalizationOp bn) {
   auto type = dyn_cast<RankedTensorType>(bn.getType());
   if (!type || type.getRank() != 4 || !type.getElementType().isF32() ||
       ShapedType::isDynamic(type.getDimSize(1)))
     return std::nullopt;
-  auto scale = getConstantFloats(bn.getScale());
-  auto beta = getConstantFloats(bn.getB());
-  auto mean = getConstantFloats(bn.getInputMean());
-  auto var = getConstantFloats(bn.getInputVar());
-  size_t c = type.getDimSize(1);
-  if (!scale || !beta || !mean || !var || scale->size() != c ||
-      beta->size() != c || mean->size() != c || var->size() != c)
-    return std::nullopt;
-  double eps = bn.getEpsilon().convertToDouble();
-  SmallVector<float> mul(c), add(c);
-  for (size_t i = 0; i < c; ++i) {
-    double s = (*scale)[i] / std::sqrt((double)(*var)[i] + eps);
-    mul[i] = (float)s;
-    add[i] = (float)((*beta)[i] - (*mean)[i] * s);
-  }
-  return std::make_pair(std::move(mul), std::move(add));
+  return batchNormAffine(bn, type.getDimSize(1));
 }
 
 /// Whether every op that reads `t` can read its input instead: elementwise
@@ -212,7 +194,7 @@ bool usersMove(TransposeOp t) {
       return llvm::equal(perm, kToNCHW);
     if (auto bn = dyn_cast<BatchNormalizationOp>(user))
       return llvm::equal(perm, kToNCHW) && bn.getX() == t.getResult() &&
-             batchNormAffine(bn);
+             batchNormOf4d(bn);
     if (auto concat = dyn_cast<ConcatOp>(user))
       return llvm::all_of(concat.getInputs(), [&](Value input) {
         auto other = input.getDefiningOp<TransposeOp>();
@@ -443,22 +425,21 @@ struct SinkThroughBatchNorm : OpRewritePattern<BatchNormalizationOp> {
     auto t = op.getX().getDefiningOp<TransposeOp>();
     if (!t || !llvm::equal(transposePermutation(t), kToNCHW))
       return rewriter.notifyMatchFailure(op, "not of a channels-last tensor");
-    auto affine = batchNormAffine(op);
+    std::optional<BatchNormAffine> affine = batchNormOf4d(op);
     if (!affine)
       return rewriter.notifyMatchFailure(op, "not constant f32 parameters");
     Location loc = op.getLoc();
     auto nhwc = cast<RankedTensorType>(t.getData().getType());
     auto paramType = RankedTensorType::get({1, 1, 1, nhwc.getDimSize(3)},
                                            nhwc.getElementType());
-    auto constant = [&](ArrayRef<float> data, StringRef name) -> Value {
-      auto attr = DenseResourceElementsAttr::get(
-          paramType, name, HeapAsmResourceBlob::allocateAndCopyInferAlign(data));
-      return ConstantOp::create(rewriter, loc, paramType, attr);
+    auto constant = [&](ArrayRef<double> values, StringRef name) {
+      SmallVector<float> data(values.begin(), values.end());
+      return createFloatConstant(rewriter, loc, paramType, data, name);
     };
     Value scaled = MulOp::create(rewriter, loc, nhwc, t.getData(),
-                                 constant(affine->first, "bn_scale"));
+                                 constant(affine->scale, "bn_scale"));
     Value shifted = AddOp::create(rewriter, loc, nhwc, scaled,
-                                  constant(affine->second, "bn_shift"));
+                                  constant(affine->shift, "bn_shift"));
     rewriter.replaceOp(op, transpose(rewriter, loc, shifted, kToNCHW));
     return success();
   }
