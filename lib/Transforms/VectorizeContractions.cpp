@@ -1022,9 +1022,10 @@ private:
         // The next panel, into cache ahead of its first tile: weights too
         // big to stay in cache between runs come from memory. Where every
         // tile reads the whole panel, the tiles of one panel share out the
-        // next: tile t of T fetches its T-th, a line of it for every T the
-        // tile reads (spreadPrefetch); else each tile fetches the lines it
-        // reads, of the next panel.
+        // next (spreadPrefetch): with T' the power of two at most their
+        // count, tile t fetches part t mod T' of T', a line of it for every
+        // T' the tile reads; else each tile fetches the lines it reads, of
+        // the next panel.
         auto panelsType = cast<MemRefType>(panels.getType());
         int64_t numPanels = panelsType.getDimSize(0);
         if (numPanels > 1) {
@@ -1037,12 +1038,16 @@ private:
             offset = arith::SubIOp::create(
                 b, loc, offset,
                 arith::MulIOp::create(b, loc, panel, index(panelSize)));
+            // In shares of a power of two (no division in the loop: an
+            // integer multiply takes a port the FMAs use).
+            int64_t shift = llvm::Log2_64(tilesPerPanel);
+            Value share = arith::AndIOp::create(
+                b, loc, tileOrdinal, index((int64_t(1) << shift) - 1));
             Value spread = arith::AddIOp::create(
                 b, loc,
-                arith::DivUIOp::create(b, loc, offset,
-                                       index(tilesPerPanel)),
-                arith::MulIOp::create(b, loc, tileOrdinal,
-                                      index(panelSize / tilesPerPanel)));
+                arith::ShRUIOp::create(b, loc, offset, index(shift)),
+                arith::MulIOp::create(b, loc, share,
+                                      index(panelSize >> shift)));
             memref::PrefetchOp::create(b, loc, flatPanels,
                                        ValueRange{next, spread},
                                        /*isWrite=*/false, /*localityHint=*/2,

@@ -7,8 +7,9 @@
 // positions per channel, and the residual its epilogue adds is loaded the
 // same way: no gathers or scatters. The last tile (position 48) is one
 // position: masked runs. The next panel of the packed weights is
-// prefetched as this one's 7 row tiles read it, each tile a seventh of it
-// (146 of its 1024 floats, through a flat view), a line for every 7 it
+// prefetched as this one's 7 row tiles read it, in quarters (the power of
+// two at most 7; no division in the loop): tile t fetches quarter t mod 4
+// (256 of its 1024 floats, through a flat view), a line for every 4 it
 // loads.
 // CHECK-LABEL: func.func @transposed
 // CHECK-SAME: %[[RES:[a-z0-9]+]]: memref<1x32x7x7xf32>, %[[OUT:[a-z0-9]+]]: memref<1x32x7x7xf32>
@@ -19,8 +20,9 @@
 // CHECK-NOT: vector.scatter
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c48 step %c8
 // CHECK: vector.load %{{.*}}[%{{.*}}] : memref<2x64x16xf32>, vector<8xf32>
-// CHECK: %[[SHARE:.*]] = arith.muli %{{.*}}, %c146
-// CHECK: %[[PART:.*]] = arith.divui %{{.*}}, %c7
+// CHECK: %[[T:.*]] = arith.andi %{{.*}}, %c3
+// CHECK: %[[SHARE:.*]] = arith.muli %[[T]], %c256
+// CHECK: %[[PART:.*]] = arith.shrui %{{.*}}, %c2
 // CHECK: %[[AT:.*]] = arith.addi %[[PART]], %[[SHARE]]
 // CHECK: memref.prefetch %[[FLAT]][%{{.*}}, %[[AT]]], read, locality<2>, data : memref<2x1024xf32>
 // CHECK-COUNT-16: vector.load %[[R]][%{{.*}}] : memref<1x32x49xf32>, vector<8xf32>
