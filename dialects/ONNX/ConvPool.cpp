@@ -117,22 +117,14 @@ tcc::onnx::detail::inferConvShape(Operation *op, Value xValue, Value wValue,
   auto x = rankedShape(xValue), w = rankedShape(wValue);
   if (!x || !w)
     return keepUnranked(op, elem);
-  // The window reads the spatial dims of [N, C, spatial...].
-  SmallVector<int64_t> nchw(*x);
-  if (channelsLast)
-    std::rotate(nchw.begin() + 1, nchw.end() - 1, nchw.end());
   FailureOr<WindowGeometry> g =
-      resolveWindow(op, nchw, w->drop_front(2), autoPad, pads, strides,
-                    dilations, /*ceilMode=*/false);
+      resolveWindow(op, nchwShape(*x, channelsLast), w->drop_front(2), autoPad,
+                    pads, strides, dilations, /*ceilMode=*/false);
   if (failed(g))
     return failure();
-  SmallVector<int64_t> shape = {(*x)[0]};
-  if (!channelsLast)
-    shape.push_back((*w)[0]);
-  shape.append(g->outSizes);
-  if (channelsLast)
-    shape.push_back((*w)[0]);
-  return setShape(op, shape, elem);
+  return setShape(op,
+                  windowedShape((*x)[0], (*w)[0], g->outSizes, channelsLast),
+                  elem);
 }
 
 LogicalResult ConvOp::inferShapes() {
@@ -152,23 +144,15 @@ static LogicalResult inferPool(Op op, bool channelsLast = false) {
   auto x = rankedShape(op.getX());
   if (!x)
     return keepUnranked(op, elem);
-  // The window reads the spatial dims of [N, C, spatial...].
-  SmallVector<int64_t> nchw(*x);
-  if (channelsLast)
-    std::rotate(nchw.begin() + 1, nchw.end() - 1, nchw.end());
+  SmallVector<int64_t> nchw = nchwShape(*x, channelsLast);
   FailureOr<WindowGeometry> g =
       resolveWindow(op, nchw, op.getKernelShape(), op.getAutoPad(),
                     op.getPads(), op.getStrides(), op.getDilations(),
                     op.getCeilMode() != 0);
   if (failed(g))
     return failure();
-  SmallVector<int64_t> shape = {nchw[0]};
-  if (!channelsLast)
-    shape.push_back(nchw[1]);
-  shape.append(g->outSizes);
-  if (channelsLast)
-    shape.push_back(nchw[1]);
-  return setShape(op, shape, elem);
+  return setShape(op, windowedShape(nchw[0], nchw[1], g->outSizes, channelsLast),
+                  elem);
 }
 LogicalResult MaxPoolOp::inferShapes() { return inferPool(*this); }
 LogicalResult AveragePoolOp::inferShapes() { return inferPool(*this); }

@@ -258,6 +258,26 @@ LogicalResult tcc::onnx::checkWindowAttributes(
   return success();
 }
 
+SmallVector<int64_t> tcc::onnx::nchwShape(ArrayRef<int64_t> shape,
+                                          bool channelsLast) {
+  SmallVector<int64_t> nchw(shape);
+  if (channelsLast && nchw.size() > 2)
+    std::rotate(nchw.begin() + 1, nchw.end() - 1, nchw.end());
+  return nchw;
+}
+
+SmallVector<int64_t> tcc::onnx::windowedShape(int64_t n, int64_t c,
+                                              ArrayRef<int64_t> outSizes,
+                                              bool channelsLast) {
+  SmallVector<int64_t> shape = {n};
+  if (!channelsLast)
+    shape.push_back(c);
+  llvm::append_range(shape, outSizes);
+  if (channelsLast)
+    shape.push_back(c);
+  return shape;
+}
+
 bool tcc::onnx::winogradPays(const WindowGeometry &g, int64_t batch,
                               int64_t channels, int64_t filters,
                               int64_t vectorBits) {

@@ -91,6 +91,17 @@ llvm::SmallVector<int64_t> transposePermutation(TransposeOp op);
 bool winogradPays(const WindowGeometry &g, int64_t batch, int64_t channels,
                   int64_t filters, int64_t vectorBits);
 
+/// `shape`, [N, C, spatial...] or (`channelsLast`) [N, spatial..., C], in
+/// the order resolveWindow reads: [N, C, spatial...].
+llvm::SmallVector<int64_t> nchwShape(llvm::ArrayRef<int64_t> shape,
+                                     bool channelsLast);
+
+/// The result shape of a windowed op of `n` images of `c` channels with
+/// spatial sizes `outSizes`, in the layout `channelsLast` says.
+llvm::SmallVector<int64_t> windowedShape(int64_t n, int64_t c,
+                                         llvm::ArrayRef<int64_t> outSizes,
+                                         bool channelsLast);
+
 /// Resolves the window attributes for an input of `inShape` (N, C, spatial).
 /// `kernel` is the kernel's spatial shape. Emits errors on `op`.
 llvm::FailureOr<WindowGeometry>

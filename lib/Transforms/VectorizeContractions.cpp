@@ -585,6 +585,7 @@ public:
       work *= size;
     mayParallelize = work >= kMinParallelWork;
     minParallelTrips = parallelTripsThreshold();
+    tilesPerPanel = panelTiles();
     if (plan.columnsFirst)
       emitTiles(Level::Columns, 0);
     else
@@ -664,7 +665,6 @@ private:
   /// Sets tileOrdinal to the current tile's position among the
   /// tilesPerPanel that read the current panel.
   void setTileOrdinal() {
-    tilesPerPanel = panelTiles();
     if (tilesPerPanel == 1)
       return;
     Value ordinal = index(0);

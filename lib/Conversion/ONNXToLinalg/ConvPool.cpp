@@ -666,7 +666,8 @@ struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
     int64_t channels = in[3], filters = w[0], group = op.getGroup();
     bool depthwise = group > 1 && group == channels && filters == channels;
     FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
-        op, {in[0], in[3], in[1], in[2]}, w.drop_front(2), op.getAutoPad(),
+        op, onnx::nchwShape(in, /*channelsLast=*/true), w.drop_front(2),
+        op.getAutoPad(),
         op.getPads(), op.getStrides(), op.getDilations(), false);
     if (failed(g))
       return failure();
@@ -889,10 +890,8 @@ static FailureOr<PoolSetup> setUpPool(PoolOp op, Value input,
     return op.emitOpError() << "is only supported on floats";
   if (failed(checkWindowed(op, p.inType, p.outType)))
     return failure();
-  // The window reads the spatial dims of [N, C, spatial...].
-  SmallVector<int64_t> nchw(p.inType.getShape());
-  if (kChannelsLast<PoolOp>)
-    std::rotate(nchw.begin() + 1, nchw.end() - 1, nchw.end());
+  SmallVector<int64_t> nchw =
+      onnx::nchwShape(p.inType.getShape(), kChannelsLast<PoolOp>);
   FailureOr<onnx::WindowGeometry> g = onnx::resolveWindow(
       op, nchw, op.getKernelShape(), op.getAutoPad(), op.getPads(),
       op.getStrides(), op.getDilations(), op.getCeilMode() != 0);
@@ -1018,11 +1017,9 @@ struct AveragePoolPattern : OpConversionPattern<PoolOp> {
     if (!elem.isF32())
       return op.emitOpError() << "is only supported for f32 yet";
     bool channelsLast = kChannelsLast<PoolOp>;
-    ArrayRef<int64_t> spatial = inType.getShape().drop_front(channelsLast ? 1 : 2);
-    if (channelsLast)
-      spatial = spatial.drop_back();
-    SmallVector<float> counts =
-        poolCounts(g, spatial, op.getCountIncludePad() != 0);
+    SmallVector<float> counts = poolCounts(
+        g, ArrayRef(onnx::nchwShape(inType.getShape(), channelsLast)).drop_front(2),
+        op.getCountIncludePad() != 0);
     Value zero = constantScalar(rewriter, loc, elem, 0);
     Value input = padTrailing(rewriter, loc, adaptor.getX(), setup->padsBegin,
                               setup->padsEnd, zero);
