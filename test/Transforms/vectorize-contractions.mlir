@@ -231,19 +231,46 @@ func.func @left_alone(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf
 
 // A reduction longer than 64 terms is summed in blocks of 64: each
 // block's accumulators start from zero and are added to the running total
-// (started from the output) when the block ends.
+// (started from the output) when the block ends. A step of one FMA per
+// accumulator is unrolled twice; the block of 300 - 4 * 64 = 44 terms
+// would end in a rest loop of one step, whose results are the block's.
 // CHECK-LABEL: func.func @long_reduction
 // CHECK: %[[INIT:[a-z0-9_]+]] = vector.load %arg2
 // CHECK: %[[TOTAL:[a-z0-9_]+]] = scf.for %[[BLK:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %c64{{.*}} iter_args(%[[TOT:[a-z0-9_]+]] = %[[INIT]]) -> (vector<4xf32>)
 // CHECK: %[[END:[a-z0-9_]+]] = arith.minsi %{{.*}}, %c300
 // CHECK: %[[ZERO:[a-z0-9_]+]] = arith.constant dense<0.000000e+00> : vector<4xf32>
-// CHECK: %[[PART:[a-z0-9_]+]] = scf.for %[[K:[a-z0-9_]+]] = %[[BLK]] to %[[END]] step %{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %[[ZERO]])
-// CHECK: vector.fma {{.*}}, %[[ACC]]
+// CHECK: %[[PAIRS:[a-z0-9_]+]] = scf.for %{{.*}} = %[[BLK]] to %[[MID:[a-z0-9_]+]] step %{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %[[ZERO]])
+// CHECK: %[[FMA:[a-z0-9_]+]] = vector.fma {{.*}}, %[[ACC]]
+// CHECK: %[[FMA2:[a-z0-9_]+]] = vector.fma {{.*}}, %[[FMA]]
+// CHECK: scf.yield %[[FMA2]]
+// CHECK: %[[PART:[a-z0-9_]+]] = scf.for %{{.*}} = %[[MID]] to %[[END]] step %{{.*}} iter_args(%{{.*}} = %[[PAIRS]])
 // CHECK: %[[SUM:[a-z0-9_]+]] = arith.addf %[[TOT]], %[[PART]]
 // CHECK: scf.yield %[[SUM]]
 // CHECK: vector.store %[[TOTAL]], %arg2
 func.func @long_reduction(%a: memref<1x300xf32>, %b: memref<300x4xf32>, %c: memref<1x4xf32>) {
   linalg.matmul ins(%a, %b : memref<1x300xf32>, memref<300x4xf32>) outs(%c : memref<1x4xf32>)
+  return
+}
+
+// -----
+
+// 256 terms are 4 whole blocks: each ends 64 terms after it starts (no
+// min), so the rest loop after its unrolled one runs from
+// start + (64 - 64 mod 2) to start + 64, which folds away in LLVM.
+// CHECK-LABEL: func.func @whole_blocks
+// CHECK: scf.for %[[BLK:[a-z0-9_]+]] = %{{.*}} to %c256 step %c64
+// CHECK-NOT: arith.minsi
+// CHECK: %[[END:[a-z0-9_]+]] = arith.addi %[[BLK]], %c64
+// CHECK-NOT: arith.minsi
+// CHECK: scf.for %{{.*}} = %[[BLK]] to %{{.*}} step
+// CHECK-COUNT-2: vector.fma
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.for
+// CHECK-SAME: to %[[END]] step
+// CHECK: vector.store
+func.func @whole_blocks(%a: memref<1x256xf32>, %b: memref<256x4xf32>, %c: memref<1x4xf32>) {
+  linalg.matmul ins(%a, %b : memref<1x256xf32>, memref<256x4xf32>) outs(%c : memref<1x4xf32>)
   return
 }
 
