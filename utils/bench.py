@@ -5,7 +5,8 @@ Never part of CI pass/fail. For each model of the suite (models/export_suite.py;
 is cached in build/models/suite/ts17) it compiles with tcc (symbolic dims pinned with --dim, as
 utils/model_suite.py does), links utils/bench_main.c, and times tcc, onnxruntime (CPU EP,
 ORT_ENABLE_ALL, sequential, intra_op_num_threads=N, inter_op_num_threads=1) and PyTorch eager
-(torch.set_num_threads(N), torch.no_grad) on the same inputs, interleaved one run each per round.
+(torch.set_num_threads(N), torch.no_grad) on the same inputs, interleaved one run each per round,
+every engine pinned to the same first N CPUs (--no-pin: not).
 It measures the machine's single-core fp32 peak with utils/peak_flops.c (-O3 -march=native) in the
 same run and reports GFLOP/s (2 * MACs of Conv/MatMul/Gemm) as a fraction of it.
 
@@ -335,6 +336,7 @@ def fmt(x, spec="{:.2f}"):
 
 def write_reports(args, peak, rows):
     report = {"peak_gflops": peak, "threads": args.threads, "iterations": args.iterations,
+              "pinned_cpus": args.cpus if args.pin else None,
               "warmup": args.warmup, "machine": platform.processor() or platform.machine(),
               "models": rows}
     with open(os.path.join(args.out_dir, "report.json"), "w") as f:
@@ -344,6 +346,7 @@ def write_reports(args, peak, rows):
              f"Threads: {args.threads} (tcc context, onnxruntime intra-op, torch). "
              f"{args.iterations} interleaved runs after {args.warmup} warm-up"
              + (f", each {args.settle_ms:g} ms after the last" if args.threads > 1 else "")
+             + (f". Every engine pinned to CPU {', '.join(map(str, args.cpus))}" if args.pin else "")
              + ".", "",
              "| model | GFLOP | tcc median / p90 ms | ort median / p90 ms | torch median / p90 ms "
              + ("| torch.compile median / p90 ms " if compiled else "")
@@ -431,6 +434,8 @@ def main():
     p.add_argument("--seq", type=int, default=128, help="sequence length of text models")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-torch", action="store_true", help="skip PyTorch eager")
+    p.add_argument("--no-pin", dest="pin", action="store_false",
+                   help="do not pin every engine to the first --threads CPUs")
     p.add_argument("--torch-compile", action="store_true",
                    help="also time torch.compile (TorchInductor); compiling takes minutes per "
                         "model on a small machine, reported as torch_compile_s")
@@ -446,6 +451,13 @@ def main():
     args.tcc = args.tcc or default_path("build", "bin", "tcc")
     args.rtlib = args.rtlib or default_path("build", "lib", "libtccrt.a")
     os.makedirs(args.out_dir, exist_ok=True)
+    # Every engine on the same --threads CPUs (the children inherit it): unpinned, the tcc
+    # process, idle while onnxruntime and torch run in this one, woke on a core idle that long
+    # (ResNet-50, 1 thread: 40.8 ms back to back, 43.1 after 120 ms asleep; onnxruntime, whose
+    # runs follow a shorter wait, 43.9 and 45.1).
+    args.cpus = sorted(os.sched_getaffinity(0))[:args.threads]
+    if args.pin:
+        os.sched_setaffinity(0, args.cpus)
 
     peak_exe = os.path.join(args.out_dir, "peak_flops")
     sh([args.cc, "-O3", "-march=native", os.path.join(ROOT, "utils", "peak_flops.c"), "-o",
