@@ -39,25 +39,67 @@ static Operation *topLevelAncestor(Block &block, Operation *op) {
   return op;
 }
 
-/// Last top-level position where `value` or a view of it is used.
-static int64_t lastUse(Block &block, Value value,
-                       const DenseMap<Operation *, int64_t> &position) {
+/// The first top-level op that uses `value` or a view of it (the views
+/// themselves aside), and the last position where either is used.
+struct Uses {
+  Operation *first = nullptr;
   int64_t last = -1;
+};
+
+static Uses uses(Block &block, Value value,
+                 const DenseMap<Operation *, int64_t> &position) {
+  Uses result;
+  int64_t first = INT64_MAX / 2;
   SmallVector<Value> worklist = {value};
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
     for (Operation *user : v.getUsers()) {
       Operation *top = topLevelAncestor(block, user);
-      last = std::max(last, top ? position.lookup(top) : INT64_MAX / 2);
+      int64_t at = top ? position.lookup(top) : INT64_MAX / 2;
+      result.last = std::max(result.last, at);
       if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-        if (view.getViewSource() == v)
+        if (view.getViewSource() == v) {
           llvm::append_range(worklist, user->getResults());
+          continue;
+        }
+      if (top && at < first) {
+        first = at;
+        result.first = top;
+      }
       // A returned buffer would outlive the call: keep it to the end.
       if (isa<func::ReturnOp>(user))
-        last = INT64_MAX / 2;
+        result.last = INT64_MAX / 2;
     }
   }
-  return last;
+  return result;
+}
+
+/// Last top-level position where `value` or a view of it is used.
+static int64_t lastUse(Block &block, Value value,
+                       const DenseMap<Operation *, int64_t> &position) {
+  return uses(block, value, position).last;
+}
+
+/// Where `alloc`'s buffer starts to live: at the alloc, or earlier at the
+/// contraction just before the op that first uses it. That op may become
+/// the contraction's epilogue (tcc-outline-kernels), writing the buffer
+/// tile by tile while the contraction still reads its inputs: sharing
+/// memory with one of them would keep the two apart (ResNet-50's first
+/// residual add, over the input of the 1x1 convolution before it, ran as
+/// a kernel of its own).
+static int64_t liveFrom(Block &block, memref::AllocOp alloc,
+                        const DenseMap<Operation *, int64_t> &position) {
+  int64_t begin = position.lookup(alloc);
+  Operation *user = uses(block, alloc, position).first;
+  for (Operation *op = user ? user->getPrevNode() : nullptr; op;
+       op = op->getPrevNode()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (op->getNumResults() == 0 && (linalgOp || op->getNumRegions() > 0))
+      return linalgOp && tcc::isMultiplyAccumulate(linalgOp)
+                 ? std::min(begin, position.lookup(op))
+                 : begin;
+  }
+  return begin;
 }
 
 /// Gives arguments without elements (memref<2x0x4xf32>) the type
@@ -262,7 +304,8 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
       int64_t bytes = type.getNumElements() * llvm::divideCeil(bits, 8);
       buffers.push_back({alloc, (int64_t)llvm::alignTo(std::max<int64_t>(bytes, 1),
                                                        kAlignment),
-                         position[alloc], lastUse(block, alloc, position)});
+                         liveFrom(block, alloc, position),
+                         lastUse(block, alloc, position)});
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

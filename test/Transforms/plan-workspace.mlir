@@ -152,3 +152,33 @@ func.func @main(%in: memref<1xf32>, %out: memref<1x4x4x4xf32>) attributes {tcc.n
   linalg.map { arith.negf } ins(%d : memref<1x4x4x4xf32>) outs(%out : memref<1x4x4x4xf32>)
   return
 }
+
+// -----
+
+// The add after the matmul may become its epilogue (one kernel, writing %d
+// tile by tile while the matmul still reads %a): %d lives from the matmul,
+// so it does not reuse %a's memory although %a dies there.
+// CHECK-LABEL: func @main
+// CHECK-SAME: memref<3072xi8>
+// CHECK: %[[A:.*]] = arith.constant 0 : index
+// CHECK: %[[C:.*]] = arith.constant 1024 : index
+// CHECK: linalg.matmul
+// CHECK: %[[D:.*]] = arith.constant 2048 : index
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @main(%in: memref<16x16xf32>, %w: memref<16x16xf32>, %out: memref<16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<16x16xf32>
+  memref.copy %in, %a : memref<16x16xf32> to memref<16x16xf32>
+  %c = memref.alloc() : memref<16x16xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x16xf32>)
+  linalg.matmul ins(%a, %w : memref<16x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32>)
+  %d = memref.alloc() : memref<16x16xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<16x16xf32>) outs(%d : memref<16x16xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %d, %out : memref<16x16xf32> to memref<16x16xf32>
+  return
+}
