@@ -98,6 +98,11 @@ mlir::LogicalResult appendRunTimeDims(mlir::func::FuncOp main,
 /// matmul, a convolution, their batched and broadcast forms.
 bool isMultiplyAccumulate(mlir::linalg::LinalgOp op);
 
+/// Whether top-level op `op` of @main on buffers computes something that
+/// tcc-outline-kernels makes (part of) a kernel: a linalg op or a loop,
+/// no results.
+bool isKernelOp(mlir::Operation *op);
+
 /// The number of leading loops of `op` (on buffers) that are parallel and
 /// that each operand indexes by its leading results, in order, or not at
 /// all, the outputs always: for each value of them, the op reads and

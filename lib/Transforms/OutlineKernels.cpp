@@ -455,8 +455,7 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
       return;
     SmallVector<Operation *> computeOps;
     for (Operation &op : main.getBody().front())
-      if (op.getNumResults() == 0 &&
-          (isa<linalg::LinalgOp>(op) || op.getNumRegions() > 0))
+      if (tcc::isKernelOp(&op))
         computeOps.push_back(&op);
     SymbolTable symbols(module);
     int index = 0;

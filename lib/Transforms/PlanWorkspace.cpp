@@ -80,26 +80,22 @@ static int64_t lastUse(Block &block, Value value,
   return uses(block, value, position).last;
 }
 
-/// Where `alloc`'s buffer starts to live: at the alloc, or earlier at the
-/// contraction just before the op that first uses it. That op may become
-/// the contraction's epilogue (tcc-outline-kernels), writing the buffer
-/// tile by tile while the contraction still reads its inputs: sharing
-/// memory with one of them would keep the two apart (ResNet-50's first
-/// residual add, over the input of the 1x1 convolution before it, ran as
-/// a kernel of its own).
-static int64_t liveFrom(Block &block, memref::AllocOp alloc,
+/// Where a buffer allocated at `begin` and first used by `user` starts to
+/// live: at the alloc, or earlier at the contraction just before `user`.
+/// That op may become the contraction's epilogue (tcc-outline-kernels),
+/// writing the buffer tile by tile while the contraction still reads its
+/// inputs: sharing memory with one of them would keep the two apart
+/// (ResNet-50's first residual add, over the input of the 1x1 convolution
+/// before it, ran as a kernel of its own).
+static int64_t liveFrom(int64_t begin, Operation *user,
                         const DenseMap<Operation *, int64_t> &position) {
-  int64_t begin = position.lookup(alloc);
-  Operation *user = uses(block, alloc, position).first;
-  for (Operation *op = user ? user->getPrevNode() : nullptr; op;
-       op = op->getPrevNode()) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    if (op->getNumResults() == 0 && (linalgOp || op->getNumRegions() > 0))
-      return linalgOp && tcc::isMultiplyAccumulate(linalgOp)
-                 ? std::min(begin, position.lookup(op))
-                 : begin;
-  }
-  return begin;
+  Operation *op = user ? user->getPrevNode() : nullptr;
+  while (op && !tcc::isKernelOp(op))
+    op = op->getPrevNode();
+  auto contraction = dyn_cast_or_null<linalg::LinalgOp>(op);
+  return contraction && tcc::isMultiplyAccumulate(contraction)
+             ? std::min(begin, position.lookup(op))
+             : begin;
 }
 
 /// Gives arguments without elements (memref<2x0x4xf32>) the type
@@ -302,10 +298,11 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
       }
       int64_t bits = type.getElementTypeBitWidth();
       int64_t bytes = type.getNumElements() * llvm::divideCeil(bits, 8);
+      Uses used = uses(block, alloc, position);
       buffers.push_back({alloc, (int64_t)llvm::alignTo(std::max<int64_t>(bytes, 1),
                                                        kAlignment),
-                         liveFrom(block, alloc, position),
-                         lastUse(block, alloc, position)});
+                         liveFrom(position.lookup(alloc), used.first, position),
+                         used.last});
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

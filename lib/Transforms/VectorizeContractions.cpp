@@ -80,6 +80,11 @@ struct TilePlan {
 
 } // namespace
 
+bool tcc::isKernelOp(Operation *op) {
+  return op->getNumResults() == 0 &&
+         (isa<linalg::LinalgOp>(op) || op->getNumRegions() > 0);
+}
+
 bool tcc::isMultiplyAccumulate(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   if (body->getNumArguments() != 3 || body->getOperations().size() != 3)
@@ -978,7 +983,8 @@ private:
         scf::YieldOp::create(b, loc, blockLoop.getResults());
       b.setInsertionPointToStart(blockLoop.getBody());
       blockStart = blockLoop.getInductionVar();
-      // Whole blocks only: a constant trip count, unrolled with no rest.
+      // Whole blocks only: no min, so the rest loop of the block's unrolled
+      // loop (start + 64 to start + 64) folds away.
       blockEnd = arith::AddIOp::create(b, loc, blockStart, index(blockSteps));
       std::optional<int64_t> from = getConstantIntValue(lo),
                              to = getConstantIntValue(hi);
