@@ -2,6 +2,7 @@
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=512 registers=32" --split-input-file | FileCheck %s --check-prefix=AVX512
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 registers=16" --split-input-file | FileCheck %s --check-prefix=AVX2
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 registers=16 l2-bytes=1048576" --split-input-file | FileCheck %s --check-prefix=BIGL2
+// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 registers=16 l2-bytes=8192" --split-input-file -canonicalize | FileCheck %s --check-prefix=SMALLL2
 // RUN: not tcc-opt %s --tcc-vectorize-contractions="vector-bits=100" --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: vectorize-contractions: bad vector-bits or registers option
 
@@ -512,5 +513,28 @@ memref.global "private" constant @long_k : memref<3072x16xf32> = dense<0.5>
 func.func @panel_blocks(%a: memref<8x3072xf32>, %c: memref<8x16xf32>) {
   %b = memref.get_global @long_k : memref<3072x16xf32>
   linalg.matmul ins(%a, %b : memref<8x3072xf32>, memref<3072x16xf32>) outs(%c : memref<8x16xf32>)
+  return
+}
+
+// -----
+
+// 40 rows of a over 64 terms (10 KB) do not fit an 8 KB L2 beside a 4 KB
+// panel of b: the panels are walked once per block of two 6-row tiles
+// (12 rows, 3 KB), the last block [24, 36) with the 4-row remainder.
+// Without an L2 that small, once for all the rows.
+// SMALLL2-LABEL: func.func @row_blocks
+// SMALLL2: scf.for %[[BLK:[a-z0-9_]+]] = %c0 to %c24 step %c12 {
+// SMALLL2:   scf.for %{{.*}} = %c0 to %c32 step %c16 {
+// SMALLL2:     %[[END:[a-z0-9_]+]] = arith.addi %[[BLK]], %c12
+// SMALLL2:     scf.for %{{.*}} = %[[BLK]] to %[[END]] step %c6 {
+// SMALLL2: scf.for %{{.*}} = %c0 to %c32 step %c16 {
+// SMALLL2:   scf.for %{{.*}} = %c24 to %c36 step %c6 {
+// SMALLL2:   vector.load %arg2[%c36, %{{.*}}]
+// SMALLL2: return
+// AVX2-LABEL: func.func @row_blocks
+// AVX2-NOT: step %c12
+// AVX2: return
+func.func @row_blocks(%a: memref<40x64xf32>, %b: memref<64x32xf32>, %c: memref<40x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<40x64xf32>, memref<64x32xf32>) outs(%c : memref<40x32xf32>)
   return
 }
