@@ -877,11 +877,11 @@ private:
     bool rows = level == Level::Rows;
     if (rows && !plan.uDim)
       return emitTile(1, width);
+    if (rows && rowRange)
+      return emitRowRange(width);
     unsigned d = rows ? *plan.uDim : plan.vDim;
     int64_t tile = rows ? plan.rows : plan.vectors * plan.lanes;
     int64_t size = plan.sizes[d], full = size - size % tile;
-    if (rows && rowRange)
-      return emitRowRange(width);
     auto next = [&](int64_t extent) {
       if (rows)
         emitTile(extent, width);
