@@ -806,7 +806,9 @@ private:
   }
 
   /// The panels, walked once per block of row tiles where rowBlock() says;
-  /// the last block, which may be shorter, takes the remainder tile.
+  /// the last block, which may be shorter, takes the remainder tile. The
+  /// threads share the blocks where there are enough of them (a row tile
+  /// each): whisper-tiny's QK^T otherwise ran on one thread.
   void emitRowBlocks() {
     int64_t block = rowBlock();
     if (!block)
@@ -821,6 +823,8 @@ private:
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(loop.getBody()->getTerminator());
       rowRange = RowRange{loop.getInductionVar(), block};
+      llvm::SaveAndRestore<bool> below(parallelAbove,
+                                       markParallel(loop, blocks - 1));
       llvm::SaveAndRestore<int64_t> calls(callsAbove,
                                           callsAbove * (blocks - 1));
       emitTiles(Level::Columns, 0);

@@ -541,23 +541,24 @@ func.func @row_blocks(%a: memref<40x64xf32>, %b: memref<64x32xf32>, %c: memref<4
 
 // -----
 
-// All of b (8x128, 4 KB) fits half of an 8 KB L2 but the 24x128 output
-// (12 KB) does not fit it: the panels are walked once per 6-row tile, so
-// each row of c is written whole before the next. Without an L2 that
-// small, the panels stay outermost.
+// All of b (8x128, 4 KB) fits half of an 8 KB L2 but the 192x128 output
+// (96 KB) does not fit it: the panels are walked once per 6-row tile, so
+// each row of c is written whole before the next, and the threads share
+// the row tiles. Without an L2 that small, the panels stay outermost.
 // SMALLL2-LABEL: func.func @rows_outer
-// SMALLL2: scf.for %[[BLK:[a-z0-9_]+]] = %c0 to %c18 step %c6 {
+// SMALLL2: scf.for %[[BLK:[a-z0-9_]+]] = %c0 to %c186 step %c6 {
 // SMALLL2:   scf.for %[[COL:[a-z0-9_]+]] = %c0 to %c128 step %c16 {
 // SMALLL2:     scf.for %[[ROW:[a-z0-9_]+]] = %[[BLK]] to %{{.*}} step %c6 {
 // SMALLL2:       vector.store %{{.*}}, %arg2[%[[ROW]], %[[COL]]]
+// SMALLL2: } {tcc.parallel}
 // SMALLL2: scf.for %[[COL2:[a-z0-9_]+]] = %c0 to %c128 step %c16 {
-// SMALLL2:   vector.store %{{.*}}, %arg2[%c18, %[[COL2]]]
+// SMALLL2:   vector.store %{{.*}}, %arg2[%c186, %[[COL2]]]
 // SMALLL2: return
 // AVX2-LABEL: func.func @rows_outer
-// AVX2: scf.for %{{.*}} = %c0 to %c128 step %c16 {
-// AVX2:   scf.for %{{.*}} = %c0{{.*}} to %c24 step %c6 {
+// AVX2: scf.for %{{.*}} = %c0{{.*}} to %c128 step %c16 {
+// AVX2:   scf.for %{{.*}} = %c0{{.*}} to %c192 step %c6 {
 // AVX2: return
-func.func @rows_outer(%a: memref<24x8xf32>, %b: memref<8x128xf32>, %c: memref<24x128xf32>) {
-  linalg.matmul ins(%a, %b : memref<24x8xf32>, memref<8x128xf32>) outs(%c : memref<24x128xf32>)
+func.func @rows_outer(%a: memref<192x8xf32>, %b: memref<8x128xf32>, %c: memref<192x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<192x8xf32>, memref<8x128xf32>) outs(%c : memref<192x128xf32>)
   return
 }
