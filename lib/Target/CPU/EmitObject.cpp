@@ -117,10 +117,14 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
   llvmModule->setTargetTriple(tm.getTargetTriple());
   // Keep the kernels' explicit wide vectors in full-width registers (x86
   // CPUs tuned to prefer 256-bit vectors would split them otherwise).
+  // LLVM's loop vectorizer, which vectorizes the elementwise and reduction
+  // loops, uses them too.
   std::string width = std::to_string(vectorRegisters(tm).bits);
   for (llvm::Function &fn : *llvmModule)
-    if (!fn.isDeclaration())
+    if (!fn.isDeclaration()) {
       fn.addFnAttr("min-legal-vector-width", width);
+      fn.addFnAttr("prefer-vector-width", width);
+    }
   auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &tm);
   if (llvm::Error err = transformer(llvmModule.get())) {
     module.emitError() << "LLVM optimization failed: "
