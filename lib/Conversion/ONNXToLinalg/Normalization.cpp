@@ -55,12 +55,25 @@ Value tcc::onnx_to_linalg::buildSoftmax(OpBuilder &b, Location loc,
           x = arith::ExtFOp::create(nb, l, acc, x);
         return arith::AddFOp::create(nb, l, x, args[1]);
       });
+  // Each exp times the reciprocal of its sum, as onnxruntime's MLAS does:
+  // the reciprocal is loop-invariant along the axis, so one division per
+  // row rather than one per element (within two ulps of the quotient).
+  if (kind == SoftmaxKind::Softmax && acc == ft)
+    return buildWithReduced(
+        b, loc, exps, sum, reduced, ft,
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value reciprocal = arith::DivFOp::create(
+              nb, l, constantScalar(nb, l, ft, 1), args[1]);
+          return arith::MulFOp::create(nb, l, args[0], reciprocal);
+        });
   if (acc != ft)
     sum = buildElementwise(
         b, loc, cast<RankedTensorType>(sum.getType()).clone(ft), {sum},
         [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
           return arith::TruncFOp::create(nb, l, ft, args[0]);
         });
+  // 16-bit floats divide by their rounded sum, as numpy does, which
+  // ONNX's reference outputs follow to the last bit.
   if (kind == SoftmaxKind::Softmax)
     return buildWithReduced(
         b, loc, exps, sum, reduced, ft,

@@ -12,14 +12,17 @@ func.func @batchnorm(%x: tensor<1x3x4x4xf32>, %c: tensor<3xf32>) -> tensor<1x3x4
 
 // -----
 
-// max, exp(x - max), sum, divide along axis 1.
+// max, exp(x - max), sum along axis 1, then each exp times the
+// reciprocal of its sum.
 // CHECK-LABEL: func @softmax
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
 // CHECK: arith.maxnumf
 // CHECK: math.exp
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]
 // CHECK: arith.addf
-// CHECK: arith.divf
+// CHECK: ^bb0(%[[EXP:.*]]: f32, %[[SUM:.*]]: f32, %{{.*}}: f32):
+// CHECK:   %[[R:.*]] = arith.divf %{{.*}}, %[[SUM]] : f32
+// CHECK:   arith.mulf %[[EXP]], %[[R]] : f32
 func.func @softmax(%x: tensor<2x5x3xf32>) -> tensor<2x5x3xf32> {
   %0 = onnx.Softmax %x {axis = 1} : (tensor<2x5x3xf32>) -> tensor<2x5x3xf32>
   return %0 : tensor<2x5x3xf32>
@@ -27,7 +30,8 @@ func.func @softmax(%x: tensor<2x5x3xf32>) -> tensor<2x5x3xf32> {
 
 // -----
 
-// The sum of bf16 exponentials accumulates in f32, rounded once.
+// The sum of bf16 exponentials accumulates in f32, rounded once; each exp
+// is divided by it, as numpy does.
 // CHECK-LABEL: func @softmax_bf16
 // CHECK: math.exp %{{.*}} : bf16
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
@@ -35,6 +39,7 @@ func.func @softmax(%x: tensor<2x5x3xf32>) -> tensor<2x5x3xf32> {
 // CHECK: arith.addf %[[W]], %{{.*}} : f32
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: arith.divf %{{.*}}, %{{.*}} : bf16
+// CHECK-NOT: arith.mulf
 func.func @softmax_bf16(%x: tensor<2x5xbf16>) -> tensor<2x5xbf16> {
   %0 = onnx.Softmax %x : (tensor<2x5xbf16>) -> tensor<2x5xbf16>
   return %0 : tensor<2x5xbf16>
