@@ -1691,44 +1691,148 @@ bool isContiguous(Value value) {
   return type && type.hasStaticShape() && type.getLayout().isIdentity();
 }
 
-/// An elementwise op on a 4-d output (a convolution's init or epilogue)
-/// over the output's map flattened: loops (n, f, h, w) become (n, f, p)
-/// with p = h * W + w. Null when some operand reads h or w other than as
-/// its last two dims, in order, or the op has more than elementwise loops.
-linalg::GenericOp flattenMap(RewriterBase &b, linalg::GenericOp op,
-                             MergedViews &views) {
-  if (op.getNumLoops() != 4 || op.getNumParallelLoops() != 4 ||
+/// `op` with its loops `d` and `d + 1` (of one kind) merged into one, on
+/// views of its buffers with those dims collapsed: an elementwise op on
+/// (n, f, h, w) becomes one on (n, f, p) with p = h * W + w. Made after
+/// `op`, which stays. Null when some operand reads one of them but not both
+/// as neighbouring results in that order of a contiguous buffer, or the
+/// body reads loop indices.
+linalg::GenericOp mergeLoops(RewriterBase &b, linalg::GenericOp op,
+                             unsigned d, MergedViews &views) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned n = iterators.size();
+  if (d + 1 >= n || iterators[d] != iterators[d + 1] ||
       !op.getBody()->getOps<linalg::IndexOp>().empty())
     return {};
   MLIRContext *ctx = op.getContext();
-  AffineExpr h = getAffineDimExpr(2, ctx), w = getAffineDimExpr(3, ctx);
+  AffineExpr first = getAffineDimExpr(d, ctx),
+             second = getAffineDimExpr(d + 1, ctx);
+  SmallVector<AffineExpr> renamed;
+  for (unsigned i = 0; i < n; ++i)
+    renamed.push_back(getAffineDimExpr(i <= d ? i : i - 1, ctx));
   SmallVector<Value> operands;
   SmallVector<AffineMap> maps;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     ArrayRef<AffineExpr> results = map.getResults();
-    bool usesMap = map.isFunctionOfDim(2) || map.isFunctionOfDim(3);
-    int64_t n = results.size();
-    if (!map.isProjectedPermutation() ||
-        (usesMap && (n < 2 || results[n - 2] != h || results[n - 1] != w ||
-                     !isContiguous(operand.get()))))
+    if (!map.isFunctionOfDim(d) && !map.isFunctionOfDim(d + 1)) {
+      maps.push_back(map.replaceDimsAndSymbols(renamed, {}, n - 1, 0));
+      operands.push_back(operand.get());
+      continue;
+    }
+    std::optional<unsigned> pos = map.getResultPosition(first);
+    if (!map.isProjectedPermutation() || !pos || *pos + 1 >= results.size() ||
+        results[*pos + 1] != second || !isContiguous(operand.get()))
       return {};
-    SmallVector<AffineExpr> flat(results.take_front(usesMap ? n - 1 : n));
-    maps.push_back(AffineMap::get(3, 0, flat, ctx));
-    operands.push_back(usesMap ? views.merge(b, operand.get(), n - 2)
-                               : operand.get());
+    SmallVector<AffineExpr> merged;
+    for (auto [i, e] : llvm::enumerate(results))
+      if (i != *pos + 1)
+        merged.push_back(e.replaceDims(renamed));
+    maps.push_back(AffineMap::get(n - 1, 0, merged, ctx));
+    operands.push_back(views.merge(b, operand.get(), *pos));
   }
+  iterators.erase(iterators.begin() + d + 1);
   unsigned numInputs = op.getNumDpsInputs();
   // After `op`, so that the views made later stay before it.
   b.setInsertionPointAfter(op);
-  auto flat = linalg::GenericOp::create(
+  auto merged = linalg::GenericOp::create(
       b, op.getLoc(), TypeRange(), ArrayRef(operands).take_front(numInputs),
-      ArrayRef(operands).drop_front(numInputs), maps,
-      SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel));
-  b.cloneRegionBefore(op.getRegion(), flat.getRegion(),
-                      flat.getRegion().begin());
-  flat->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-  return flat;
+      ArrayRef(operands).drop_front(numInputs), maps, iterators);
+  b.cloneRegionBefore(op.getRegion(), merged.getRegion(),
+                      merged.getRegion().begin());
+  merged->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  return merged;
+}
+
+/// The ops beside `op` that tcc-outline-kernels fused into it: its output
+/// init (a generic or a fill) and its elementwise epilogue (a generic),
+/// null where there is none.
+std::pair<Operation *, Operation *> fusedNeighbours(Operation *op) {
+  Operation *init = op->getPrevNode(), *epilogue = op->getNextNode();
+  if (init && !init->hasAttr(tcc::attr::kEpilogueInit))
+    init = nullptr;
+  if (epilogue && !epilogue->hasAttr(tcc::attr::kEpilogue))
+    epilogue = nullptr;
+  return {init, epilogue};
+}
+
+/// Replaces a contraction's init and epilogue (`fused`, null for none) by
+/// the same ops with their loops `pos` and `pos + 1` (the output's dims)
+/// merged; false, changing nothing, where one of them does not merge.
+bool mergeNeighbours(RewriterBase &b,
+                     std::pair<Operation *, Operation *> fused, unsigned pos,
+                     MergedViews &views) {
+  SmallVector<std::pair<Operation *, Operation *>> done;
+  for (Operation *other : {fused.first, fused.second}) {
+    if (!other)
+      continue;
+    Operation *replacement = nullptr;
+    if (auto generic = dyn_cast<linalg::GenericOp>(other);
+        generic && generic.getNumLoops() == generic.getNumParallelLoops()) {
+      replacement = mergeLoops(b, generic, pos, views);
+    } else if (auto fill = dyn_cast<linalg::FillOp>(other);
+               fill && isContiguous(fill.getOutputs()[0])) {
+      Value out = views.merge(b, fill.getOutputs()[0], pos);
+      b.setInsertionPointAfter(fill);
+      replacement =
+          linalg::FillOp::create(b, fill.getLoc(), fill.getInputs()[0], out);
+      replacement->setDiscardableAttrs(fill->getDiscardableAttrDictionary());
+    }
+    if (!replacement) {
+      for (auto [old, made] : done)
+        b.eraseOp(made);
+      return false;
+    }
+    done.push_back({other, replacement});
+  }
+  for (auto [old, made] : done) {
+    if (views.before == old)
+      views.before = made;
+    b.replaceOp(old, made);
+  }
+  return true;
+}
+
+/// Erases the views of `views` (whose users are gone).
+void eraseViews(RewriterBase &b, MergedViews &views) {
+  for (auto &[key, view] : views.views)
+    b.eraseOp(view.getDefiningOp());
+  views.views.clear();
+}
+
+/// Merges the neighbouring loops of contraction `op` that every operand
+/// reads together, as neighbouring dims of a contiguous buffer, with its
+/// init and epilogue. Whisper-tiny's Q/K/V projections, out(t, h, d) +=
+/// x(t, k) * w(k, h, d), become one 1500x384x384 matmul whose row blocks
+/// serve all 12 panels, not 6 1500x64x384 ones that each read all of x
+/// again; its output projection sums over (h, d) as one loop of 384.
+/// Loops of one trip are left as they are.
+void mergeContractionLoops(RewriterBase &b, linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      !tcc::isMultiplyAccumulate(op))
+    return;
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (unsigned d = 0; d + 1 < sizes.size(); ++d) {
+    if (sizes[d] <= 1 || sizes[d + 1] <= 1 || ShapedType::isDynamic(sizes[d]) ||
+        ShapedType::isDynamic(sizes[d + 1]))
+      continue;
+    auto fused = fusedNeighbours(op);
+    MergedViews views{fused.first ? fused.first : op.getOperation(), {}};
+    linalg::GenericOp merged = mergeLoops(b, op, d, views);
+    std::optional<unsigned> pos =
+        outMap.getResultPosition(getAffineDimExpr(d, op.getContext()));
+    if (merged && pos && !mergeNeighbours(b, fused, *pos, views)) {
+      b.eraseOp(merged);
+      merged = {};
+    }
+    if (!merged) {
+      eraseViews(b, views);
+      continue;
+    }
+    b.eraseOp(op);
+    return mergeContractionLoops(b, merged);
+  }
 }
 
 /// A 1x1 convolution with unit strides on contiguous NCHW buffers is a
@@ -1753,28 +1857,11 @@ void flattenOneByOne(RewriterBase &b, linalg::Conv2DNchwFchwOp conv) {
       inShape[3] != outShape[3] || !tcc::isMultiplyAccumulate(conv))
     return;
   // The init and epilogue tcc-outline-kernels put beside it are flattened
-  // too (they must be generics), or the convolution stays as it is.
-  linalg::GenericOp init, epilogue;
-  for (auto [other, mark, slot] :
-       {std::tuple(conv->getPrevNode(), tcc::attr::kEpilogueInit, &init),
-        std::tuple(conv->getNextNode(), tcc::attr::kEpilogue, &epilogue)}) {
-    if (!other || !other->hasAttr(mark))
-      continue;
-    *slot = dyn_cast<linalg::GenericOp>(other);
-    if (!*slot)
-      return;
-  }
-  MergedViews views{init ? init.getOperation() : conv.getOperation(), {}};
-  linalg::GenericOp flatInit, flatEpilogue;
-  if ((init && !(flatInit = flattenMap(b, init, views))) ||
-      (epilogue && !(flatEpilogue = flattenMap(b, epilogue, views)))) {
-    for (linalg::GenericOp done : {flatInit, flatEpilogue})
-      if (done)
-        b.eraseOp(done);
-    for (auto &[key, view] : views.views)
-      b.eraseOp(view.getDefiningOp());
-    return;
-  }
+  // too, or the convolution stays as it is.
+  auto fused = fusedNeighbours(conv);
+  MergedViews views{fused.first ? fused.first : conv.getOperation(), {}};
+  if (!mergeNeighbours(b, fused, 2, views))
+    return eraseViews(b, views);
   Location loc = conv.getLoc();
   MLIRContext *ctx = b.getContext();
   AffineExpr n = getAffineDimExpr(0, ctx), f = getAffineDimExpr(1, ctx),
@@ -1798,10 +1885,6 @@ void flattenOneByOne(RewriterBase &b, linalg::Conv2DNchwFchwOp conv) {
   b.cloneRegionBefore(conv->getRegion(0), matmul.getRegion(),
                       matmul.getRegion().begin());
   b.eraseOp(conv);
-  if (init)
-    b.replaceOp(init, flatInit);
-  if (epilogue)
-    b.replaceOp(epilogue, flatEpilogue);
 }
 
 struct VectorizeContractions
@@ -1830,6 +1913,13 @@ struct VectorizeContractions
     for (linalg::Conv2DNchwFchwOp conv : convs)
       if (conv.hasPureBufferSemantics())
         flattenOneByOne(flattener, conv);
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op.getNumReductionLoops())
+        generics.push_back(op);
+    });
+    for (linalg::GenericOp op : generics)
+      mergeContractionLoops(flattener, op);
     PanelPacker packer(getOperation());
     auto isPackable = [&](Value v) { return packer.isPackable(v); };
     std::vector<std::pair<linalg::LinalgOp, TilePlan>> work;

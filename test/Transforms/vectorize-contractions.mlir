@@ -80,8 +80,9 @@ func.func @packed(%a: memref<3x6xf32>, %c: memref<3x10xf32>) {
 
 // -----
 
-// Weights [k, heads, n] (a projection's, reshaped per head): the panels
-// put the heads, which a parallel loop walks, before k, so that a tile's
+// Weights [k, heads, n] (a projection's, reshaped per head) where the
+// output's heads do not merge with n (rows of 32, not 16): the panels put
+// the heads, which a parallel loop walks, before k, so that a tile's
 // reduction (one head) reads one contiguous run: [1, 2, 6, 8], not
 // [1, 6, 2, 8].
 // CHECK-LABEL: func.func @packed_heads
@@ -90,8 +91,41 @@ func.func @packed(%a: memref<3x6xf32>, %c: memref<3x10xf32>) {
 // CHECK: scf.for %[[K:[a-z0-9_]+]] = {{.*}} iter_args
 // CHECK: vector.load %[[PANELS]][%{{.*}}, %[[H]], %[[K]], %c0{{[_0-9]*}}] : memref<1x2x6x8xf32>, vector<4xf32>
 memref.global "private" constant @wh : memref<6x2x8xf32> = dense<1.0>
-func.func @packed_heads(%a: memref<3x6xf32>, %c: memref<3x2x8xf32>) {
+func.func @packed_heads(%a: memref<3x6xf32>, %c: memref<3x2x8xf32, strided<[32, 8, 1]>>) {
   %w = memref.get_global @wh : memref<6x2x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(m, h, n, k) -> (m, k)>,
+                                   affine_map<(m, h, n, k) -> (k, h, n)>,
+                                   affine_map<(m, h, n, k) -> (m, h, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<3x6xf32>, memref<6x2x8xf32>) outs(%c : memref<3x2x8xf32, strided<[32, 8, 1]>>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// With a contiguous output, the heads merge with n: one 3x16x6 matmul on
+// collapsed views, its columns two panels of 8 that every row tile
+// shares; its init merges too, so the tiles start from it (no fill left). The output projection's sum over (heads, n) merges the
+// same way, into one reduction of 16.
+// CHECK-LABEL: func.func @merged_heads
+// CHECK-DAG: %[[OUT:[a-z0-9_]+]] = memref.collapse_shape %arg1 {{\[\[}}0], [1, 2]] : memref<3x2x8xf32> into memref<3x16xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %[[COL:[a-z0-9_]+]] = %c0{{[_0-9]*}} to %c16 step %c8
+// CHECK: vector.store %{{.*}}, %[[OUT]][%{{.*}}, %[[COL]]] : memref<3x16xf32>, vector<4xf32>
+// CHECK-LABEL: func.func @merged_sum
+// CHECK-DAG: memref.collapse_shape %arg0 {{\[\[}}0], [1, 2]] : memref<3x2x8xf32> into memref<3x16xf32>
+// CHECK-DAG: memref.collapse_shape %arg1 {{\[\[}}0, 1], [2]] : memref<2x8x8xf32> into memref<16x8xf32>
+// CHECK: scf.for %{{.*}} = %c0{{[_0-9]*}} to %c16{{[_0-9]*}} step %c2
+memref.global "private" constant @wm : memref<6x2x8xf32> = dense<1.0>
+func.func @merged_heads(%a: memref<3x6xf32>, %c: memref<3x2x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %w = memref.get_global @wm : memref<6x2x8xf32>
+  linalg.fill {tcc.epilogue_init} ins(%zero : f32) outs(%c : memref<3x2x8xf32>)
   linalg.generic {indexing_maps = [affine_map<(m, h, n, k) -> (m, k)>,
                                    affine_map<(m, h, n, k) -> (k, h, n)>,
                                    affine_map<(m, h, n, k) -> (m, h, n)>],
@@ -104,8 +138,19 @@ func.func @packed_heads(%a: memref<3x6xf32>, %c: memref<3x2x8xf32>) {
   }
   return
 }
-
-// -----
+func.func @merged_sum(%a: memref<3x2x8xf32>, %w: memref<2x8x8xf32>, %c: memref<3x8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, h, k) -> (m, h, k)>,
+                                   affine_map<(m, n, h, k) -> (h, k, n)>,
+                                   affine_map<(m, n, h, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %w : memref<3x2x8xf32>, memref<2x8x8xf32>) outs(%c : memref<3x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
 
 // A strided convolution read along ow: each row loads twice the lanes
 // (masked to what it may read) and keeps every other one.
