@@ -1806,7 +1806,8 @@ void eraseViews(RewriterBase &b, MergedViews &views) {
 /// x(t, k) * w(k, h, d), become one 1500x384x384 matmul whose row blocks
 /// serve all 12 panels, not 6 1500x64x384 ones that each read all of x
 /// again; its output projection sums over (h, d) as one loop of 384.
-/// Loops of one trip are left as they are.
+/// Loops of one trip, or of a dynamic size (negative), are left as they
+/// are.
 void mergeContractionLoops(RewriterBase &b, linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       !tcc::isMultiplyAccumulate(op))
@@ -1814,12 +1815,13 @@ void mergeContractionLoops(RewriterBase &b, linalg::GenericOp op) {
   SmallVector<int64_t> sizes = op.getStaticLoopRanges();
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   for (unsigned d = 0; d + 1 < sizes.size(); ++d) {
-    if (sizes[d] <= 1 || sizes[d + 1] <= 1 || ShapedType::isDynamic(sizes[d]) ||
-        ShapedType::isDynamic(sizes[d + 1]))
+    if (sizes[d] <= 1 || sizes[d + 1] <= 1)
       continue;
     auto fused = fusedNeighbours(op);
     MergedViews views{fused.first ? fused.first : op.getOperation(), {}};
     linalg::GenericOp merged = mergeLoops(b, op, d, views);
+    // Parallel loops are the output's dims: its init and epilogue merge
+    // the same ones.
     std::optional<unsigned> pos =
         outMap.getResultPosition(getAffineDimExpr(d, op.getContext()));
     if (merged && pos && !mergeNeighbours(b, fused, *pos, views)) {
