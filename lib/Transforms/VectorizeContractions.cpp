@@ -508,7 +508,10 @@ bool canFuse(linalg::LinalgOp op, linalg::LinalgOp fused,
 /// About how many terms of a reduction are summed before the partial sum
 /// is added to the total. 64 rather than 128 brought Inception-v3's logits
 /// closer to float64 than onnxruntime's (1.5e-4 vs 1.8e-4) at no measured
-/// cost on ResNet-50.
+/// cost on ResNet-50. 256 (MLAS's K stride for packed weights) is 1-3%
+/// faster (1024^3, 128x768x3072, ResNet-50) but leaves Inception-v3's and
+/// FCN-ResNet-50's outputs further from float64 than onnxruntime's
+/// (utils/model_suite.py's arbiter).
 constexpr int64_t kReductionBlock = 64;
 
 /// Bytes of a packed panel's K block that the row tiles share from L1
@@ -528,6 +531,10 @@ constexpr int64_t kReductionBlock = 64;
 ///   (384 KB panels) 3.3-3.4 -> 3.6-4.0 ms if blocked; 197x3072x768
 ///   5.5 -> 6.5-7.4; 512x3072x768 13.6-14.8 -> 18.3-19.0.
 constexpr int64_t kPanelBlockBytes = 16 * 1024;
+/// Times the reduction loop of a tile whose step is one FMA per
+/// accumulator is unrolled.
+constexpr uint64_t kUnrollSteps = 4;
+
 /// A cache line, the unit of a prefetch.
 constexpr int64_t kCacheLineBytes = 64;
 constexpr int64_t kMaxBlockRowsBytes = 256 * 1024;
@@ -1099,12 +1106,13 @@ private:
         scf::YieldOp::create(b, loc, blockLoop.getResults());
       b.setInsertionPointToStart(blockLoop.getBody());
       blockStart = blockLoop.getInductionVar();
-      // Whole blocks only: no min, so the rest loop of the block's unrolled
-      // loop (start + 64 to start + 64) folds away.
+      // Whole blocks only (of the reduction, or of a panel's K block): no
+      // min, so the rest loop of the block's unrolled loop (start + 64 to
+      // start + 64) folds away.
       blockEnd = arith::AddIOp::create(b, loc, blockStart, index(blockSteps));
-      std::optional<int64_t> from = getConstantIntValue(lo),
-                             to = getConstantIntValue(hi);
-      if (!from || !to || (*to - *from) % blockSteps)
+      int64_t extent =
+          kBlock && kBlock->dim == d ? kBlock->size : plan.sizes[d];
+      if (extent % blockSteps)
         blockEnd = arith::MinSIOp::create(b, loc, blockEnd, reductionEnd);
       accs.assign(accs.size(), zeros(vecType));
     }
@@ -1237,13 +1245,18 @@ private:
                                : scf::ForOp();
     closeLoops(loops, /*yield=*/true);
     // A step of one FMA per accumulator (a matmul's, a 1x1 convolution's)
-    // is unrolled twice: the loop's counters, compare and prefetch
-    // address are then paid every other step. 1024^3, 1 thread: 10.74 ->
-    // 10.59 ms. Done once the tile is built: a loop of an odd trip count
-    // gets a rest loop, whose results replace the loop's in their uses.
+    // is unrolled 4 times: the loop's counters, compare and prefetch
+    // address are then paid every fourth step. 1024^3, 1 thread: 10.74 ->
+    // 10.59 ms unrolled twice; 4 rather than 2 times (utils/ab.py, 5-7
+    // rounds x 10): 1024^3 12.31 -> 11.75 ms, 128x768x3072 3.83 -> 3.68,
+    // ResNet-50 52.8 -> 51.7. More than the counters save: a block of 64
+    // steps is now a loop of 16 trips, whose exit is likelier predicted.
+    // Done once the tile is built: a loop whose trip count 4 does not
+    // divide gets a rest loop, whose results replace the loop's in their
+    // uses.
     llvm::scope_exit unroll([&] {
       if (innermost && unrolledSteps == 1)
-        (void)loopUnrollByFactor(innermost, 2);
+        (void)loopUnrollByFactor(innermost, kUnrollSteps);
     });
     if (blockLoop) {
       for (auto [total, partial] :

@@ -12,7 +12,7 @@
 // (256 of its 1024 floats, through a flat view), a line for every 4 it
 // loads: the first of a step's two loads prefetches, the second (8 floats
 // on) would fetch the same line. The loop over the 64 input channels is
-// unrolled twice.
+// unrolled 4 times.
 // CHECK-LABEL: func.func @transposed
 // CHECK-SAME: %[[RES:[a-z0-9]+]]: memref<1x32x7x7xf32>, %[[OUT:[a-z0-9]+]]: memref<1x32x7x7xf32>
 // CHECK-DAG: %[[O:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0], [1], [2, 3]] : memref<1x32x7x7xf32> into memref<1x32x49xf32>
@@ -21,13 +21,23 @@
 // CHECK-NOT: vector.gather
 // CHECK-NOT: vector.scatter
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c48 step %c8
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c2
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c4
 // CHECK: vector.load %{{.*}}[%{{.*}}, %c0{{.*}}] : memref<2x64x16xf32>, vector<8xf32>
 // CHECK: %[[T:.*]] = arith.andi %{{.*}}, %c3
 // CHECK: %[[SHARE:.*]] = arith.muli %[[T]], %c256
 // CHECK: %[[PART:.*]] = arith.shrui %{{.*}}, %c2
 // CHECK: %[[AT:.*]] = arith.addi %[[PART]], %[[SHARE]]
 // CHECK: memref.prefetch %[[FLAT]][%{{.*}}, %[[AT]]], read, locality<2>, data : memref<2x1024xf32>
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.load %{{.*}}[%{{.*}}, %c8{{.*}}] : memref<2x64x16xf32>, vector<8xf32>
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.load %{{.*}}[%{{.*}}, %c0{{.*}}] : memref<2x64x16xf32>, vector<8xf32>
+// CHECK: memref.prefetch %[[FLAT]]
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.load %{{.*}}[%{{.*}}, %c8{{.*}}] : memref<2x64x16xf32>, vector<8xf32>
+// CHECK-NOT: memref.prefetch
+// CHECK: vector.load %{{.*}}[%{{.*}}, %c0{{.*}}] : memref<2x64x16xf32>, vector<8xf32>
+// CHECK: memref.prefetch %[[FLAT]]
 // CHECK-NOT: memref.prefetch
 // CHECK: vector.load %{{.*}}[%{{.*}}, %c8{{.*}}] : memref<2x64x16xf32>, vector<8xf32>
 // CHECK-NOT: memref.prefetch

@@ -12,12 +12,12 @@
 // the accumulators live in registers across the k loop. The last column
 // tile (38 = 4 * 8 + 6) is masked: one full vector and one of 2 lanes.
 // CHECK-LABEL: func.func @matmul
-// CHECK-SAME: (%[[A:.*]]: memref<10x7xf32>, %[[B:.*]]: memref<7x38xf32>, %[[C:.*]]: memref<10x38xf32>)
+// CHECK-SAME: (%[[A:.*]]: memref<10x9xf32>, %[[B:.*]]: memref<9x38xf32>, %[[C:.*]]: memref<10x38xf32>)
 // CHECK: scf.for %[[N:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %c8
 // CHECK: scf.for %[[M:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %c2
 // CHECK: %[[C0:[a-z0-9_]+]] = vector.load %[[C]][%[[M]], %[[N]]] : memref<10x38xf32>, vector<4xf32>
 // CHECK: scf.for %[[K:[a-z0-9_]+]] = {{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %[[C0]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
-// CHECK: %[[ROW:[a-z0-9_]+]] = vector.load %[[B]][%[[K]], %[[N]]] : memref<7x38xf32>, vector<4xf32>
+// CHECK: %[[ROW:[a-z0-9_]+]] = vector.load %[[B]][%[[K]], %[[N]]] : memref<9x38xf32>, vector<4xf32>
 // CHECK: %[[S:[a-z0-9_]+]] = memref.load %[[A]][%[[M]], %[[K]]]
 // CHECK: %[[SPLAT:[a-z0-9_]+]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK: vector.fma %[[SPLAT]], %[[ROW]], %[[ACC]] : vector<4xf32>
@@ -27,8 +27,8 @@
 // CHECK: vector.maskedload %[[B]]
 // CHECK: vector.maskedstore %[[C]]
 // CHECK-NOT: linalg.matmul
-func.func @matmul(%a: memref<10x7xf32>, %b: memref<7x38xf32>, %c: memref<10x38xf32>) {
-  linalg.matmul ins(%a, %b : memref<10x7xf32>, memref<7x38xf32>) outs(%c : memref<10x38xf32>)
+func.func @matmul(%a: memref<10x9xf32>, %b: memref<9x38xf32>, %c: memref<10x38xf32>) {
+  linalg.matmul ins(%a, %b : memref<10x9xf32>, memref<9x38xf32>) outs(%c : memref<10x38xf32>)
   return
 }
 
@@ -120,7 +120,7 @@ func.func @packed_heads(%a: memref<3x6xf32>, %c: memref<3x2x8xf32, strided<[32, 
 // CHECK-LABEL: func.func @merged_sum
 // CHECK-DAG: memref.collapse_shape %arg0 {{\[\[}}0], [1, 2]] : memref<3x2x8xf32> into memref<3x16xf32>
 // CHECK-DAG: memref.collapse_shape %arg1 {{\[\[}}0, 1], [2]] : memref<2x8x8xf32> into memref<16x8xf32>
-// CHECK: scf.for %{{.*}} = %c0{{[_0-9]*}} to %c16{{[_0-9]*}} step %c2
+// CHECK: scf.for %{{.*}} = %c0{{[_0-9]*}} to %c16{{[_0-9]*}} step %c4
 memref.global "private" constant @wm : memref<6x2x8xf32> = dense<1.0>
 func.func @merged_heads(%a: memref<3x6xf32>, %c: memref<3x2x8xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -278,23 +278,25 @@ func.func @left_alone(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf
 // A reduction longer than 64 terms is summed in blocks of 64: each
 // block's accumulators start from zero and are added to the running total
 // (started from the output) when the block ends. A step of one FMA per
-// accumulator is unrolled twice; the block of 300 - 4 * 64 = 44 terms
-// would end in a rest loop of one step, whose results are the block's.
+// accumulator is unrolled 4 times; the block of 302 - 4 * 64 = 46 terms
+// would end in a rest loop of two steps, whose results are the block's.
 // CHECK-LABEL: func.func @long_reduction
 // CHECK: %[[INIT:[a-z0-9_]+]] = vector.load %arg2
 // CHECK: %[[TOTAL:[a-z0-9_]+]] = scf.for %[[BLK:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %c64{{.*}} iter_args(%[[TOT:[a-z0-9_]+]] = %[[INIT]]) -> (vector<4xf32>)
-// CHECK: %[[END:[a-z0-9_]+]] = arith.minsi %{{.*}}, %c300
+// CHECK: %[[END:[a-z0-9_]+]] = arith.minsi %{{.*}}, %c302
 // CHECK: %[[ZERO:[a-z0-9_]+]] = arith.constant dense<0.000000e+00> : vector<4xf32>
-// CHECK: %[[PAIRS:[a-z0-9_]+]] = scf.for %{{.*}} = %[[BLK]] to %[[MID:[a-z0-9_]+]] step %{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %[[ZERO]])
+// CHECK: %[[QUADS:[a-z0-9_]+]] = scf.for %{{.*}} = %[[BLK]] to %[[MID:[a-z0-9_]+]] step %{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %[[ZERO]])
 // CHECK: %[[FMA:[a-z0-9_]+]] = vector.fma {{.*}}, %[[ACC]]
 // CHECK: %[[FMA2:[a-z0-9_]+]] = vector.fma {{.*}}, %[[FMA]]
-// CHECK: scf.yield %[[FMA2]]
-// CHECK: %[[PART:[a-z0-9_]+]] = scf.for %{{.*}} = %[[MID]] to %[[END]] step %{{.*}} iter_args(%{{.*}} = %[[PAIRS]])
+// CHECK: %[[FMA3:[a-z0-9_]+]] = vector.fma {{.*}}, %[[FMA2]]
+// CHECK: %[[FMA4:[a-z0-9_]+]] = vector.fma {{.*}}, %[[FMA3]]
+// CHECK: scf.yield %[[FMA4]]
+// CHECK: %[[PART:[a-z0-9_]+]] = scf.for %{{.*}} = %[[MID]] to %[[END]] step %{{.*}} iter_args(%{{.*}} = %[[QUADS]])
 // CHECK: %[[SUM:[a-z0-9_]+]] = arith.addf %[[TOT]], %[[PART]]
 // CHECK: scf.yield %[[SUM]]
 // CHECK: vector.store %[[TOTAL]], %arg2
-func.func @long_reduction(%a: memref<1x300xf32>, %b: memref<300x4xf32>, %c: memref<1x4xf32>) {
-  linalg.matmul ins(%a, %b : memref<1x300xf32>, memref<300x4xf32>) outs(%c : memref<1x4xf32>)
+func.func @long_reduction(%a: memref<1x302xf32>, %b: memref<302x4xf32>, %c: memref<1x4xf32>) {
+  linalg.matmul ins(%a, %b : memref<1x302xf32>, memref<302x4xf32>) outs(%c : memref<1x4xf32>)
   return
 }
 
@@ -302,14 +304,14 @@ func.func @long_reduction(%a: memref<1x300xf32>, %b: memref<300x4xf32>, %c: memr
 
 // 256 terms are 4 whole blocks: each ends 64 terms after it starts (no
 // min), so the rest loop after its unrolled one runs from
-// start + (64 - 64 mod 2) to start + 64, which folds away in LLVM.
+// start + (64 - 64 mod 4) to start + 64, which folds away in LLVM.
 // CHECK-LABEL: func.func @whole_blocks
 // CHECK: scf.for %[[BLK:[a-z0-9_]+]] = %{{.*}} to %c256 step %c64
 // CHECK-NOT: arith.minsi
 // CHECK: %[[END:[a-z0-9_]+]] = arith.addi %[[BLK]], %c64
 // CHECK-NOT: arith.minsi
 // CHECK: scf.for %{{.*}} = %[[BLK]] to %{{.*}} step
-// CHECK-COUNT-2: vector.fma
+// CHECK-COUNT-4: vector.fma
 // CHECK: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.for
@@ -459,7 +461,7 @@ func.func @one_by_one(%i: memref<1x8x7x7xf32>, %bias: memref<16xf32>, %o: memref
 // the bias is loaded into the accumulators and no separate loop writes it
 // (packing puts the panels' views between the init and the matmul).
 // CHECK-LABEL: func.func @packed_with_init
-// CHECK-SAME: %[[A:[a-z0-9]+]]: memref<2x6xf32>, %[[BIAS:[a-z0-9]+]]: memref<8xf32>, %[[C:[a-z0-9]+]]: memref<2x8xf32>
+// CHECK-SAME: %[[A:[a-z0-9]+]]: memref<2x8xf32>, %[[BIAS:[a-z0-9]+]]: memref<8xf32>, %[[C:[a-z0-9]+]]: memref<2x8xf32>
 // CHECK-NOT: linalg.
 // CHECK: memref.get_global @wp_panels
 // CHECK-NOT: linalg.
@@ -468,14 +470,14 @@ func.func @one_by_one(%i: memref<1x8x7x7xf32>, %bias: memref<16xf32>, %o: memref
 // CHECK-NOT: linalg.
 #bias = affine_map<(d0, d1) -> (d1)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
-memref.global "private" constant @wp : memref<6x8xf32> = dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]]>
-func.func @packed_with_init(%a: memref<2x6xf32>, %bias: memref<8xf32>, %c: memref<2x8xf32>) {
-  %w = memref.get_global @wp : memref<6x8xf32>
+memref.global "private" constant @wp : memref<8x8xf32> = dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]]>
+func.func @packed_with_init(%a: memref<2x8xf32>, %bias: memref<8xf32>, %c: memref<2x8xf32>) {
+  %w = memref.get_global @wp : memref<8x8xf32>
   linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : memref<8xf32>) outs(%c : memref<2x8xf32>) attrs = {tcc.epilogue_init} {
   ^bb0(%in: f32, %o: f32):
     linalg.yield %in : f32
   }
-  linalg.matmul ins(%a, %w : memref<2x6xf32>, memref<6x8xf32>) outs(%c : memref<2x8xf32>)
+  linalg.matmul ins(%a, %w : memref<2x8xf32>, memref<8x8xf32>) outs(%c : memref<2x8xf32>)
   return
 }
 
