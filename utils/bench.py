@@ -10,8 +10,8 @@ every engine pinned to the same first N CPUs (--no-pin: not).
 It measures the machine's single-core fp32 peak with utils/peak_flops.c (-O3 -march=native) in the
 same run and reports GFLOP/s (2 * MACs of Conv/MatMul/Gemm) as a fraction of it: the peak loop runs
 once more in every round, before the engines (best of 5 trials of about 2 ms), and each row's
-fraction is of the median of its rounds' peaks, so that peak and engines are measured in the same
-moments of a shared host (whose neighbours can halve a core's speed for seconds at a time).
+fraction is of the median of its rounds' peaks, measured in the same moments as the engines (on a
+shared host, neighbours slowed cache-bound work for seconds at a time while the FMA loop held).
 
     .venv/bin/python utils/bench.py --models squeezenet1_1 resnet50 --threads 1 --iterations 20
 
@@ -152,7 +152,7 @@ class TccEngine:
 class PeakEngine:
     """utils/peak_flops.c, briefly: run() returns the FMA loop's GFLOP/s at that moment."""
 
-    def __init__(self, exe, iters=1_000_000):
+    def __init__(self, exe, iters):
         self.cmd = [exe, str(iters)]
 
     def run(self):
@@ -213,7 +213,7 @@ def stats(ms):
             "min_ms": float(ms.min()), "runs": len(ms)}
 
 
-def bench_model(args, name, peak):
+def bench_model(args, name):
     spec = export_suite.by_name(name)
     path = os.path.join(args.cache, name + ".onnx")
     if not os.path.exists(path):
@@ -238,7 +238,7 @@ def bench_model(args, name, peak):
     if unknown:
         row["flops_note"] = f"{unknown} Conv/MatMul/Gemm nodes without inferred shapes not counted"
 
-    engines = {"peak": PeakEngine(args.peak_exe),
+    engines = {"peak": PeakEngine(args.peak_exe, 1_000_000),
                "tcc": TccEngine(exe, io_dir, args.warmup, args.threads),
                "ort": OrtEngine(path, feeds, args.threads)}
     if not args.no_torch:
@@ -266,7 +266,7 @@ def bench_model(args, name, peak):
             errs.append(float(np.abs(got.reshape(ref.shape) - ref).max()))
     row["max_abs_err_vs_ort"] = max(errs) if errs else None
 
-    return finish_row(row, times, peak)
+    return finish_row(row, times)
 
 
 def compile_and_link(args, path, cname, work, dims, row):
@@ -304,13 +304,11 @@ def time_engines(args, engines):
     return times
 
 
-def finish_row(row, times, peak):
+def finish_row(row, times):
     """Latency statistics and ratios; GFLOP/s as a fraction of the median of the row's
-    interleaved peak runs (`peak`, measured once before the run, where there are none)."""
-    if "peak" in times:
-        row["peak_gflops_runs"] = [round(x, 1) for x in times.pop("peak")]
-        peak = float(np.median(row["peak_gflops_runs"]))
-    row["peak_gflops"] = peak
+    interleaved peak runs."""
+    row["peak_gflops_runs"] = [round(x, 1) for x in times.pop("peak")]
+    peak = row["peak_gflops"] = float(np.median(row["peak_gflops_runs"]))
     for k, t in times.items():
         row[k] = stats(t)
         row[k]["latencies_ms"] = [round(x, 4) for x in t]
@@ -322,7 +320,7 @@ def finish_row(row, times, peak):
     return row
 
 
-def bench_gemm(args, shape, peak):
+def bench_gemm(args, shape):
     """One fp32 MatMul [M,K] x [K,N] (the weight a constant, as in a model), tcc vs onnxruntime."""
     m, n, k = (int(v) for v in shape.split("x"))
     name = f"gemm_{m}x{n}x{k}"
@@ -342,13 +340,13 @@ def bench_gemm(args, shape, peak):
     os.makedirs(io_dir, exist_ok=True)
     x = rng.standard_normal((m, k), dtype=np.float32)
     x.tofile(os.path.join(io_dir, "input_0.bin"))
-    engines = {"peak": PeakEngine(args.peak_exe),
+    engines = {"peak": PeakEngine(args.peak_exe, 1_000_000),
                "tcc": TccEngine(exe, io_dir, args.warmup, args.threads),
                "ort": OrtEngine(path, {"x": x}, args.threads)}
     times = time_engines(args, engines)
     got = np.fromfile(os.path.join(io_dir, "output_0.bin"), dtype=np.float32)
     row["max_abs_err_vs_ort"] = float(np.abs(got.reshape(m, n) - engines["ort"].out[0]).max())
-    return finish_row(row, times, peak)
+    return finish_row(row, times)
 
 
 def fmt(x, spec="{:.2f}"):
@@ -492,18 +490,18 @@ def main():
     peak_exe = os.path.join(args.out_dir, "peak_flops")
     sh([args.cc, "-O3", "-march=native", os.path.join(ROOT, "utils", "peak_flops.c"), "-o",
         peak_exe])
-    peak = float(sh([peak_exe]).split()[1])
     args.peak_exe = peak_exe
+    peak = PeakEngine(peak_exe, 50_000_000).run()
     print(f"peak: {peak:.1f} GFLOP/s (1 thread)", flush=True)
 
     rows = []
     for shape in args.gemm:
         print(f"gemm {shape} ...", flush=True)
-        rows.append(bench_gemm(args, shape, peak))
+        rows.append(bench_gemm(args, shape))
     for name in args.models:
         print(f"{name} ...", flush=True)
         try:
-            rows.append(bench_model(args, name, peak))
+            rows.append(bench_model(args, name))
         except Exception as e:  # noqa: BLE001 - one failing model does not stop the rest
             rows.append({"model": name, "error": f"{type(e).__name__}: {e}"[:2000]})
             print(f"  error: {rows[-1]['error'][:500]}", flush=True)
