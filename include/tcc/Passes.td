@@ -168,6 +168,12 @@ def PlanWorkspace : Pass<"tcc-plan-workspace", "::mlir::ModuleOp"> {
     `tcc.workspace_lower_bound` is the largest total of buffers live at one
     point (no plan can be smaller). Dynamic allocs are rejected.
 
+    A static alloc inside a loop (a block's scores, from
+    tcc-fuse-attention) is moved before it, one buffer for every iteration,
+    unless a loop yields it; inside a loop marked `tcc.parallel`, whose
+    iterations may run at once, it is made that loop's trip count times as
+    big, and each iteration takes its own part through a `memref.view`.
+
     First, an output is computed in place: a buffer whose last use copies it
     whole into an output argument (after `tcc.num_inputs` inputs) is
     replaced by that argument, and the copy is dropped:
@@ -230,6 +236,38 @@ def OutlineKernels : Pass<"tcc-outline-kernels", "::mlir::ModuleOp"> {
            "Symbol prefix of the kernels">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def FuseAttention : Pass<"tcc-fuse-attention", "::mlir::func::FuncOp"> {
+  let summary = "Computes score chains (QK^T, softmax, PV) in blocks of rows";
+  let description = [{
+    A contraction that reads a tensor of scores (attention's PV, reading
+    softmax(QK^T)) computed by a chain of linalg ops from another
+    contraction is tiled along the loops it shares with the scores (batch,
+    heads, query rows), and the chain is fused into the tiles with linalg's
+    TilingInterface: each block of rows computes its scores, their softmax
+    and its rows of the output before the next starts, so the scores stay in
+    cache instead of making several trips to memory. A block holds at most
+    `block-bytes` of scores and a whole number of rows (static shapes for
+    the register tiling); chains with fewer bytes of scores are left alone.
+    The outermost loop of two or more blocks (the heads) is marked
+    `tcc.parallel`: its iterations run on the context's threads, each with
+    scratch of its own (tcc-plan-workspace), and what runs inside them is
+    not split again (tcc-parallelize-loops). The pipeline runs it before
+    bufferization, after the linalg stage (whose IR the run-time batch
+    analysis compares op by op), and not on ops whose loops are cut at run
+    time.
+  }];
+  let options = [
+    Option<"blockBytes", "block-bytes", "int64_t", /*default=*/"512 * 1024",
+           "The most bytes of scores one block computes">,
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"1024 * 1024",
+           "Chains with fewer bytes of scores are left as they are">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
 }
 
 def FuseElementwise : Pass<"tcc-fuse-elementwise", "::mlir::func::FuncOp"> {
@@ -370,7 +408,8 @@ def ParallelizeLoops : Pass<"tcc-parallelize-loops", "::mlir::ModuleOp"> {
     its own. Until tcc-emit-entry-points turns such a call into a
     `tcc_parallel_for` over the context's threads, it is the serial loop
     it replaced. A loop that reads something a function cannot take stays
-    serial.
+    serial, and so does one inside another marked loop (it runs on the
+    thread of the outer one's iteration).
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",

@@ -46,8 +46,10 @@ struct PipelineOptions {
 /// coincide); `winograd` and `channelsLast` choose how convolutions run.
 void buildONNXToLinalgPipeline(mlir::OpPassManager &pm,
                                const PipelineOptions &options = {});
-/// linalg on tensors -> bufferized memrefs in one planned workspace.
-void buildBufferizePipeline(mlir::OpPassManager &pm);
+/// linalg on tensors -> bufferized memrefs in one planned workspace, the
+/// attention chains first computed in blocks of rows (tcc-fuse-attention).
+void buildBufferizePipeline(mlir::OpPassManager &pm,
+                            const PipelineOptions &options = {});
 /// bufferized -> LLVM dialect with the C ABI entry points.
 void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
                               const PipelineOptions &options);

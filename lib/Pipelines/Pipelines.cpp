@@ -69,7 +69,18 @@ void tcc::buildONNXToLinalgPipeline(OpPassManager &pm,
     fpm.addPass(createCSEPass());
 }
 
-void tcc::buildBufferizePipeline(OpPassManager &pm) {
+void tcc::buildBufferizePipeline(OpPassManager &pm,
+                                 const PipelineOptions &options) {
+  // Before bufferization, on tensors; after the linalg stage, whose IR the
+  // run-time batch analysis compares op by op.
+  tcc::FuseAttentionOptions attention;
+  attention.blockBytes = options.l2CacheBytes / 4;
+  attention.minBytes = options.l2CacheBytes / 2;
+  pm.nest<func::FuncOp>().addPass(tcc::createFuseAttention(attention));
+  // A result the chain reads twice (the scores, by the max and the exp) is
+  // fused once for each read: CSE makes them one.
+  pm.nest<func::FuncOp>().addPass(createCSEPass());
+  pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
   pm.nest<func::FuncOp>().addPass(tcc::createCloneInits());
   pm.nest<func::FuncOp>().addPass(tcc::createPadInPlace());
   bufferization::OneShotBufferizePassOptions bufferize;
@@ -161,7 +172,7 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
   else
     pm.addPass(createCSEPass());
   if (stopAfter >= Stage::Bufferized)
-    buildBufferizePipeline(pm);
+    buildBufferizePipeline(pm, options);
   if (stopAfter >= Stage::LLVM)
     buildLowerToLLVMPipeline(pm, options);
   return pm.run(module);

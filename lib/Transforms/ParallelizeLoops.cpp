@@ -58,8 +58,17 @@ struct ParallelizeLoops
         continue;
       SmallVector<scf::ForOp> loops;
       fn.walk([&](scf::ForOp loop) {
-        if (loop->hasAttr(kParallel))
-          loops.push_back(loop);
+        if (!loop->hasAttr(kParallel))
+          return;
+        // Inside a parallel loop (tcc-fuse-attention's blocks), on the
+        // thread that runs the iteration.
+        for (auto outer = loop->getParentOfType<scf::ForOp>(); outer;
+             outer = outer->getParentOfType<scf::ForOp>())
+          if (outer->hasAttr(kParallel)) {
+            loop->removeAttr(kParallel);
+            return;
+          }
+        loops.push_back(loop);
       });
       if (loops.empty())
         continue;

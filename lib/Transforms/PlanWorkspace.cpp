@@ -259,6 +259,71 @@ static void forwardIntoSlices(
   }
 }
 
+/// Moves the static allocations inside loops of `block` to its start:
+/// each iteration of a loop (tcc-fuse-attention's blocks of rows) then
+/// reuses one buffer. Not one that a loop yields, which the next iteration
+/// reads. Inside a loop marked tcc.parallel, whose iterations run at once
+/// on several threads, each iteration gets a copy of its own: the buffer
+/// is made that many times the size, and each iteration views its part.
+static void hoistLoopAllocs(Block &block) {
+  SmallVector<memref::AllocOp> nested;
+  for (Operation &op : block)
+    if (isa<scf::ForOp>(op))
+      op.walk([&](memref::AllocOp alloc) { nested.push_back(alloc); });
+  for (memref::AllocOp alloc : nested) {
+    MemRefType type = alloc.getType();
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        alloc->getNumOperands())
+      continue;
+    bool yielded = false;
+    SmallVector<Value> worklist{alloc};
+    while (!worklist.empty() && !yielded)
+      for (Operation *user : worklist.pop_back_val().getUsers()) {
+        yielded |= isa<scf::YieldOp>(user);
+        if (isa<ViewLikeOpInterface>(user))
+          llvm::append_range(worklist, user->getResults());
+      }
+    if (yielded)
+      continue;
+    auto parallel = alloc->getParentOfType<scf::ForOp>();
+    while (parallel && !parallel->hasAttr(tcc::attr::kParallel))
+      parallel = parallel->getParentOfType<scf::ForOp>();
+    std::optional<int64_t> trips;
+    if (std::optional<APInt> n =
+            parallel ? parallel.getStaticTripCount() : std::nullopt)
+      trips = n->getSExtValue();
+    if (!parallel || !trips || !type.getElementType().isIntOrFloat()) {
+      // One buffer for all the iterations: they run one after another.
+      if (parallel)
+        parallel->removeAttr(tcc::attr::kParallel);
+      alloc->moveBefore(&block, block.begin());
+      continue;
+    }
+    int64_t bytes = llvm::alignTo(
+        type.getNumElements() *
+            llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+        kAlignment);
+    OpBuilder b = OpBuilder::atBlockBegin(&block);
+    Location loc = alloc.getLoc();
+    auto copies = memref::AllocOp::create(
+        b, loc, MemRefType::get({*trips * bytes}, b.getI8Type()),
+        alloc.getAlignmentAttr());
+    b.setInsertionPointToStart(parallel.getBody());
+    // ((iv - lb) / step) * bytes.
+    Value iteration = arith::DivUIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, parallel.getInductionVar(),
+                              parallel.getLowerBound()),
+        parallel.getStep());
+    Value offset = arith::MulIOp::create(
+        b, loc, iteration, arith::ConstantIndexOp::create(b, loc, bytes));
+    Value own = memref::ViewOp::create(b, loc, type, copies, offset,
+                                       ValueRange());
+    alloc.replaceAllUsesWith(own);
+    alloc.erase();
+  }
+}
+
 struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
   void runOnOperation() override {
     auto func = getOperation().lookupSymbol<func::FuncOp>("main");
@@ -270,6 +335,7 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
       return signalPassFailure();
     }
     flattenEmptyArguments(func);
+    hoistLoopAllocs(block);
 
     DenseMap<Operation *, int64_t> position;
     auto number = [&] {

@@ -985,6 +985,24 @@ def parallel_rest():
 CHECKED += [parallel, parallel_rest]
 
 
+def attention_blocks():
+    """Attention on 2 heads of 1024 queries: 8 MB of scores, more than half of any L2 cache up
+    to 16 MB, so tcc-fuse-attention computes QK^T, the scale, the softmax and PV in blocks of
+    rows, the heads split over a context's threads."""
+    nodes = [helper.make_node("Transpose", ["k"], ["kt"], name="transpose_k", perm=[0, 1, 3, 2]),
+             helper.make_node("MatMul", ["q", "kt"], ["qk"], name="qk"),
+             helper.make_node("Mul", ["qk", "scale"], ["scaled"], name="scale"),
+             helper.make_node("Softmax", ["scaled"], ["p"], name="softmax", axis=-1),
+             helper.make_node("MatMul", ["p", "v"], ["o"], name="pv")]
+    inits = [init("scale", np.array(32 ** -0.5, dtype=np.float32))]
+    return model("attention_blocks", nodes,
+                 [vi("q", [1, 2, 1024, 32]), vi("k", [1, 2, 1024, 32]), vi("v", [1, 2, 1024, 32])],
+                 [vi("o", [1, 2, 1024, 32])], inits)
+
+
+CHECKED += [attention_blocks]
+
+
 def if_unsafe():
     # A run-time If whose branch gathers at a data-dependent index: not run speculatively.
     then_branch = helper.make_graph(

@@ -92,3 +92,34 @@ func.func @main(%buf: memref<64x8xf32>, %n: index) {
   call @k0(%buf, %n) : (memref<64x8xf32>, index) -> ()
   return
 }
+
+// -----
+
+// A parallel loop inside another (a contraction's in tcc-fuse-attention's
+// blocks) runs on the thread of the outer one's iteration: one chunk, the
+// outer loop; the inner one stays in it, serial and unmarked.
+// CHECK-LABEL: func.func private @nested(
+// CHECK: call @nested_par0(
+// CHECK-NOT: call @nested_par1
+// CHECK-LABEL: func.func private @nested_par0(
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: tcc.parallel
+// CHECK-NOT: func.func private @nested_par1
+func.func private @nested(%out: memref<4x8xf32>) attributes {tcc.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %n = %c0 to %c4 step %c1 {
+    scf.for %i = %c0 to %c8 step %c1 {
+      memref.store %zero, %out[%n, %i] : memref<4x8xf32>
+    } {tcc.parallel}
+  } {tcc.parallel}
+  return
+}
+func.func @main(%out: memref<4x8xf32>) {
+  call @nested(%out) : (memref<4x8xf32>) -> ()
+  return
+}

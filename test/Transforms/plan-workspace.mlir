@@ -182,3 +182,74 @@ func.func @main(%in: memref<16x16xf32>, %w: memref<16x16xf32>, %out: memref<16x1
   memref.copy %d, %out : memref<16x16xf32> to memref<16x16xf32>
   return
 }
+
+// -----
+
+// A buffer of each iteration of a loop (tcc-fuse-attention's scores of a
+// block) is allocated once, before it, and planned like the others.
+// CHECK-LABEL: func @main
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<256xi8>)
+// CHECK: %[[S:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<256xi8> to memref<64xf32>
+// CHECK: scf.for
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[S]] : memref<64xf32>)
+// CHECK-NOT: memref.alloc
+func.func @main(%in: memref<4x64xf32>, %out: memref<4x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c4 step %c1 {
+    %s = memref.alloc() : memref<64xf32>
+    linalg.fill ins(%zero : f32) outs(%s : memref<64xf32>)
+    %row = memref.subview %out[%i, 0] [1, 64] [1, 1] : memref<4x64xf32> to memref<64xf32, strided<[1], offset: ?>>
+    memref.copy %s, %row : memref<64xf32> to memref<64xf32, strided<[1], offset: ?>>
+  }
+  return
+}
+
+// -----
+
+// In a loop marked tcc.parallel (3 iterations, from 2 by 3), whose
+// iterations may run at once, each iteration views a copy of its own:
+// 3 x 256 bytes, at ((i - 2) / 3) x 256.
+// CHECK-LABEL: func @main
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<768xi8>)
+// CHECK: %[[COPIES:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<768xi8> to memref<768xi8>
+// CHECK: scf.for %[[I:[a-z0-9]+]] = %[[LB:[a-z0-9]+]] to %{{.*}} step %[[STEP:[a-z0-9]+]]
+// CHECK: %[[D:.*]] = arith.subi %[[I]], %[[LB]]
+// CHECK: %[[N:.*]] = arith.divui %[[D]], %[[STEP]]
+// CHECK: %[[OFF:.*]] = arith.muli %[[N]], %{{.*}}
+// CHECK: %[[OWN:.*]] = memref.view %[[COPIES]][%[[OFF]]][] : memref<768xi8> to memref<64xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[OWN]] : memref<64xf32>)
+// CHECK: } {tcc.parallel}
+func.func @main(%in: memref<9x64xf32>, %out: memref<9x64xf32>) {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c9 = arith.constant 9 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %i = %c2 to %c9 step %c3 {
+    %s = memref.alloc() : memref<64xf32>
+    linalg.fill ins(%zero : f32) outs(%s : memref<64xf32>)
+    %row = memref.subview %out[%i, 0] [1, 64] [1, 1] : memref<9x64xf32> to memref<64xf32, strided<[1], offset: ?>>
+    memref.copy %s, %row : memref<64xf32> to memref<64xf32, strided<[1], offset: ?>>
+  } {tcc.parallel}
+  return
+}
+
+// -----
+
+// A buffer a loop yields to its next iteration cannot be one for all of
+// them.
+func.func @main(%in: memref<64xf32>, %out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %in) -> (memref<64xf32>) {
+    // expected-error @+1 {{allocation inside a region is not supported}}
+    %s = memref.alloc() : memref<64xf32>
+    memref.copy %acc, %s : memref<64xf32> to memref<64xf32>
+    scf.yield %s : memref<64xf32>
+  }
+  memref.copy %r, %out : memref<64xf32> to memref<64xf32>
+  return
+}
