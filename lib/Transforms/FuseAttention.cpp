@@ -107,9 +107,15 @@ struct FuseAttention : tcc::impl::FuseAttentionBase<FuseAttention> {
         consumers.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp consumer : consumers)
-      if (failed(fuse(rewriter, consumer)))
+    bool fusedAny = false;
+    for (linalg::LinalgOp consumer : consumers) {
+      FailureOr<bool> fused = fuse(rewriter, consumer);
+      if (failed(fused))
         return signalPassFailure();
+      fusedAny |= *fused;
+    }
+    if (!fusedAny)
+      return;
     // A block's scores in a buffer of a block's size, not in a slice of
     // one for all of them.
     RewritePatternSet patterns(&getContext());
@@ -119,10 +125,11 @@ struct FuseAttention : tcc::impl::FuseAttentionBase<FuseAttention> {
   }
 
   /// Tiles `consumer` along the loops it shares with the scores it reads
-  /// and fuses their chain into the tiles, where it reads such scores.
-  LogicalResult fuse(RewriterBase &rewriter, linalg::LinalgOp consumer) {
+  /// and fuses their chain into the tiles, where it reads such scores;
+  /// whether it did.
+  FailureOr<bool> fuse(RewriterBase &rewriter, linalg::LinalgOp consumer) {
     if (consumer->hasAttr(tcc::kLoopExtentsAttr))
-      return success();
+      return false;
     for (OpOperand *in : consumer.getDpsInputOperands()) {
       std::optional<Chain> chain = chainOf(in->get(), consumer);
       if (!chain)
@@ -160,7 +167,7 @@ struct FuseAttention : tcc::impl::FuseAttentionBase<FuseAttention> {
       unsigned rowDim = shared.back();
       int64_t rows = largestDivisor(
           ranges[rowDim], std::max<int64_t>(1, blockBytes / rowBytes));
-      if (rows == ranges[rowDim] && blocks == ranges[rowDim])
+      if (blocks / rows < 2)
         continue; // one block
       SmallVector<OpFoldResult> tileSizes(ranges.size(),
                                           rewriter.getIndexAttr(0));
@@ -169,9 +176,9 @@ struct FuseAttention : tcc::impl::FuseAttentionBase<FuseAttention> {
 
       scf::SCFTileAndFuseOptions options;
       options.tilingOptions.setTileSizes(tileSizes);
-      llvm::SmallPtrSet<Operation *, 16> fused = chain->ops;
       options.setFusionControlFn(
-          [fused](tensor::ExtractSliceOp, OpResult producer,
+          [fused = std::move(chain->ops)](tensor::ExtractSliceOp,
+                                          OpResult producer,
                   bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
             if (!fused.contains(producer.getOwner()))
               return std::nullopt;
@@ -198,9 +205,9 @@ struct FuseAttention : tcc::impl::FuseAttentionBase<FuseAttention> {
         }
       }
       rewriter.eraseOp(consumer);
-      return success();
+      return true;
     }
-    return success();
+    return false;
   }
 };
 
