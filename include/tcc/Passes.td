@@ -115,6 +115,26 @@ def EmitEntryPoints : Pass<"tcc-emit-entry-points", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def WriteIntoDeadInputs
+    : Pass<"tcc-write-into-dead-inputs", "::mlir::func::FuncOp"> {
+  let summary = "Makes elementwise ops write over an input dead after them";
+  let description = [{
+    A linalg.generic on tensors whose loops are all parallel and whose init
+    is a tensor.empty it does not read takes as its init one of its inputs
+    that is read like the output, has the result's type, is computed in
+    the same block (not a constant, not a slice) and whose buffer nothing
+    reads after the op (no later use of it, of a view of it, or of a value
+    written into it). One-shot bufferization then writes the result over
+    that input's buffer as it reads it. The result of the op just before
+    is not taken: that is a contraction whose epilogue the op may become,
+    kept in registers by tcc-vectorize-contractions. So a residual add
+    fused into a convolution stores over the residual it has just loaded
+    instead of into another buffer, and the residual's buffer is not live
+    beside the result's.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def CloneInits : Pass<"tcc-clone-inits", "::mlir::func::FuncOp"> {
   let summary = "Recomputes a constant init for each op that writes it";
   let description = [{

@@ -83,6 +83,7 @@ void tcc::buildBufferizePipeline(OpPassManager &pm,
   pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
   pm.nest<func::FuncOp>().addPass(tcc::createCloneInits());
   pm.nest<func::FuncOp>().addPass(tcc::createPadInPlace());
+  pm.nest<func::FuncOp>().addPass(tcc::createWriteIntoDeadInputs());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
