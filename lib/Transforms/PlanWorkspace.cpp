@@ -32,6 +32,12 @@ struct Buffer {
   int64_t offsetInParent = 0;
 };
 
+/// The bytes of a static buffer of `type`.
+static int64_t byteSize(MemRefType type) {
+  return type.getNumElements() *
+         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
 /// The top-level op of `block` that contains `op`.
 static Operation *topLevelAncestor(Block &block, Operation *op) {
   while (op && op->getBlock() != &block)
@@ -299,10 +305,7 @@ static void hoistLoopAllocs(Block &block) {
       alloc->moveBefore(&block, block.begin());
       continue;
     }
-    int64_t bytes = llvm::alignTo(
-        type.getNumElements() *
-            llvm::divideCeil(type.getElementTypeBitWidth(), 8),
-        kAlignment);
+    int64_t bytes = llvm::alignTo(byteSize(type), kAlignment);
     OpBuilder b = OpBuilder::atBlockBegin(&block);
     Location loc = alloc.getLoc();
     auto copies = memref::AllocOp::create(
@@ -362,8 +365,7 @@ struct PlanWorkspace : tcc::impl::PlanWorkspaceBase<PlanWorkspace> {
         alloc.emitError("allocation inside a region is not supported");
         return WalkResult::interrupt();
       }
-      int64_t bits = type.getElementTypeBitWidth();
-      int64_t bytes = type.getNumElements() * llvm::divideCeil(bits, 8);
+      int64_t bytes = byteSize(type);
       Uses used = uses(block, alloc, position);
       buffers.push_back({alloc, (int64_t)llvm::alignTo(std::max<int64_t>(bytes, 1),
                                                        kAlignment),

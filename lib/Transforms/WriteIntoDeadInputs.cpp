@@ -40,11 +40,9 @@ bool deadAfter(Value value, Operation *op) {
     Operation *top = block->findAncestorOpInBlock(*user);
     if (!top || !top->isBeforeInBlock(op))
       return false;
-    auto dps = dyn_cast<DestinationStyleOpInterface>(user);
-    if (top == user && dps && !dps.isDpsInit(&use))
-      continue;
-    if (top == user && dps) {
-      if (!deadAfter(dps.getTiedOpResult(&use), op))
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(user);
+        dps && top == user) {
+      if (dps.isDpsInit(&use) && !deadAfter(dps.getTiedOpResult(&use), op))
         return false;
       continue;
     }
