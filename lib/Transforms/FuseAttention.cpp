@@ -174,6 +174,16 @@ struct FuseAttention : tcc::impl::FuseAttentionBase<FuseAttention> {
       for (unsigned d : shared)
         tileSizes[d] = rewriter.getIndexAttr(d == rowDim ? rows : 1);
 
+      // The fill that zeroes the output goes into the blocks too (a copy,
+      // where CSE shares it among layers): each block's contraction then
+      // starts from zeros in registers
+      // (tcc-vectorize-contractions) instead of reading the slice a
+      // separate pass over the whole output zeroed.
+      if (auto fill = consumer.getDpsInitOperand(0)
+                          ->get()
+                          .getDefiningOp<linalg::FillOp>())
+        if (fill.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>())
+          chain->ops.insert(fill);
       scf::SCFTileAndFuseOptions options;
       options.tilingOptions.setTileSizes(tileSizes);
       options.setFusionControlFn(

@@ -3,7 +3,9 @@
 // Attention on 2 heads of 64 rows (32 KB of scores): PV is tiled along
 // (heads, query rows), in blocks of 16 rows (16 x 64 floats = 4 KB), and
 // QK^T, the scale and the softmax (max, exp, sum, normalize) are fused into
-// the blocks; K^T's transpose stays outside. The head loop is parallel.
+// the blocks; K^T's transpose stays outside. The fill that zeroes PV's
+// output runs in the blocks, on each block's slice. The head loop is
+// parallel.
 // CHECK-LABEL: func.func @attention(
 // CHECK: linalg.transpose
 // CHECK: scf.for %[[H:[a-z0-9]+]] =
@@ -19,10 +21,12 @@
 // CHECK: %[[EXP:.*]] = linalg.generic {{.*}} ins(%[[SCALED]], %[[MAX]] :
 // CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[EXP]] : tensor<1x1x16x64xf32>)
 // CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[EXP]], %[[SUM]] :
-// CHECK: %[[PV:.*]] = linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<1x1x16x64xf32>, tensor<1x1x64x16xf32>) outs(%{{.*}} : tensor<1x1x16x16xf32>)
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x1x16x16xf32>)
+// CHECK: %[[PV:.*]] = linalg.generic {{.*}} ins(%[[P]], %{{.*}} : tensor<1x1x16x64xf32>, tensor<1x1x64x16xf32>) outs(%[[ZERO]] : tensor<1x1x16x16xf32>)
 // CHECK: tensor.insert_slice %[[PV]] into %{{.*}}[0, %[[H]], %[[R]], 0] [1, 1, 16, 16]
 // CHECK: } {tcc.parallel}
 // CHECK-NOT: tensor<1x2x64x64xf32>
+// CHECK-NOT: linalg.fill
 #qk = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
 #kt = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
 #o = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
