@@ -176,9 +176,9 @@ struct FuseAttention : tcc::impl::FuseAttentionBase<FuseAttention> {
 
       // The fill that zeroes the output goes into the blocks too (a copy,
       // where CSE shares it among layers): each block's contraction then
-      // starts from zeros in registers
-      // (tcc-vectorize-contractions) instead of reading the slice a
-      // separate pass over the whole output zeroed.
+      // starts from zeros in registers (tcc-vectorize-contractions) instead
+      // of reading a slice that a separate pass over the whole output
+      // zeroed.
       if (auto fill = consumer.getDpsInitOperand(0)
                           ->get()
                           .getDefiningOp<linalg::FillOp>())
