@@ -43,6 +43,15 @@ struct Chain {
   llvm::SmallPtrSet<Operation *, 16> ops;
 };
 
+/// Whether `op` makes a tensor from nothing: none of its tensor operands
+/// is computed but by a tensor.empty (a fill of one).
+bool fromNothing(Operation *op) {
+  return llvm::all_of(op->getOperands(), [](Value v) {
+    return !isa<RankedTensorType>(v.getType()) ||
+           v.getDefiningOp<tensor::EmptyOp>();
+  });
+}
+
 /// The chain that computes `scores` from one contraction through linalg
 /// ops on tensors, none of whose results is used outside the chain and
 /// `consumer`; nullopt where there is no such chain.
@@ -76,12 +85,6 @@ std::optional<Chain> chainOf(Value scores, Operation *consumer) {
   // The chain's ops run in the blocks only: none but those that make a
   // tensor from nothing (a fill of a tensor.empty, which CSE shares among
   // all the layers) may be used elsewhere.
-  auto fromNothing = [](Operation *op) {
-    return llvm::all_of(op->getOperands(), [](Value v) {
-      return !isa<RankedTensorType>(v.getType()) ||
-             v.getDefiningOp<tensor::EmptyOp>();
-    });
-  };
   for (Operation *op : chain.ops)
     for (Operation *user : op->getUsers())
       if (user != consumer && !chain.ops.contains(user) && !fromNothing(op))
@@ -179,11 +182,10 @@ struct FuseAttention : tcc::impl::FuseAttentionBase<FuseAttention> {
       // starts from zeros in registers (tcc-vectorize-contractions) instead
       // of reading a slice that a separate pass over the whole output
       // zeroed.
-      if (auto fill = consumer.getDpsInitOperand(0)
-                          ->get()
-                          .getDefiningOp<linalg::FillOp>())
-        if (fill.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>())
-          chain->ops.insert(fill);
+      auto fill =
+          consumer.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+      if (fill && fromNothing(fill))
+        chain->ops.insert(fill);
       scf::SCFTileAndFuseOptions options;
       options.tilingOptions.setTileSizes(tileSizes);
       options.setFusionControlFn(
