@@ -8,6 +8,8 @@
 #include "Patterns.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -32,6 +34,27 @@ struct GatherPattern : OpConversionPattern<onnx::GatherOp> {
                                     : op.getAxis();
     int64_t qRank = indicesType.getRank();
     Value data = adaptor.getData(), indices = adaptor.getIndices();
+    // One constant index, scalar or in a 1-d tensor (torch's x[0], multi-head
+    // attention's q, k, v out of one projection): a slice, which bufferizes
+    // to a view of the data rather than a copy. The verifier has checked it
+    // is in range.
+    DenseIntElementsAttr constant;
+    if (qRank <= 1 && matchPattern(indices, m_Constant(&constant)) &&
+        constant.getNumElements() == 1) {
+      int64_t size = dataType.getDimSize(axis);
+      int64_t index = (*constant.value_begin<APInt>()).getSExtValue();
+      SmallVector<OpFoldResult> offsets(dataType.getRank(),
+                                        rewriter.getIndexAttr(0));
+      offsets[axis] = rewriter.getIndexAttr(index < 0 ? index + size : index);
+      SmallVector<OpFoldResult> sizes =
+          getAsIndexOpFoldResult(rewriter.getContext(), dataType.getShape());
+      sizes[axis] = rewriter.getIndexAttr(1);
+      SmallVector<OpFoldResult> strides(dataType.getRank(),
+                                        rewriter.getIndexAttr(1));
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          op, type, data, offsets, sizes, strides);
+      return success();
+    }
     Value result = buildIndexed(
         rewriter, op.getLoc(), type,
         [&](OpBuilder &b, Location loc, ValueRange ivs) {

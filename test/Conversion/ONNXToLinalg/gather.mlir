@@ -23,6 +23,29 @@ func.func @gather(%x: tensor<2x5x3xf32>, %i: tensor<4x2xi32>) -> tensor<2x4x2x3x
 
 // -----
 
+// One constant index (negative: -2 of 3 is 1): a slice, no copy; rank-
+// reducing for a scalar index, not for a 1-d one; two indices stay a gather.
+// CHECK-LABEL: func @gather_constant
+// CHECK-SAME: (%[[X:.*]]: tensor<3x5x4xf32>)
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[X]][1, 0, 0] [1, 5, 4] [1, 1, 1] : tensor<3x5x4xf32> to tensor<5x4xf32>
+// CHECK: %[[T:.*]] = tensor.extract_slice %[[X]][0, 0, 3] [3, 5, 1] [1, 1, 1] : tensor<3x5x4xf32> to tensor<3x5xf32>
+// CHECK: %[[U:.*]] = tensor.extract_slice %[[X]][0, 0, 3] [3, 5, 1] [1, 1, 1] : tensor<3x5x4xf32> to tensor<3x5x1xf32>
+// CHECK: %[[V:.*]] = linalg.generic
+// CHECK: return %[[S]], %[[T]], %[[U]], %[[V]]
+func.func @gather_constant(%x: tensor<3x5x4xf32>) -> (tensor<5x4xf32>, tensor<3x5xf32>, tensor<3x5x1xf32>, tensor<3x5x2xf32>) {
+  %i = onnx.Constant dense<-2> : tensor<i64>
+  %j = onnx.Constant dense<3> : tensor<i32>
+  %k = onnx.Constant dense<[3]> : tensor<1xi64>
+  %0 = onnx.Gather %x, %i {axis = 0 : i64} : (tensor<3x5x4xf32>, tensor<i64>) -> tensor<5x4xf32>
+  %1 = onnx.Gather %x, %j {axis = -1 : i64} : (tensor<3x5x4xf32>, tensor<i32>) -> tensor<3x5xf32>
+  %l = onnx.Constant dense<[3, 0]> : tensor<2xi64>
+  %2 = onnx.Gather %x, %k {axis = 2 : i64} : (tensor<3x5x4xf32>, tensor<1xi64>) -> tensor<3x5x1xf32>
+  %3 = onnx.Gather %x, %l {axis = 2 : i64} : (tensor<3x5x4xf32>, tensor<2xi64>) -> tensor<3x5x2xf32>
+  return %0, %1, %2, %3 : tensor<5x4xf32>, tensor<3x5xf32>, tensor<3x5x1xf32>, tensor<3x5x2xf32>
+}
+
+// -----
+
 // Positive steps: one strided extract_slice (start -3 of 10 is 7).
 // CHECK-LABEL: func @slice_positive
 // CHECK: tensor.extract_slice %arg0[0, 7] [4, 2] [1, 2] : tensor<4x10xf32> to tensor<4x2xf32>
