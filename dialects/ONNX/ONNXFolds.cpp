@@ -294,17 +294,26 @@ static std::optional<IntTensor> evaluateInts(Value v, int depth = 0) {
   return std::nullopt;
 }
 
-/// Replaces `op` by a Reshape of `data` to its (static) result type.
-static void replaceByReshape(PatternRewriter &rewriter, Operation *op,
-                             Value data) {
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+/// `data` reshaped to the static `type`.
+static Value reshapeTo(PatternRewriter &rewriter, Location loc, Value data,
+                       RankedTensorType type) {
   auto shapeType =
       RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
   Value shape = ConstantOp::create(
-      rewriter, op->getLoc(), shapeType,
+      rewriter, loc, shapeType,
       DenseElementsAttr::get(shapeType, type.getShape()));
-  rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, data, shape,
-                                         rewriter.getI64IntegerAttr(0));
+  return ReshapeOp::create(rewriter, loc, type, data, shape,
+                           rewriter.getI64IntegerAttr(0));
+}
+
+/// Replaces `op` by a Reshape of `data` to its (static) result type, or by
+/// `data` itself where that already has the type.
+static void replaceByReshape(PatternRewriter &rewriter, Operation *op,
+                             Value data) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  rewriter.replaceOp(op, data.getType() == type
+                             ? data
+                             : reshapeTo(rewriter, op->getLoc(), data, type));
 }
 
 static bool staticNonEmpty(Type t) {
@@ -367,11 +376,148 @@ struct GatherNDOfIotaIsReshape : OpRewritePattern<GatherNDOp> {
   }
 };
 
+/// Whether `perm` over `shape` keeps the dims of size > 1 in order: it
+/// moves only size-1 dims, and is a reshape.
+static bool movesOnlyUnitDims(ArrayRef<int64_t> perm, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> kept;
+  for (int64_t p : perm)
+    if (shape[p] != 1)
+      kept.push_back(p);
+  return llvm::is_sorted(kept);
+}
+
+/// `perm` without the positions in `dropped` (positions of the result),
+/// the remaining source dims renumbered.
+static SmallVector<int64_t> dropFromPermutation(ArrayRef<int64_t> perm,
+                                                ArrayRef<int64_t> dropped) {
+  SmallVector<int64_t> result;
+  for (auto [j, p] : llvm::enumerate(perm)) {
+    if (llvm::is_contained(dropped, int64_t(j)))
+      continue;
+    int64_t below = llvm::count_if(
+        dropped, [&, p = p](int64_t d) { return perm[d] < p; });
+    result.push_back(p - below);
+  }
+  return result;
+}
+
+/// A Transpose that keeps the order of its dims of size > 1 moves no
+/// element: it is a Reshape (a view, not a copy).
+struct TransposeOfUnitDimsIsReshape : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!type || !type.hasStaticShape() || !staticNonEmpty(op.getType()))
+      return rewriter.notifyMatchFailure(op, "shapes not static");
+    if (!movesOnlyUnitDims(transposePermutation(op), type.getShape()))
+      return rewriter.notifyMatchFailure(op, "moves a dim of size > 1");
+    replaceByReshape(rewriter, op, op.getData());
+    return success();
+  }
+};
+
+/// Squeeze(Transpose(x)) is Transpose(Squeeze(x)): the size-1 dims go
+/// before the permutation, which then permutes fewer dims (and may move
+/// only size-1 dims, or none). torchvision's multi-head attention squeezes
+/// the transposed q, k, v projection before taking q, k and v out of it.
+struct SqueezeBeforeTranspose : OpRewritePattern<SqueezeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SqueezeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getData().getDefiningOp<TransposeOp>();
+    if (!transpose || !transpose->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "not the one use of a Transpose");
+    auto xType = dyn_cast<RankedTensorType>(transpose.getData().getType());
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!xType || !xType.hasStaticShape() || !staticNonEmpty(type))
+      return rewriter.notifyMatchFailure(op, "shapes not static");
+    SmallVector<int64_t> perm = transposePermutation(transpose);
+    int64_t rank = perm.size();
+    SmallVector<int64_t> axes;
+    if (isa<NoneType>(op.getAxes().getType())) {
+      for (int64_t j = 0; j < rank; ++j)
+        if (xType.getDimSize(perm[j]) == 1)
+          axes.push_back(j);
+    } else {
+      std::optional<SmallVector<int64_t>> constant =
+          getConstantInts(op.getAxes());
+      if (!constant)
+        return rewriter.notifyMatchFailure(op, "axes not constant");
+      for (int64_t a : *constant)
+        axes.push_back(normAxis(a, rank));
+    }
+    SmallVector<int64_t> squeezedShape;
+    for (int64_t d = 0; d < rank; ++d)
+      if (llvm::none_of(axes, [&](int64_t a) { return perm[a] == d; }))
+        squeezedShape.push_back(xType.getDimSize(d));
+    Value squeezed = reshapeTo(
+        rewriter, op.getLoc(), transpose.getData(),
+        RankedTensorType::get(squeezedShape, xType.getElementType()));
+    rewriter.replaceOpWithNewOp<TransposeOp>(
+        op, type, squeezed,
+        rewriter.getDenseI64ArrayAttr(dropFromPermutation(perm, axes)));
+    return success();
+  }
+};
+
+/// Gather(Transpose(x), i, axis) with one constant index is
+/// Transpose(Gather(x, i, perm[axis])): a slice of x, with the other dims
+/// permuted. Only where that permutation moves only size-1 dims (a
+/// reshape) and every user of the Transpose is such a Gather: the
+/// Transpose, a copy, then goes, each Gather a view of x. torchvision's
+/// multi-head attention takes q, k and v so out of its transposed
+/// projection.
+struct GatherBeforeTranspose : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static bool oneConstantIndex(Operation *op) {
+    auto gather = dyn_cast<GatherOp>(op);
+    auto type = gather ? dyn_cast<RankedTensorType>(gather.getIndices().getType())
+                       : RankedTensorType();
+    return type && type.getRank() == 0 && constantAttr(gather.getIndices());
+  }
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto transpose = op.getData().getDefiningOp<TransposeOp>();
+    if (!transpose || !llvm::all_of(transpose->getUsers(), oneConstantIndex))
+      return rewriter.notifyMatchFailure(
+          op, "not on a Transpose only gathered at constant indices");
+    auto xType = dyn_cast<RankedTensorType>(transpose.getData().getType());
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!xType || !xType.hasStaticShape() || !staticNonEmpty(type))
+      return rewriter.notifyMatchFailure(op, "shapes not static");
+    SmallVector<int64_t> perm = transposePermutation(transpose);
+    int64_t axis = normAxis(op.getAxis(), perm.size());
+    SmallVector<int64_t> rest = dropFromPermutation(perm, {axis});
+    SmallVector<int64_t> gatheredShape(xType.getShape());
+    gatheredShape.erase(gatheredShape.begin() + perm[axis]);
+    if (!movesOnlyUnitDims(rest, gatheredShape))
+      return rewriter.notifyMatchFailure(op, "the rest is a real transpose");
+    Value gathered = GatherOp::create(
+        rewriter, op.getLoc(),
+        RankedTensorType::get(gatheredShape, xType.getElementType()),
+        transpose.getData(), op.getIndices(),
+        rewriter.getI64IntegerAttr(perm[axis]));
+    replaceByReshape(rewriter, op, gathered);
+    return success();
+  }
+};
+
 } // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<TransposeOfUnitDimsIsReshape>(context);
+}
+
+void SqueezeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<SqueezeBeforeTranspose>(context);
+}
 
 void GatherOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
-  results.add<GatherOfIotaIsReshape>(context);
+  results.add<GatherOfIotaIsReshape, GatherBeforeTranspose>(context);
 }
 
 void GatherNDOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -40,6 +40,7 @@ def ONNX_SqueezeOp : ONNX_Op<"Squeeze"> {
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def ONNX_UnsqueezeOp : ONNX_Op<"Unsqueeze"> {

@@ -46,6 +46,7 @@ def ONNX_TransposeOp : ONNX_Op<"Transpose"> {
   let results = (outs AnyTensor:$transposed);
   let assemblyFormat = "$data attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def ONNX_ConcatOp : ONNX_Op<"Concat"> {

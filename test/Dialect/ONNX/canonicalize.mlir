@@ -285,3 +285,64 @@ func.func @conv_taps_kept(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
   %c = onnx.Conv %x, %w, %none {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x4x4xf32>, tensor<1x1x3x3xf32>, none) -> tensor<1x1x4x4xf32>
   return %c : tensor<1x1x4x4xf32>
 }
+
+// -----
+
+// torchvision's multi-head attention: the q, k, v projection, unsqueezed,
+// transposed (the 3 outermost), squeezed, then q, k and v gathered. The
+// squeeze goes before the transpose, each gather before it; the transpose
+// left moves only size-1 dims: reshapes, and no Transpose stays.
+// CHECK-LABEL: func @attention_qkv
+// CHECK-SAME: (%[[X:.*]]: tensor<5x1x3x8xf32>)
+// CHECK-NOT: onnx.Transpose
+// CHECK: %[[P:.*]] = onnx.Reshape %{{.*}} : (tensor<1x5x1x3x8xf32>, tensor<4xi64>) -> tensor<5x1x3x8xf32>
+// CHECK: %[[Q:.*]] = onnx.Gather %[[P]], %{{.*}} {axis = 2 : i64} : (tensor<5x1x3x8xf32>, tensor<i64>) -> tensor<5x1x8xf32>
+// CHECK: %[[V:.*]] = onnx.Gather %[[P]], %{{.*}} {axis = 2 : i64} : (tensor<5x1x3x8xf32>, tensor<i64>) -> tensor<5x1x8xf32>
+// CHECK-NOT: onnx.Transpose
+// CHECK: return %[[Q]], %[[V]]
+func.func @attention_qkv(%x: tensor<5x1x3x8xf32>) -> (tensor<5x1x8xf32>, tensor<5x1x8xf32>) {
+  %zero = onnx.Constant dense<0> : tensor<1xi64>
+  %three = onnx.Constant dense<3> : tensor<1xi64>
+  %i0 = onnx.Constant dense<0> : tensor<i64>
+  %i2 = onnx.Constant dense<-1> : tensor<i64>
+  %0 = onnx.Unsqueeze %x, %zero : (tensor<5x1x3x8xf32>, tensor<1xi64>) -> tensor<1x5x1x3x8xf32>
+  %1 = onnx.Transpose %0 {perm = array<i64: 3, 1, 2, 0, 4>} : (tensor<1x5x1x3x8xf32>) -> tensor<3x5x1x1x8xf32>
+  %2 = onnx.Squeeze %1, %three : (tensor<3x5x1x1x8xf32>, tensor<1xi64>) -> tensor<3x5x1x8xf32>
+  %q = onnx.Gather %2, %i0 {axis = 0 : i64} : (tensor<3x5x1x8xf32>, tensor<i64>) -> tensor<5x1x8xf32>
+  %v = onnx.Gather %2, %i2 {axis = 0 : i64} : (tensor<3x5x1x8xf32>, tensor<i64>) -> tensor<5x1x8xf32>
+  return %q, %v : tensor<5x1x8xf32>, tensor<5x1x8xf32>
+}
+
+// -----
+
+// A transpose of only size-1 dims is a reshape; one of larger dims stays.
+// CHECK-LABEL: func @transpose_unit_dims
+// CHECK: onnx.Reshape %arg0
+// CHECK: onnx.Transpose %arg0 {perm = array<i64: 2, 1, 0>}
+func.func @transpose_unit_dims(%x: tensor<4x1x3xf32>) -> (tensor<1x4x3xf32>, tensor<3x1x4xf32>) {
+  %0 = onnx.Transpose %x {perm = array<i64: 1, 0, 2>} : (tensor<4x1x3xf32>) -> tensor<1x4x3xf32>
+  %1 = onnx.Transpose %x {perm = array<i64: 2, 1, 0>} : (tensor<4x1x3xf32>) -> tensor<3x1x4xf32>
+  return %0, %1 : tensor<1x4x3xf32>, tensor<3x1x4xf32>
+}
+
+// -----
+
+// Gathers stay after a transpose that would still move dims of size > 1,
+// or that has another user; a transpose left with its dims in order goes.
+// CHECK-LABEL: func @gather_transpose_kept
+// CHECK: %[[T:.*]] = onnx.Transpose %arg0 {perm = array<i64: 2, 1, 0>}
+// CHECK: onnx.Gather %[[T]]
+// CHECK: %[[U:.*]] = onnx.Transpose %arg1 {perm = array<i64: 1, 0>}
+// CHECK: onnx.Gather %[[U]]
+// CHECK: %[[G:.*]] = onnx.Gather %arg0, %{{.*}} {axis = 2 : i64} : (tensor<4x5x3xf32>, tensor<i64>) -> tensor<4x5xf32>
+// CHECK: return %{{.*}}, %{{.*}}, %[[U]], %[[G]]
+func.func @gather_transpose_kept(%x: tensor<4x5x3xf32>, %y: tensor<4x3xf32>) -> (tensor<5x4xf32>, tensor<4xf32>, tensor<3x4xf32>, tensor<4x5xf32>) {
+  %i = onnx.Constant dense<1> : tensor<i64>
+  %0 = onnx.Transpose %x {perm = array<i64: 2, 1, 0>} : (tensor<4x5x3xf32>) -> tensor<3x5x4xf32>
+  %1 = onnx.Gather %0, %i {axis = 0 : i64} : (tensor<3x5x4xf32>, tensor<i64>) -> tensor<5x4xf32>
+  %2 = onnx.Transpose %y {perm = array<i64: 1, 0>} : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  %3 = onnx.Gather %2, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<i64>) -> tensor<4xf32>
+  %4 = onnx.Transpose %x {perm = array<i64: 2, 0, 1>} : (tensor<4x5x3xf32>) -> tensor<3x4x5xf32>
+  %5 = onnx.Gather %4, %i {axis = 0 : i64} : (tensor<3x4x5xf32>, tensor<i64>) -> tensor<4x5xf32>
+  return %1, %3, %2, %5 : tensor<5x4xf32>, tensor<4xf32>, tensor<3x4xf32>, tensor<4x5xf32>
+}
