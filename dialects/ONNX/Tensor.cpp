@@ -345,18 +345,23 @@ FailureOr<SmallVector<std::array<int64_t, 3>>> SliceOp::resolve() {
     // ([0, dim] going forward, [-1, dim - 1] going backward).
     start = start < 0 ? std::max<int64_t>(start, -dim) + dim : start;
     end = end < 0 ? std::max<int64_t>(end, -dim - 1) + dim : end;
-    int64_t count;
+    // The span is at most dim + 1 and the step's magnitude is taken
+    // unsigned, so no step (INT64_MIN included) overflows.
+    int64_t span;
     if (step > 0) {
       start = std::min(start, dim);
       end = std::min(end, dim);
-      count = end > start ? (end - start + step - 1) / step : 0;
+      span = end - start;
     } else {
       start = std::min(start, dim - 1);
       end = std::min(end, dim - 1);
-      count = start > end ? (start - end - step - 1) / -step : 0;
+      span = start - end;
     }
-    // An empty slice starts at 0, which is in bounds of any dim.
-    result[a] = {count ? start : 0, step, count};
+    uint64_t magnitude = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
+    int64_t count = span > 0 ? 1 + (int64_t)((uint64_t)(span - 1) / magnitude) : 0;
+    // An empty slice starts at 0, which is in bounds of any dim; a slice of
+    // one element (or none) has step 1, whatever the step was.
+    result[a] = {count ? start : 0, count > 1 ? step : 1, count};
   }
   return result;
 }

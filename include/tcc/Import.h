@@ -26,6 +26,9 @@ struct ImportOptions {
   /// Inputs bound to values at compile time (`--bind axes=axes.npy`): they
   /// become constants, so shapes that depend on them become static.
   std::map<std::string, HostTensor> bound;
+  /// When set, filled with the external data files the model reads (path
+  /// -> the first tensor stored there), so that no output overwrites them.
+  std::map<std::string, std::string> *externalFiles = nullptr;
 };
 
 /// What the importer learned about a node, for error messages.

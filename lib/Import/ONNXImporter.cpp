@@ -20,6 +20,8 @@
 
 #include "dialects/ONNX/ONNXOps.h"
 #include "tcc/Header.h"
+#include "tcc/ReadFile.h"
+#include "tcc/Sizes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -33,6 +35,7 @@
 #include "llvm/Support/Path.h"
 
 #include <onnx/defs/schema.h>
+#include <limits>
 #include <onnx/onnx_pb.h>
 
 using namespace mlir;
@@ -64,9 +67,67 @@ Type toElementType(MLIRContext *ctx, int dtype) {
   }
 }
 
+/// ONNX's name of a dtype ("FLOAT"); the number for one ONNX does not
+/// define.
 std::string dtypeName(int dtype) {
-  return onnx::TensorProto::DataType_Name(
-      static_cast<onnx::TensorProto::DataType>(dtype));
+  std::string name;
+  if (onnx::TensorProto::DataType_IsValid(dtype))
+    name = onnx::TensorProto::DataType_Name(
+        static_cast<onnx::TensorProto::DataType>(dtype));
+  return name.empty() ? std::to_string(dtype) + " (not an ONNX data type)"
+                      : name;
+}
+
+/// The ONNX dtype of an element type of the onnx dialect (0 when none).
+int onnxDtype(Type t) {
+  if (t.isF32())
+    return onnx::TensorProto::FLOAT;
+  if (t.isF64())
+    return onnx::TensorProto::DOUBLE;
+  if (t.isF16())
+    return onnx::TensorProto::FLOAT16;
+  if (t.isBF16())
+    return onnx::TensorProto::BFLOAT16;
+  auto i = dyn_cast<IntegerType>(t);
+  if (!i)
+    return 0;
+  bool u = i.isUnsigned();
+  switch (i.getWidth()) {
+  case 1: return onnx::TensorProto::BOOL;
+  case 8: return u ? onnx::TensorProto::UINT8 : onnx::TensorProto::INT8;
+  case 16: return u ? onnx::TensorProto::UINT16 : onnx::TensorProto::INT16;
+  case 32: return u ? onnx::TensorProto::UINT32 : onnx::TensorProto::INT32;
+  case 64: return u ? onnx::TensorProto::UINT64 : onnx::TensorProto::INT64;
+  default: return 0;
+  }
+}
+
+/// numpy's name of a dtype ("float32"), for messages about values.
+std::string valueTypeName(int dtype) {
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT: return "float32";
+  case onnx::TensorProto::DOUBLE: return "float64";
+  case onnx::TensorProto::FLOAT16: return "float16";
+  case onnx::TensorProto::BFLOAT16: return "bfloat16";
+  case onnx::TensorProto::BOOL: return "bool";
+  case onnx::TensorProto::INT8: return "int8";
+  case onnx::TensorProto::INT16: return "int16";
+  case onnx::TensorProto::INT32: return "int32";
+  case onnx::TensorProto::INT64: return "int64";
+  case onnx::TensorProto::UINT8: return "uint8";
+  case onnx::TensorProto::UINT16: return "uint16";
+  case onnx::TensorProto::UINT32: return "uint32";
+  case onnx::TensorProto::UINT64: return "uint64";
+  default: return llvm::StringRef(dtypeName(dtype)).lower();
+  }
+}
+
+/// ONNX's name of an attribute kind ("INTS").
+std::string attrKindName(onnx::AttributeProto::AttributeType kind) {
+  std::string name;
+  if (onnx::AttributeProto::AttributeType_IsValid(kind))
+    name = onnx::AttributeProto::AttributeType_Name(kind);
+  return name.empty() ? "kind " + std::to_string(kind) : name;
 }
 
 class Importer {
@@ -106,6 +167,11 @@ private:
   FailureOr<Attribute> importAttribute(const onnx::AttributeProto &attr,
                                        Location loc);
   LogicalResult importNode(const onnx::NodeProto &node, StringRef name);
+  LogicalResult checkAttributes(const onnx::NodeProto &node, StringRef name);
+  LogicalResult checkDeclared(const onnx::ValueInfoProto &info, Value value,
+                              StringRef what);
+  LogicalResult define(const std::string &value, Value v, StringRef name,
+                       StringRef opType);
   Value noValue(Location loc);
 
   MLIRContext &ctx;
@@ -113,6 +179,11 @@ private:
   const tcc::ImportOptions &options;
   std::map<std::string, tcc::NodeInfo> *nodes;
   llvm::StringMap<Value> values;
+  /// What defined each value of the graph being imported (its scope, as
+  /// `values`): "node 'n'", "a graph input", "an initializer".
+  llvm::StringMap<std::string> producers;
+  /// Nodes imported by unrolling Loops so far (kMaxUnrolledNodes).
+  int64_t unrolledNodes = 0;
   int64_t opset = 0;
   /// The model file, whose folder external data is read from.
   std::string modelPath;
@@ -127,6 +198,14 @@ private:
 
 /// Loops with more iterations than this are not unrolled.
 constexpr int64_t kMaxUnroll = 4096;
+/// Unrolled Loops import at most this many nodes in all (a nested Loop of
+/// 4096 x 4096 trips would be 16.7 M bodies).
+constexpr int64_t kMaxUnrolledNodes = 1 << 16;
+/// Local functions call each other at most this deep.
+constexpr size_t kMaxFunctionDepth = 64;
+/// The default-domain opsets tcc imports: ONNX's test data has opset-1
+/// models; the newest is that of the onnx release tcc is tested against.
+constexpr int64_t kMinOpset = 1, kMaxOpset = 28;
 /// The default-domain opset of nodes the importer writes itself.
 constexpr int64_t kSynthesizedOpset = 23;
 
@@ -230,6 +309,29 @@ int Importer::countUnsupported(const NodeList &list) {
   return unsupported;
 }
 
+/// Binds ONNX value `value` to `v`, computed by node `name`. A graph is in
+/// SSA form: a value that a node, a graph input or an initializer of the
+/// same graph already defines is an error (the last definition would
+/// otherwise silently win).
+LogicalResult Importer::define(const std::string &value, Value v,
+                               StringRef name, StringRef opType) {
+  auto [it, inserted] =
+      producers.try_emplace(value, ("node '" + name + "'").str());
+  if (!inserted) {
+    InFlightDiagnostic diag =
+        emitError(NameLoc::get(StringAttr::get(&ctx, name)))
+        << "node '" << name << "' (" << opType << ") computes '" << value
+        << "', which ";
+    if (StringRef(it->second).starts_with("node "))
+      diag << it->second << " computes too";
+    else
+      diag << "is " << it->second;
+    return diag;
+  }
+  values[value] = v;
+  return success();
+}
+
 /// Imports the nodes of a subgraph (a branch, a loop body) in place, its
 /// inputs bound to `bindings`, and returns its outputs. Names the subgraph
 /// defines shadow outer ones until it ends.
@@ -238,11 +340,22 @@ Importer::importSubgraph(const onnx::GraphProto &graph, StringRef name,
                          ArrayRef<std::pair<std::string, Value>> bindings) {
   Location loc = NameLoc::get(StringAttr::get(&ctx, name));
   llvm::StringMap<Value> outer = values;
-  llvm::scope_exit restore([&] { values = std::move(outer); });
-  for (const auto &[formal, value] : bindings)
+  llvm::StringMap<std::string> outerProducers = std::move(producers);
+  producers.clear();
+  llvm::scope_exit restore([&] {
+    values = std::move(outer);
+    producers = std::move(outerProducers);
+  });
+  for (const auto &[formal, value] : bindings) {
     values[formal] = value;
+    producers[formal] = "a graph input";
+  }
   for (const auto &init : graph.initializer()) {
     Location initLoc = NameLoc::get(StringAttr::get(&ctx, init.name()));
+    if (!producers.try_emplace(init.name(), "an initializer").second)
+      return emitError(initLoc) << "node '" << name << "': initializer '"
+                                << init.name() << "' of a subgraph is given "
+                                << "twice, or is also an input";
     FailureOr<ElementsAttr> value = importTensor(init, initLoc);
     if (failed(value))
       return failure();
@@ -334,8 +447,9 @@ LogicalResult Importer::inlineIf(const onnx::NodeProto &node, StringRef name) {
   if (failed(results))
     return failure();
   for (int i = 0; i < node.output_size(); ++i)
-    if (!node.output(i).empty())
-      values[node.output(i)] = (*results)[i];
+    if (!node.output(i).empty() &&
+        failed(define(node.output(i), (*results)[i], name, "If")))
+      return failure();
   return success();
 }
 
@@ -425,9 +539,8 @@ LogicalResult Importer::selectIf(const onnx::NodeProto &node, StringRef name,
              << "branches to give the same static type";
     FailureOr<Value> selected =
         buildNode("Where", {cond, thenValue, elseValue}, name);
-    if (failed(selected))
+    if (failed(selected) || failed(define(node.output(i), *selected, name, "If")))
       return failure();
-    values[node.output(i)] = *selected;
   }
   return success();
 }
@@ -520,6 +633,11 @@ LogicalResult Importer::unrollLoop(const onnx::NodeProto &node,
          loopScalar(b, loc, body->input(1), b.getI1Type(), cond)}};
     for (int i = 0; i < numCarried; ++i)
       bindings.push_back({body->input(2 + i).name(), carried[i]});
+    unrolledNodes += body->node_size();
+    if (unrolledNodes > kMaxUnrolledNodes)
+      return error() << "unrolling it would import more than "
+                     << kMaxUnrolledNodes << " nodes (with the Loops around "
+                     << "and in it); tcc unrolls Loops up to that size";
     FailureOr<SmallVector<Value>> outs = importSubgraph(
         *body, (name + "/iteration" + Twine(iter)).str(), bindings);
     if (failed(outs))
@@ -538,7 +656,8 @@ LogicalResult Importer::unrollLoop(const onnx::NodeProto &node,
     if (node.output(i).empty())
       continue;
     if (i < numCarried) {
-      values[node.output(i)] = carried[i];
+      if (failed(define(node.output(i), carried[i], name, "Loop")))
+        return failure();
       continue;
     }
     SmallVector<Value> &iterations = scans[i - numCarried];
@@ -558,9 +677,8 @@ LogicalResult Importer::unrollLoop(const onnx::NodeProto &node,
       slices.push_back(*slice);
     }
     FailureOr<Value> stacked = buildNode("Concat", slices, name, {axis});
-    if (failed(stacked))
+    if (failed(stacked) || failed(define(node.output(i), *stacked, name, "Loop")))
       return failure();
-    values[node.output(i)] = *stacked;
   }
   return success();
 }
@@ -578,6 +696,9 @@ LogicalResult Importer::inlineFunction(const onnx::NodeProto &node,
                           << ", domain " << domainName(node) << "): ";
   };
   std::string key = node.domain() + ":" + node.op_type();
+  if (activeFunctions.size() >= kMaxFunctionDepth)
+    return error() << "calls functions nested more than " << kMaxFunctionDepth
+                   << " deep";
   if (!activeFunctions.insert(key).second)
     return error() << "calls function " << key
                    << " from its own body; recursion is not supported";
@@ -607,9 +728,14 @@ LogicalResult Importer::inlineFunction(const onnx::NodeProto &node,
       if (isDefaultDomain(imp.domain()))
         opset = imp.version();
     std::swap(values, scope);
+    llvm::StringMap<std::string> outerProducers = std::move(producers);
+    producers.clear();
+    for (const auto &entry : values)
+      producers[entry.getKey()] = "a graph input";
     llvm::scope_exit restore([&] {
       opset = outerOpset;
       std::swap(values, scope);
+      producers = std::move(outerProducers);
     });
     for (int i = 0; i < fn.node_size(); ++i) {
       onnx::NodeProto inner = fn.node(i);
@@ -659,7 +785,8 @@ LogicalResult Importer::inlineFunction(const onnx::NodeProto &node,
   if (failed(results))
     return failure();
   for (auto &[output, value] : *results)
-    values[output] = value;
+    if (failed(define(output, value, name, node.op_type())))
+      return failure();
   return success();
 }
 
@@ -674,14 +801,32 @@ FailureOr<Type> Importer::importValueType(const onnx::ValueInfoProto &info) {
   if (!elem)
     return emitError(loc) << "input '" << info.name() << "' has unsupported "
                           << "element type " << dtypeName(tensor.elem_type());
+  // A shape tcc can hold: the bytes of every static input fit the limit.
+  auto checked = [&](ArrayRef<int64_t> shape) -> FailureOr<Type> {
+    SmallVector<int64_t> known;
+    for (int64_t d : shape)
+      if (!ShapedType::isDynamic(d))
+        known.push_back(d);
+    if (!tcc::checkedNumBytes(known, tcc::dtypeSize(tensor.elem_type())))
+      return emitError(loc) << "input '" << info.name() << "' of shape "
+                            << tcc::onnx::formatShape(shape)
+                            << " is too large (over " << tcc::kMaxTensorBytesText
+                            << ")";
+    return Type(RankedTensorType::get(shape, elem));
+  };
   if (auto it = options.shapes.find(info.name()); it != options.shapes.end())
-    return RankedTensorType::get(it->second, elem);
+    return checked(it->second);
   if (!tensor.has_shape())
     return emitError(loc) << "input '" << info.name() << "' has no shape; "
                           << "give one with --shape " << info.name()
                           << "=DxDx...";
   SmallVector<int64_t> shape;
   for (const auto &dim : tensor.shape().dim()) {
+    if (dim.has_dim_value() && dim.dim_value() < 0)
+      return emitError(loc) << "input '" << info.name() << "': dim "
+                            << shape.size() << " is " << dim.dim_value()
+                            << "; a dim is 0 or more (an unknown dim has a "
+                            << "dim_param or no value)";
     if (dim.has_dim_value()) {
       shape.push_back(dim.dim_value());
     } else if (dim.has_dim_param() &&
@@ -691,7 +836,7 @@ FailureOr<Type> Importer::importValueType(const onnx::ValueInfoProto &info) {
       shape.push_back(ShapedType::kDynamic);
     }
   }
-  return RankedTensorType::get(shape, elem);
+  return checked(shape);
 }
 
 FailureOr<ElementsAttr>
@@ -786,16 +931,22 @@ Importer::readExternalData(const onnx::TensorProto &t, Location loc) {
   if (escapes)
     return error() << "is outside the model's folder; tcc reads external "
                    << "data only from files in or below it";
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
+  std::string why;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      tcc::readRegularFile(path.str().str(), why);
   if (!file)
-    return error() << "cannot be read: " << file.getError().message();
-  uint64_t size = (*file)->getBufferSize();
+    return error() << (StringRef(why).ends_with("not a regular file")
+                           ? "is "
+                           : "cannot be read: ")
+                   << why;
+  if (options.externalFiles)
+    options.externalFiles->try_emplace(path.str().str(), t.name());
+  uint64_t size = file->getBufferSize();
   uint64_t count = length.value_or(offset <= size ? size - offset : 0);
   if (offset > size || count > size - offset)
     return error() << "is " << size << " bytes; offset " << offset
                    << " and length " << count << " run past its end";
-  const char *begin = (*file)->getBufferStart() + offset;
+  const char *begin = file->getBufferStart() + offset;
   return std::vector<char>(begin, begin + count);
 }
 
@@ -806,9 +957,20 @@ FailureOr<ElementsAttr> Importer::importTensor(const onnx::TensorProto &t,
     return emitError(loc) << "tensor '" << t.name() << "' has unsupported "
                           << "element type " << dtypeName(t.data_type());
   SmallVector<int64_t> shape(t.dims().begin(), t.dims().end());
-  auto type = RankedTensorType::get(shape, elem);
-  int64_t n = type.getNumElements();
   int64_t elemBytes = tcc::dtypeSize(t.data_type());
+  if (std::optional<int64_t> d = tcc::negativeDim(shape))
+    return emitError(loc) << "tensor '" << t.name() << "' has a negative dim "
+                          << *d << " in its shape "
+                          << tcc::onnx::formatShape(shape);
+  std::optional<int64_t> numElements =
+      tcc::checkedNumElements(shape, elemBytes);
+  if (!numElements)
+    return emitError(loc) << "tensor '" << t.name() << "' of shape "
+                          << tcc::onnx::formatShape(shape)
+                          << " is too large (over " << tcc::kMaxTensorBytesText
+                          << ")";
+  auto type = RankedTensorType::get(shape, elem);
+  int64_t n = *numElements;
   std::vector<char> bytes;
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
     FailureOr<std::vector<char>> external = readExternalData(t, loc);
@@ -888,10 +1050,78 @@ FailureOr<Attribute> Importer::importAttribute(const onnx::AttributeProto &a,
   }
 }
 
+/// The newest default-domain opset whose schemas libonnx has.
+static int64_t newestKnownOpset() {
+  const auto &ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  auto it = ranges.find("");
+  return it == ranges.end() ? 0 : it->second.second;
+}
+
+static const char *article(StringRef word) {
+  return !word.empty() && StringRef("AEIOU").contains(word[0]) ? "an" : "a";
+}
+
+/// A node's attributes and inputs as ONNX's schema of its op at the
+/// model's opset has them: each attribute given once and of the kind the
+/// schema says (a Conv `strides` given as a string would otherwise be
+/// dropped, and stride 1 used), and as many inputs as it takes, the
+/// required ones not empty. Inputs are checked only up to the newest opset
+/// libonnx knows: a newer one may take more.
+LogicalResult Importer::checkAttributes(const onnx::NodeProto &node,
+                                        StringRef name) {
+  auto error = [&]() {
+    return emitError(NameLoc::get(StringAttr::get(&ctx, name)))
+           << "node '" << name << "' (" << node.op_type() << ", opset "
+           << opset << "): ";
+  };
+  const onnx::OpSchema *schema =
+      isDefaultDomain(node.domain())
+          ? onnx::OpSchemaRegistry::Schema(node.op_type(), (int)opset, "")
+          : nullptr;
+  llvm::StringSet<> seen;
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    if (!seen.insert(a.name()).second)
+      return error() << "attribute '" << a.name() << "' is given twice";
+    if (!schema)
+      continue;
+    auto it = schema->attributes().find(a.name());
+    if (it == schema->attributes().end() || it->second.type == a.type())
+      continue;
+    std::string kind = attrKindName(a.type());
+    return error() << "attribute '" << a.name() << "' is " << article(kind)
+                   << " " << kind << "; " << node.op_type() << " takes "
+                   << attrKindName(static_cast<onnx::AttributeProto::AttributeType>(
+                          it->second.type));
+  }
+  if (!schema || opset > newestKnownOpset())
+    return success();
+  int count = node.input_size();
+  if (count < schema->min_input() || count > schema->max_input()) {
+    InFlightDiagnostic diag = error() << "takes ";
+    if (schema->min_input() == schema->max_input())
+      diag << schema->min_input();
+    else if (count < schema->min_input())
+      diag << "at least " << schema->min_input();
+    else
+      diag << "at most " << schema->max_input();
+    return diag << " input" << (schema->max_input() == 1 ? "" : "s")
+                << ", got " << count;
+  }
+  const auto &formals = schema->inputs();
+  for (int i = 0; i < count && i < (int)formals.size(); ++i)
+    if (node.input(i).empty() &&
+        formals[i].GetOption() == onnx::OpSchema::FormalParameterOption::Single)
+      return error() << "input " << i << " ('" << formals[i].GetName()
+                     << "') is required, but it is empty";
+  return success();
+}
+
 LogicalResult Importer::importNode(const onnx::NodeProto &node,
                                    StringRef name) {
   Location loc = NameLoc::get(StringAttr::get(&ctx, name));
   StringRef opType = node.op_type();
+  if (failed(checkAttributes(node, name)))
+    return failure();
   if (isIf(node))
     return inlineIf(node, name);
   if (isLoop(node))
@@ -952,9 +1182,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
       return emitError(loc) << "Constant node '" << name << "' attribute '"
                             << a.name() << "' is not supported";
     }
-    values[node.output(0)] =
-        tcc::onnx::ConstantOp::create(b, loc, value.getType(), value);
-    return success();
+    return define(node.output(0),
+                  tcc::onnx::ConstantOp::create(b, loc, value.getType(), value),
+                  name, opType);
   }
 
   OperationState state(loc,
@@ -1026,6 +1256,31 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
   if (failed(verify(op)) ||
       failed(cast<tcc::onnx::ShapeInferenceOpInterface>(op).inferShapes()))
     return failure();
+  // Every size is checked here, before a folder or a later pass multiplies
+  // the dims: a shape computed from hostile values must not wrap.
+  for (Value result : op->getResults()) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type)
+      continue;
+    SmallVector<int64_t> known;
+    bool negative = false;
+    for (int64_t d : type.getShape()) {
+      if (!ShapedType::isDynamic(d))
+        known.push_back(d);
+      negative |= d < 0 && !ShapedType::isDynamic(d);
+    }
+    Type elem = type.getElementType();
+    int64_t elemBytes =
+        elem.isIntOrFloat() ? std::max(1u, elem.getIntOrFloatBitWidth() / 8) : 8;
+    if (negative || !tcc::checkedNumBytes(known, elemBytes))
+      return emitError(loc) << "node '" << name << "' (" << opType << ", opset "
+                            << opset << "): its result of shape "
+                            << tcc::onnx::formatShape(type.getShape())
+                            << (negative ? " has a negative dim"
+                                         : " is too large (over " +
+                                               std::string(tcc::kMaxTensorBytesText) +
+                                               ")");
+  }
   // Fold to constants as we go, so that shape sub-graphs (Shape -> Gather
   // -> Concat -> Reshape) are constant by the time their consumer is built
   // and its shape is inferred.
@@ -1059,37 +1314,104 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
     Value result = results[i];
     if (i == 0 && nb.post)
       result = nb.post(result);
-    values[node.output(i)] = result;
+    if (failed(define(node.output(i), result, name, opType)))
+      return failure();
   }
+  return success();
+}
+
+/// A declared type (a graph output's; a value's, from value_info) against
+/// the computed one: another dtype is an error (a header would size
+/// buffers by it), another shape a warning (the computed one counts, as in
+/// onnxruntime).
+LogicalResult Importer::checkDeclared(const onnx::ValueInfoProto &info,
+                                      Value value, StringRef what) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, info.name()));
+  StringRef source = what == "value" ? " (value_info)" : "";
+  Type elem = getElementTypeOrSelf(value.getType());
+  int computed = onnxDtype(elem);
+  if (!computed)
+    return emitError(loc) << what << " '" << info.name() << "' is computed as "
+                          << value.getType() << ", which tcc cannot return";
+  if (!info.type().has_tensor_type())
+    return info.type().value_case() == onnx::TypeProto::VALUE_NOT_SET
+               ? success()
+               : emitError(loc) << what << " '" << info.name()
+                                << "' is declared a sequence, map or optional"
+                                << source << ", but it is computed as a tensor";
+  const onnx::TypeProto::Tensor &declared = info.type().tensor_type();
+  if (declared.elem_type() != 0 && declared.elem_type() != computed)
+    return emitError(loc) << what << " '" << info.name() << "' is declared "
+                          << valueTypeName(declared.elem_type()) << source
+                          << ", but it is computed as "
+                          << valueTypeName(computed);
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!declared.has_shape() || !type)
+    return success();
+  SmallVector<int64_t> shape;
+  bool differs = declared.shape().dim_size() != type.getRank();
+  for (const auto &[i, dim] : llvm::enumerate(declared.shape().dim())) {
+    shape.push_back(dim.has_dim_value() ? dim.dim_value() : ShapedType::kDynamic);
+    differs |= dim.has_dim_value() && (int64_t)i < type.getRank() &&
+               !type.isDynamicDim(i) && dim.dim_value() != type.getDimSize(i);
+  }
+  if (differs)
+    emitWarning(loc) << what << " '" << info.name() << "' is declared "
+                     << tcc::onnx::formatShape(shape) << source
+                     << ", but it is computed as "
+                     << tcc::onnx::formatShape(type.getShape())
+                     << "; tcc uses the computed shape";
   return success();
 }
 
 OwningOpRef<ModuleOp> Importer::import(StringRef path) {
   modelPath = path.str();
   Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  std::string why;
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      tcc::readRegularFile(path.str(), why);
   if (!buffer) {
-    emitError(fileLoc) << "cannot read '" << path
-                       << "': " << buffer.getError().message();
+    emitError(fileLoc) << "cannot read '" << path << "': " << why;
+    return nullptr;
+  }
+  if (buffer->getBufferSize() > (size_t)std::numeric_limits<int>::max()) {
+    emitError(fileLoc) << "'" << path << "' is " << buffer->getBufferSize()
+                       << " bytes; a protobuf holds at most 2 GiB (a model "
+                       << "that large keeps its weights in external data)";
     return nullptr;
   }
   onnx::ModelProto model;
-  if (!model.ParseFromArray((*buffer)->getBufferStart(),
-                            (int)(*buffer)->getBufferSize()) ||
+  if (!model.ParseFromArray(buffer->getBufferStart(),
+                            (int)buffer->getBufferSize()) ||
       !model.has_graph() || model.ir_version() <= 0) {
     emitError(fileLoc) << "'" << path << "' is not a valid ONNX model "
                        << "(it does not parse as an ONNX ModelProto with a "
                        << "graph; truncated or not ONNX)";
     return nullptr;
   }
-  for (const auto &imp : model.opset_import())
-    if (isDefaultDomain(imp.domain()))
-      opset = imp.version();
+  bool imported = false;
+  for (const auto &imp : model.opset_import()) {
+    if (!isDefaultDomain(imp.domain()))
+      continue;
+    if (imported && opset != imp.version()) {
+      emitError(fileLoc) << "'" << path << "' imports the default domain "
+                         << "twice (opsets " << std::min(opset, imp.version())
+                         << " and " << std::max(opset, imp.version()) << ")";
+      return nullptr;
+    }
+    opset = imp.version();
+    imported = true;
+  }
   for (const onnx::FunctionProto &fn : model.functions())
     functions[fn.domain() + ":" + fn.name()] = &fn;
-  if (opset == 0) {
+  if (!imported) {
     emitError(fileLoc) << "'" << path << "' imports no default-domain opset";
+    return nullptr;
+  }
+  if (opset < kMinOpset || opset > kMaxOpset) {
+    emitError(fileLoc) << "'" << path << "' imports opset " << opset
+                       << " of the default domain; tcc supports opsets "
+                       << kMinOpset << " to " << kMaxOpset;
     return nullptr;
   }
   const onnx::GraphProto &graph = model.graph();
@@ -1108,15 +1430,45 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   b.setInsertionPointToEnd(module->getBody());
 
-  llvm::StringSet<> initializers;
-  for (const auto &init : graph.initializer())
-    initializers.insert(init.name());
+  llvm::StringMap<const onnx::TensorProto *> initializers;
+  for (const auto &init : graph.initializer()) {
+    if (!initializers.try_emplace(init.name(), &init).second) {
+      emitError(NameLoc::get(StringAttr::get(&ctx, init.name())))
+          << "initializer '" << init.name() << "' is given twice";
+      return nullptr;
+    }
+    producers[init.name()] = "an initializer";
+  }
   SmallVector<Type> argTypes;
   SmallVector<const onnx::ValueInfoProto *> inputs;
   SmallVector<std::pair<const onnx::ValueInfoProto *, ElementsAttr>> boundInputs;
-  for (const auto &input : graph.input()) {
-    if (initializers.contains(input.name()))
+  llvm::StringSet<> inputNames;
+  for (const auto &[index, input] : llvm::enumerate(graph.input())) {
+    Location loc = NameLoc::get(StringAttr::get(&ctx, input.name()));
+    if (input.name().empty()) {
+      emitError(fileLoc) << "graph input " << index << " has no name";
+      return nullptr;
+    }
+    if (!inputNames.insert(input.name()).second) {
+      emitError(loc) << "graph input '" << input.name()
+                     << "' is declared twice";
+      return nullptr;
+    }
+    if (auto it = initializers.find(input.name()); it != initializers.end()) {
+      // An input with a default value: the initializer's dtype must be the
+      // declared one.
+      int declared = input.type().has_tensor_type()
+                         ? input.type().tensor_type().elem_type()
+                         : 0;
+      if (declared && declared != it->second->data_type()) {
+        emitError(loc) << "input '" << input.name() << "' is declared "
+                       << valueTypeName(declared) << ", but its initializer is "
+                       << valueTypeName(it->second->data_type());
+        return nullptr;
+      }
       continue;
+    }
+    producers[input.name()] = "a graph input";
     if (auto it = options.bound.find(input.name()); it != options.bound.end()) {
       FailureOr<ElementsAttr> value = importBound(input, it->second);
       if (failed(value))
@@ -1192,12 +1544,21 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
     }
     results.push_back(it->second);
   }
+  // Declared types are checked, never trusted: the header's buffer sizes
+  // come from the computed ones.
+  for (int i = 0; i < graph.output_size(); ++i)
+    if (failed(checkDeclared(graph.output(i), results[i], "graph output")))
+      return nullptr;
+  for (const onnx::ValueInfoProto &info : graph.value_info())
+    if (auto it = values.find(info.name()); it != values.end())
+      if (failed(checkDeclared(info, it->second, "value")))
+        return nullptr;
   func::ReturnOp::create(b, fileLoc, results);
   func.setType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
   for (int i = 0; i < graph.output_size(); ++i) {
     const onnx::ValueInfoProto &output = graph.output(i);
     func.setResultAttr(i, tcc::kNameAttr, b.getStringAttr(output.name()));
-    int dtype = output.type().tensor_type().elem_type();
+    int dtype = onnxDtype(getElementTypeOrSelf(results[i].getType()));
     func.setResultAttr(i, tcc::kDtypeAttr, b.getI64IntegerAttr(dtype));
     SmallVector<Attribute> dimNames;
     bool symbolic = false;
