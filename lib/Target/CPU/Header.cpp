@@ -4,6 +4,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
+#include <set>
+
 using namespace mlir;
 
 int64_t tcc::TensorSignature::numElements() const {
@@ -185,6 +187,8 @@ FailureOr<tcc::ModelSignature> tcc::getSignature(func::FuncOp func) {
   return sig;
 }
 
+static std::string commentText(StringRef s);
+
 /// "1x3x224x224"; dim 0 of a tensor with a run-time batch is "(batch)"
 /// or "(8*batch)".
 static std::string dimsString(const tcc::TensorSignature &t,
@@ -195,7 +199,7 @@ static std::string dimsString(const tcc::TensorSignature &t,
     if (i == 0 && t.batchMultiple)
       s += "(" +
            (t.batchMultiple == 1 ? "" : std::to_string(t.batchMultiple) + "*") +
-           batchDim.str() + ")";
+           commentText(batchDim) + ")";
     else if (t.runTimeDims >> i & 1)
       s += "(<=" + std::to_string(t.dims[i]) + ")";
     else
@@ -204,21 +208,40 @@ static std::string dimsString(const tcc::TensorSignature &t,
   return s.empty() ? "scalar" : s;
 }
 
-/// A C identifier for a parameter named after an ONNX value.
-static std::string paramName(StringRef name, const char *fallback,
-                             unsigned index) {
-  std::string s;
-  for (char c : name)
-    s += llvm::isAlnum(c) ? c : '_';
-  if (s.empty() || llvm::isDigit(s[0]))
-    s = fallback + std::to_string(index) + (s.empty() ? "" : "_" + s);
-  return s;
+/// C identifiers for the parameters named after the ONNX values: `in_` or
+/// `out_` and the name's ASCII letters, digits and underscores (any other
+/// byte as `_`, at most 48 of them), numbered where two would be the same.
+/// The prefixes keep them clear of C keywords, of macros (NULL) and of the
+/// header's own parameters (workspace, context, batch, status, i, ...).
+struct ParamNames {
+  std::vector<std::string> inputs, outputs;
+};
+
+static ParamNames paramNames(const tcc::ModelSignature &sig) {
+  std::set<std::string> used;
+  auto unique = [&](StringRef prefix, StringRef name) {
+    std::string base = prefix.str();
+    for (char c : name.take_front(48))
+      base += llvm::isAlnum(c) ? c : '_';
+    std::string s = base;
+    for (int k = 2; !used.insert(s).second; ++k)
+      s = base + "_" + std::to_string(k);
+    return s;
+  };
+  ParamNames names;
+  for (const tcc::TensorSignature &t : sig.inputs)
+    names.inputs.push_back(unique("in_", t.name));
+  for (const tcc::TensorSignature &t : sig.outputs)
+    names.outputs.push_back(unique("out_", t.name));
+  return names;
 }
 
+/// `s` in a C string literal: printable ASCII as is but for `"`, `\\` and
+/// `?` (no trigraph), any other byte as a hex escape.
 static std::string cString(StringRef s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\')
+    if (c == '"' || c == '\\' || c == '?')
       out += '\\';
     if (llvm::isPrint(c))
       out += c;
@@ -228,10 +251,28 @@ static std::string cString(StringRef s) {
   return out + "\"";
 }
 
+/// `s` as text in a C block comment: printable ASCII as is, but no `*/`
+/// that would end the comment nor a `/*` that would seem to open one (a
+/// backslash goes between the two), and any other byte (a newline that
+/// could start a line of code) as `\xNN`.
+static std::string commentText(StringRef s) {
+  std::string out;
+  for (char c : s) {
+    char last = out.empty() ? 0 : out.back();
+    if ((last == '*' && c == '/') || (last == '/' && c == '*'))
+      out += '\\';
+    if (llvm::isPrint(c))
+      out += c;
+    else
+      out += "\\x" + llvm::utohexstr((unsigned char)c, false, 2);
+  }
+  return out;
+}
+
 /// NAME_run_batch: NAME_run_ctx once per sample, at each sample's data.
 static void writeRunBatch(const tcc::ModelSignature &sig, StringRef name,
                           bool weights, ArrayRef<std::string> params,
-                          raw_ostream &os) {
+                          const ParamNames &names, raw_ostream &os) {
   os << "/* Runs `batch` samples, one after the other, on buffers that hold\n"
      << " * them all (dim 0 of each batched tensor is its rows x batch)."
      << (sig.numRunTimeInputDims()
@@ -255,9 +296,9 @@ static void writeRunBatch(const tcc::ModelSignature &sig, StringRef name,
   // Sample i starts i samples in; a dim that varies at run time counts at
   // its actual value (input_dims, or for outputs run_time_dims, which the
   // first sample writes and every sample shares).
-  auto arg = [&](const tcc::TensorSignature &t, const char *fallback,
-                 unsigned i, StringRef values, int &next) {
-    os << paramName(t.name, fallback, i);
+  auto arg = [&](const tcc::TensorSignature &t, StringRef param,
+                 StringRef values, int &next) {
+    os << param;
     int64_t elements = t.batchMultiple;
     std::string actual;
     for (size_t d = 0; d < t.dims.size(); ++d) {
@@ -275,11 +316,11 @@ static void writeRunBatch(const tcc::ModelSignature &sig, StringRef name,
   };
   int nextInput = 0, nextOutput = 0;
   for (size_t i = 0; i < sig.inputs.size(); ++i)
-    arg(sig.inputs[i], "input", i, "input_dims", nextInput);
+    arg(sig.inputs[i], names.inputs[i], "input_dims", nextInput);
   if (sig.numRunTimeInputDims())
     os << "input_dims,\n        ";
   for (size_t i = 0; i < sig.outputs.size(); ++i)
-    arg(sig.outputs[i], "output", i, "run_time_dims", nextOutput);
+    arg(sig.outputs[i], names.outputs[i], "run_time_dims", nextOutput);
   if (sig.numRunTimeDims())
     os << "run_time_dims,\n        ";
   os << "workspace);\n  return status;\n}\n\n";
@@ -290,18 +331,23 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
                       const WeightsFile *weights, raw_ostream &os) {
   std::string upper = StringRef(name).upper();
   std::string guard = "TCC_MODEL_" + upper + "_H";
+  ParamNames names = paramNames(sig);
+  // Text from the model or the command line goes into comments through
+  // commentText and into strings through cString; identifiers are
+  // `name` (validated by the driver) and ParamNames.
   os << "/* " << name << ".h - generated by tcc from "
-     << llvm::sys::path::filename(modelPath) << "; do not edit.\n *\n";
+     << commentText(llvm::sys::path::filename(modelPath))
+     << "; do not edit.\n *\n";
   auto describe = [&](const char *what, const std::vector<TensorSignature> &ts) {
     for (size_t i = 0; i < ts.size(); ++i) {
-      os << " *   " << what << " " << i << ": " << ts[i].name << "  "
+      os << " *   " << what << " " << i << ": " << commentText(ts[i].name) << "  "
          << cType(ts[i].dtype) << " [" << dimsString(ts[i], sig.batchDim)
          << "]";
       std::string pinned;
       for (size_t d = 0; d < ts[i].dimNames.size(); ++d)
         if (!ts[i].dimNames[d].empty() && !(d == 0 && ts[i].batchMultiple) &&
             !(ts[i].runTimeDims >> d & 1))
-          pinned += (pinned.empty() ? "" : ", ") + ts[i].dimNames[d] + "=" +
+          pinned += (pinned.empty() ? "" : ", ") + commentText(ts[i].dimNames[d]) + "=" +
                     std::to_string(ts[i].dims[d]);
       if (!pinned.empty())
         os << "  (symbolic dims pinned: " << pinned << ")";
@@ -322,16 +368,16 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
   if (int n = sig.numRunTimeInputDims())
     os << " *   input_dims: " << n << " int64 the caller passes: the actual "
        << "value of each (<=N) input dim\n *   above, input by input: '"
-       << sig.boundedDim << "', one value from 1 to N in all. The inputs hold\n"
+       << commentText(sig.boundedDim) << "', one value from 1 to N in all. The inputs hold\n"
        << " *   their actual dims' elements.\n";
   if (!sig.batchDim.empty())
-    os << " *   batch: '" << sig.batchDim << "' varies at run time. The calls "
+    os << " *   batch: '" << commentText(sig.batchDim) << "' varies at run time. The calls "
        << "below run one sample;\n *   " << name << "_run_batch and " << name
        << "_run_tensors run any number, one after the other.\n";
   os << " *   workspace: " << workspaceSize << " bytes, aligned to "
      << "TCC_WORKSPACE_ALIGNMENT\n";
   if (weights)
-    os << " *   weights: in " << weights->fileName << " (" << weights->bytes
+    os << " *   weights: in " << commentText(weights->fileName) << " (" << weights->bytes
        << " bytes; open it with " << name << "_weights_open and pass the\n"
        << " *   handle to every call)\n";
   os << " *\n"
@@ -364,7 +410,7 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
        << "#define " << upper << "_WEIGHTS_FINGERPRINT 0x"
        << llvm::utohexstr(weights->fingerprint, /*LowerCase=*/true, 16)
        << "ull\n\n"
-       << "/* Maps the weights file (" << weights->fileName
+       << "/* Maps the weights file (" << commentText(weights->fileName)
        << ", or a copy of it) for the calls below;\n"
        << " * refuses the file of another model. Close with "
        << "tcc_weights_close. */\n"
@@ -386,12 +432,12 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
     params.push_back("const tcc_weights *weights");
   for (size_t i = 0; i < sig.inputs.size(); ++i)
     params.push_back(std::string("const ") + cType(sig.inputs[i].dtype) +
-                     " *" + paramName(sig.inputs[i].name, "input", i));
+                     " *" + names.inputs[i]);
   if (sig.numRunTimeInputDims())
     params.push_back("const int64_t *input_dims");
   for (size_t i = 0; i < sig.outputs.size(); ++i)
     params.push_back(std::string(cType(sig.outputs[i].dtype)) + " *" +
-                     paramName(sig.outputs[i].name, "output", i));
+                     names.outputs[i]);
   if (sig.numRunTimeDims())
     params.push_back("int64_t *run_time_dims");
   params.push_back("void *workspace");
@@ -416,7 +462,7 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
      << "    " << weightsParam << "const void *const *inputs, "
      << "void *const *outputs,\n    void *workspace);\n\n";
   if (!sig.batchDim.empty())
-    writeRunBatch(sig, name, weights != nullptr, params, os);
+    writeRunBatch(sig, name, weights != nullptr, params, names, os);
 
   os << "/* Names, dtypes and shapes of the inputs and outputs. */\n"
      << "static inline const tcc_model_info *" << name << "_info(void) {\n";
