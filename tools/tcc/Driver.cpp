@@ -17,6 +17,7 @@
 #include "tcc/Passes.h"
 #include "tcc/InitAll.h"
 #include "tcc/Pipelines.h"
+#include "tcc/ReadFile.h"
 #include "tcc/BoundedDims.h"
 #include "tcc/RunTimeBatch.h"
 #include "tcc/Target.h"
@@ -44,6 +45,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <unistd.h>
 
 using namespace mlir;
 
@@ -69,8 +71,12 @@ struct CompileOptions {
   std::vector<std::string> dims, shapes, binds;
   /// --max-dim NAME=MAX: symbolic dims that vary at run time up to MAX.
   std::vector<std::string> maxDims;
+  /// The external data files the model reads (path -> a tensor there).
+  mutable std::map<std::string, std::string> externalFiles;
   bool printIRAfterAll = false, timePasses = false, stats = false;
   bool noWinograd = false, noChannelsLast = false;
+  /// Whether --name was given (an empty one is invalid, not the default).
+  bool nameGiven = false;
 };
 
 struct RunOptions {
@@ -109,6 +115,11 @@ private:
   }
 
   void print(Diagnostic &diag) {
+    // The model is imported more than once (probes of a run-time batch or
+    // a bounded dim): say each warning once.
+    if (diag.getSeverity() == DiagnosticSeverity::Warning &&
+        !warnings.insert(diag.str()).second)
+      return;
     llvm::raw_ostream &os = llvm::errs();
     os << "tcc: ";
     switch (diag.getSeverity()) {
@@ -137,6 +148,7 @@ private:
 
   ScopedDiagnosticHandler handler;
   std::map<std::string, tcc::NodeInfo> &nodes;
+  std::set<std::string> warnings;
 };
 
 /// An MLIR context with tcc's dialects whose diagnostics name ONNX nodes.
@@ -151,12 +163,27 @@ struct Session {
   Diagnostics diagnostics{ctx, nodes};
 };
 
-/// A C identifier from the output file's stem.
+/// Why `name` cannot prefix a model's C symbols and macros ("" when it
+/// can): it must be an identifier of ASCII letters, digits and underscores
+/// that starts with a letter, and not the runtime's own prefix.
+std::string invalidName(StringRef name) {
+  if (name.empty() || !llvm::isAlpha(name[0]) ||
+      !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return "it must be a C identifier that starts with a letter "
+           "([A-Za-z][A-Za-z0-9_]*)";
+  std::string lower = name.lower();
+  if (lower == "tcc" || StringRef(lower).starts_with("tcc_"))
+    return "'tcc' and names that start with 'tcc_' (in any case) are the "
+           "runtime's";
+  return "";
+}
+
+/// A valid model name from the output file's stem.
 std::string defaultName(StringRef path) {
   std::string name;
   for (char c : llvm::sys::path::stem(path))
     name += llvm::isAlnum(c) ? c : '_';
-  if (name.empty() || llvm::isDigit(name[0]))
+  if (!invalidName(name).empty())
     name = "model_" + name;
   return name;
 }
@@ -236,23 +263,42 @@ LogicalResult renameInto(const llvm::Twine &tmp, const llvm::Twine &path) {
   return success();
 }
 
+/// Creates an empty temporary file beside `path` under a name of its own
+/// (never an existing file's, not even an input's called PATH.tmp); sets
+/// `fd` (or closes it when `fd` is null) and returns its name, or "" after
+/// saying why not.
+std::string createTemporary(const std::string &path, int *fd = nullptr) {
+  SmallString<256> tmp;
+  int created;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueFile(path + "-%%%%%%.tmp", created, tmp)) {
+    error("cannot write beside '" + path + "': " + ec.message());
+    return "";
+  }
+  if (fd)
+    *fd = created;
+  else
+    ::close(created);
+  return tmp.str().str();
+}
+
 /// Writes `text` to `path` through a temporary file.
 LogicalResult writeAtomically(
     const std::string &path,
     llvm::function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write) {
-  std::string tmp = path + ".tmp";
-  std::error_code ec;
+  int fd;
+  std::string tmp = createTemporary(path, &fd);
+  if (tmp.empty())
+    return failure();
   {
-    llvm::ToolOutputFile out(tmp, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      error("cannot write '" + tmp + "': " + ec.message());
-      return failure();
-    }
+    // Removes the temporary file unless kept, on a signal too.
+    llvm::ToolOutputFile out(tmp, fd);
     if (failed(write(out.os())))
-      return failure(); // ~ToolOutputFile removes the temporary file.
+      return failure();
     out.os().flush();
     if (out.os().has_error()) {
-      error("cannot write '" + tmp + "'");
+      error("cannot write '" + tmp + "': " + out.os().error().message());
+      out.os().clear_error();
       return failure();
     }
     out.keep();
@@ -347,6 +393,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
                                    std::map<std::string, tcc::NodeInfo> &nodes) {
   tcc::ImportOptions import;
   (void)makeImportOptions(o, import); // validated by the caller
+  import.externalFiles = &o.externalFiles;
   for (const std::string &spec : o.binds) {
     auto [name, path] = StringRef(spec).split('=');
     std::string err;
@@ -516,13 +563,75 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   return success();
 }
 
+/// `path` absolute and without `.` or `..`, to compare paths that do not
+/// exist yet.
+std::string normalPath(StringRef path) {
+  SmallString<256> p(path);
+  llvm::sys::fs::make_absolute(p);
+  llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
+  return p.str().str();
+}
+
+/// Whether `a` and `b` are one file: the same path, or the same inode (a
+/// hard or symbolic link).
+bool samePath(const std::string &a, const std::string &b) {
+  return normalPath(a) == normalPath(b) || tcc::sameFile(a, b);
+}
+
+/// A file tcc writes or reads, for the check that no output overwrites an
+/// input: its path and what it is ("the header 'm.h'").
+struct NamedPath {
+  std::string path, what;
+};
+
+/// Fails with a usage error when an output would overwrite one of
+/// `inputs` or another output.
+LogicalResult checkOutputs(ArrayRef<NamedPath> outputs,
+                           ArrayRef<NamedPath> inputs) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    for (const NamedPath &in : inputs) {
+      if (!samePath(outputs[i].path, in.path))
+        continue;
+      llvm::errs() << "tcc: usage error: " << outputs[i].what << " is "
+                   << in.what << "\n";
+      return failure();
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (!samePath(outputs[i].path, outputs[j].path))
+        continue;
+      llvm::errs() << "tcc: usage error: " << outputs[j].what << " and "
+                   << outputs[i].what << " are the same file\n";
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// The files compiling `o` reads before importing the model: the model and
+/// the --bind files.
+std::vector<NamedPath> compileInputs(const CompileOptions &o) {
+  std::vector<NamedPath> inputs{{o.model, "the model itself"}};
+  for (const std::string &spec : o.binds) {
+    auto [name, path] = StringRef(spec).split('=');
+    inputs.push_back({path.str(), ("the --bind file of '" + name + "'").str()});
+  }
+  return inputs;
+}
+
 int runCompile(CompileOptions &o) {
   if (o.target != "cpu")
     return error("--target " + o.target + " is not supported yet (cpu only)");
   if (tcc::ImportOptions check; !makeImportOptions(o, check))
     return kExitUsageError;
-  if (o.name.empty())
+  if (o.nameGiven) {
+    if (std::string why = invalidName(o.name); !why.empty()) {
+      llvm::errs() << "tcc: usage error: --name '" << o.name
+                   << "' is not a valid model name: " << why << "\n";
+      return kExitUsageError;
+    }
+  } else {
     o.name = defaultName(o.output.empty() ? o.model : o.output);
+  }
   std::optional<tcc::Stage> stop = tcc::Stage::LLVM;
   if (!o.stopAfter.empty() && !(stop = tcc::parseStage(o.stopAfter))) {
     llvm::errs() << "tcc: usage error: unknown --stop-after stage '"
@@ -533,6 +642,15 @@ int runCompile(CompileOptions &o) {
   std::string output = o.output;
   if (output.empty())
     output = emitMLIR ? "-" : (llvm::sys::path::stem(o.model) + ".o").str();
+  tcc::OutputKind kind = o.emit == "asm"    ? tcc::OutputKind::Assembly
+                         : o.emit == "llvm" ? tcc::OutputKind::LLVMIR
+                                            : tcc::OutputKind::Object;
+  // An object gets a header beside it: OUT.h.
+  SmallString<256> header;
+  if (!emitMLIR && kind == tcc::OutputKind::Object) {
+    header = output;
+    llvm::sys::path::replace_extension(header, ".h");
+  }
   // --weights file: NAME.weights beside the output, written through a
   // temporary file like the others.
   SmallString<256> weightsPath;
@@ -545,8 +663,29 @@ int runCompile(CompileOptions &o) {
     }
     weightsPath = output;
     llvm::sys::path::replace_extension(weightsPath, ".weights");
-    o.weightsTmp = (weightsPath + ".tmp").str();
   }
+  // No output may overwrite an input (the model, a --bind file; external
+  // data files once the model names them) or another output.
+  std::vector<NamedPath> outputs;
+  if (output != "-")
+    outputs.push_back({output, "the output '" + output + "'"});
+  if (!header.empty())
+    outputs.push_back({header.str().str(), ("the header '" + header + "'").str()});
+  if (!weightsPath.empty())
+    outputs.push_back({weightsPath.str().str(),
+                       ("the weights file '" + weightsPath + "'").str()});
+  if (outputs.size() > 1 && outputs[1].what.rfind("the header", 0) == 0 &&
+      samePath(outputs[0].path, outputs[1].path)) {
+    llvm::errs() << "tcc: usage error: the output '" << output
+                 << "' and its header are the same file (give -o a name "
+                    "that does not end in .h)\n";
+    return kExitUsageError;
+  }
+  if (failed(checkOutputs(outputs, compileInputs(o))))
+    return kExitUsageError;
+  if (!weightsPath.empty() &&
+      (o.weightsTmp = createTemporary(weightsPath.str().str())).empty())
+    return kExitModelError;
   llvm::scope_exit removeWeightsTmp([&] {
     if (!o.weightsTmp.empty())
       llvm::sys::fs::remove(o.weightsTmp);
@@ -564,6 +703,11 @@ int runCompile(CompileOptions &o) {
   compiled.name = o.name;
   if (failed(compileToLLVMDialect(ctx, o, compiled, *stop, nodes)))
     return kExitModelError;
+  std::vector<NamedPath> external;
+  for (const auto &[path, tensor] : o.externalFiles)
+    external.push_back({path, "the external data file of tensor '" + tensor + "'"});
+  if (failed(checkOutputs(outputs, external)))
+    return kExitUsageError;
   if (compiled.weights)
     compiled.weights->fileName = llvm::sys::path::filename(weightsPath).str();
 
@@ -609,9 +753,6 @@ int runCompile(CompileOptions &o) {
   }
 
   tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
-  tcc::OutputKind kind = o.emit == "asm"    ? tcc::OutputKind::Assembly
-                         : o.emit == "llvm" ? tcc::OutputKind::LLVMIR
-                                            : tcc::OutputKind::Object;
   // Generate the code in memory first so a failure leaves no file.
   SmallString<0> code;
   {
@@ -632,8 +773,6 @@ int runCompile(CompileOptions &o) {
                ? kExitModelError
                : 0;
   }
-  SmallString<256> header(output);
-  llvm::sys::path::replace_extension(header, ".h");
   auto writeHeader = [&](llvm::raw_pwrite_stream &os) {
     tcc::writeHeader(compiled.signature, compiled.name,
                      compiled.workspaceSize, o.model,
@@ -974,28 +1113,93 @@ int withJitModel(RunOptions &r, bool fillMissing,
   return body(m, threads);
 }
 
+/// The files tcc run writes the outputs to, in --output-dir: an output's
+/// name and the extension of its dtype (OUTPUT.npy, OUTPUT.pb for
+/// bfloat16). A name that is not a file name as it stands ('/', '\\' or NUL
+/// in it, "", ".", "..", over 200 bytes) has those bytes as '_' (cut to 200
+/// bytes, output_N when nothing is left); one that would then be another
+/// output's file gets _2, _3, ...: outputs that need no change keep their
+/// names first.
+std::vector<std::string> outputFiles(const tcc::ModelSignature &sig,
+                                     const std::string &dir) {
+  size_t n = sig.outputs.size();
+  std::vector<std::string> stems(n);
+  std::set<std::string> taken;
+  auto usable = [](StringRef name) {
+    return !name.empty() && name != "." && name != ".." && name.size() <= 200 &&
+           name.find_first_of(StringRef("/\\\0", 3)) == StringRef::npos;
+  };
+  for (size_t i = 0; i < n; ++i)
+    if (usable(sig.outputs[i].name) && taken.insert(sig.outputs[i].name).second)
+      stems[i] = sig.outputs[i].name;
+  for (size_t i = 0; i < n; ++i) {
+    if (!stems[i].empty())
+      continue;
+    std::string base;
+    for (char c : StringRef(sig.outputs[i].name).take_front(200))
+      base += (c == '/' || c == '\\' || c == '\0') ? '_' : c;
+    if (!usable(base))
+      base = "output_" + std::to_string(i);
+    std::string stem = base;
+    for (int k = 2; !taken.insert(stem).second; ++k)
+      stem = base + "_" + std::to_string(k);
+    stems[i] = stem;
+  }
+  std::vector<std::string> files;
+  for (size_t i = 0; i < n; ++i) {
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, stems[i]);
+    files.push_back(path.str().str() +
+                    tcc::outputExtension(sig.outputs[i].dtype));
+  }
+  return files;
+}
+
 /// tcc run's work once compiled: one run, then the outputs to files.
 int writeOutputs(RunOptions &r, JitModel &m, tcc_context *threads) {
+  const tcc::ModelSignature &signature = m.compiled.signature;
+  std::vector<std::string> files = outputFiles(signature, r.outputDir);
+  // No output over an input: the model or an --input file.
+  std::vector<NamedPath> inputs{{r.compile.model, "the model itself"}};
+  for (const std::string &spec : r.inputs) {
+    auto [name, path] = StringRef(spec).split('=');
+    inputs.push_back({path.str(), ("the --input file of '" + name + "'").str()});
+  }
+  for (size_t i = 0; i < files.size(); ++i)
+    for (const NamedPath &in : inputs)
+      if (samePath(files[i], in.path)) {
+        llvm::errs() << "tcc: usage error: output '" << signature.outputs[i].name
+                     << "' would be written to '" << files[i] << "', which is "
+                     << in.what << "\n";
+        return kExitUsageError;
+      }
+
   if (int32_t status = m.run(threads))
     return error("the model returned status " + std::to_string(status));
   m.trimOutputs();
 
+  bool existed = llvm::sys::fs::is_directory(r.outputDir);
   if (std::error_code ec = llvm::sys::fs::create_directories(r.outputDir))
     return error("cannot create '" + r.outputDir + "': " + ec.message());
-  const tcc::ModelSignature &signature = m.compiled.signature;
+  std::vector<std::string> written;
   for (size_t i = 0; i < m.outputs.size(); ++i) {
-    std::string file;
-    for (char c : signature.outputs[i].name)
-      file += (c == '/' || c == '\\' || c == '\0') ? '_' : c;
-    if (file.empty() || file == "." || file == "..")
-      file = "output_" + std::to_string(i);
-    SmallString<256> path(r.outputDir);
-    llvm::sys::path::append(path, file);
     std::string err;
-    if (tcc::writeOutputTensor(path.str().str(), signature.outputs[i].name,
-                               m.outputs[i], err)
-            .empty())
+    StringRef ext = llvm::sys::path::extension(files[i]);
+    if (tcc::writeOutputTensor(StringRef(files[i]).drop_back(ext.size()).str(),
+                               signature.outputs[i].name, m.outputs[i], err)
+            .empty()) {
+      // All of the outputs or none.
+      for (const std::string &file : written)
+        llvm::sys::fs::remove(file);
+      if (!existed)
+        llvm::sys::fs::remove(r.outputDir);
       return error(err);
+    }
+    written.push_back(files[i]);
+    StringRef stem = llvm::sys::path::stem(files[i]);
+    if (stem != signature.outputs[i].name)
+      llvm::errs() << "tcc: output '" << signature.outputs[i].name << "' -> "
+                   << files[i] << "\n";
   }
   return 0;
 }
@@ -1136,7 +1340,13 @@ int main(int argc, char **argv) {
   runCmd->add_option("--input", run.inputs,
                      "An input: NAME=FILE (.npy, or an ONNX TensorProto .pb)");
   runCmd->add_option("--output-dir", run.outputDir,
-                     "Where OUTPUT_NAME.npy files go (OUTPUT_NAME.pb for bfloat16)")
+                     "Where the outputs go: OUTPUT_NAME.npy (OUTPUT_NAME.pb for "
+                     "bfloat16). In a name that is not a file name as it "
+                     "stands, '/', '\\' and NUL become '_' (\"\", \".\" and "
+                     "\"..\": output_N; cut to 200 bytes); names that would "
+                     "then be one file get _2, _3, ... (outputs whose names "
+                     "need no change keep them); each renamed output is "
+                     "listed on stderr")
       ->required();
   runCmd->add_option("--threads", run.threads,
                      "Threads to run on (default 0: one per CPU); the "
@@ -1171,8 +1381,10 @@ int main(int argc, char **argv) {
     app.exit(e);
     return kExitUsageError;
   }
-  if (compileCmd->parsed())
+  if (compileCmd->parsed()) {
+    compile.nameGiven = compileCmd->count("--name") > 0;
     return runCompile(compile);
+  }
   if (benchCmd->parsed())
     return runBench(bench);
   return runRun(run);

@@ -2,6 +2,8 @@
 #include "TensorIO.h"
 
 #include "tcc/Header.h"
+#include "tcc/ReadFile.h"
+#include "tcc/Sizes.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -11,6 +13,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstring>
+#include <limits>
 
 using namespace tcc;
 
@@ -106,14 +109,20 @@ static bool readNpy(llvm::StringRef bytes, HostTensor &tensor,
     }
     tensor.dims.push_back(d);
   }
-  int64_t n = 1;
-  for (int64_t d : tensor.dims)
-    n *= d;
-  size_t expected = n * dtypeSize(tensor.dtype);
+  std::optional<int64_t> expected =
+      checkedNumBytes(tensor.dims, dtypeSize(tensor.dtype));
+  if (!expected) {
+    error = "the .npy shape (";
+    for (size_t i = 0; i < tensor.dims.size(); ++i)
+      error += (i ? ", " : "") + std::to_string(tensor.dims[i]);
+    error += std::string(tensor.dims.size() == 1 ? ",) " : ") ") +
+             "is too large (over " + kMaxTensorBytesText + ")";
+    return false;
+  }
   llvm::StringRef data = bytes.substr(start + headerLen);
-  if (data.size() != expected) {
+  if ((int64_t)data.size() != *expected) {
     error = "the .npy data has " + std::to_string(data.size()) +
-            " bytes, its header says " + std::to_string(expected);
+            " bytes, its header says " + std::to_string(*expected);
     return false;
   }
   tensor.data.assign(data.begin(), data.end());
@@ -133,6 +142,10 @@ static std::vector<char> packField(const Field &field, size_t elemBytes) {
 static bool readTensorProto(llvm::StringRef bytes, HostTensor &tensor,
                             std::string &error) {
   onnx::TensorProto t;
+  if (bytes.size() > (size_t)std::numeric_limits<int>::max()) {
+    error = "a TensorProto holds at most 2 GiB; this file is larger";
+    return false;
+  }
   if (!t.ParseFromArray(bytes.data(), (int)bytes.size())) {
     error = "not a serialized ONNX TensorProto";
     return false;
@@ -144,6 +157,18 @@ static bool readTensorProto(llvm::StringRef bytes, HostTensor &tensor,
     return false;
   }
   tensor.dims.assign(t.dims().begin(), t.dims().end());
+  if (std::optional<int64_t> d = negativeDim(tensor.dims)) {
+    error = "the TensorProto has a negative dim " + std::to_string(*d);
+    return false;
+  }
+  std::optional<int64_t> expected = checkedNumBytes(tensor.dims, elemBytes);
+  if (!expected) {
+    error = "the TensorProto's shape [";
+    for (size_t i = 0; i < tensor.dims.size(); ++i)
+      error += (i ? "," : "") + std::to_string(tensor.dims[i]);
+    error += std::string("] is too large (over ") + kMaxTensorBytesText + ")";
+    return false;
+  }
   if (t.has_raw_data())
     tensor.data.assign(t.raw_data().begin(), t.raw_data().end());
   else if (tensor.dtype == onnx::TensorProto::FLOAT)
@@ -157,10 +182,7 @@ static bool readTensorProto(llvm::StringRef bytes, HostTensor &tensor,
     tensor.data = packField(t.uint64_data(), elemBytes);
   else
     tensor.data = packField(t.int32_data(), elemBytes);
-  int64_t n = 1;
-  for (int64_t d : tensor.dims)
-    n *= d;
-  if ((int64_t)tensor.data.size() != n * (int64_t)elemBytes) {
+  if ((int64_t)tensor.data.size() != *expected) {
     error = "TensorProto data size does not match its dims";
     return false;
   }
@@ -169,12 +191,13 @@ static bool readTensorProto(llvm::StringRef bytes, HostTensor &tensor,
 
 bool tcc::readTensorFile(const std::string &path, HostTensor &tensor,
                          std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, false, false);
+  std::string why;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = readRegularFile(path, why);
   if (!buffer) {
-    error = "cannot read '" + path + "': " + buffer.getError().message();
+    error = "cannot read '" + path + "': " + why;
     return false;
   }
-  llvm::StringRef bytes = (*buffer)->getBuffer();
+  llvm::StringRef bytes = buffer->getBuffer();
   bool ok = llvm::StringRef(path).ends_with(".npy")
                 ? readNpy(bytes, tensor, error)
                 : readTensorProto(bytes, tensor, error);
@@ -187,18 +210,22 @@ bool tcc::readTensorFile(const std::string &path, HostTensor &tensor,
 /// failed write leaves no half-written file.
 static bool writeAtomically(const std::string &path, llvm::StringRef bytes,
                             std::string &error) {
-  std::string tmp = path + ".tmp";
+  // A temporary name of its own, never an existing file's (not even an
+  // input's that happens to be called PATH.tmp).
+  llvm::SmallString<256> tmp;
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueFile(path + "-%%%%%%.tmp", fd, tmp)) {
+    error = "cannot write beside '" + path + "': " + ec.message();
+    return false;
+  }
   {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(tmp, ec);
-    if (ec) {
-      error = "cannot write '" + tmp + "': " + ec.message();
-      return false;
-    }
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << bytes;
     os.close();
     if (os.has_error()) {
-      error = "cannot write '" + tmp + "'";
+      error = "cannot write '" + tmp.str().str() + "': " + os.error().message();
+      os.clear_error();
       llvm::sys::fs::remove(tmp);
       return false;
     }
@@ -257,14 +284,16 @@ bool tcc::writeTensorProto(const std::string &path, const std::string &name,
   return writeAtomically(path, t.SerializeAsString(), error);
 }
 
+std::string tcc::outputExtension(int dtype) {
+  return npyDescr(dtype) ? ".npy" : ".pb";
+}
+
 std::string tcc::writeOutputTensor(const std::string &stem,
                                    const std::string &name,
                                    const HostTensor &tensor,
                                    std::string &error) {
-  if (npyDescr(tensor.dtype)) {
-    std::string path = stem + ".npy";
+  std::string path = stem + outputExtension(tensor.dtype);
+  if (npyDescr(tensor.dtype))
     return writeNpy(path, tensor, error) ? path : std::string();
-  }
-  std::string path = stem + ".pb";
   return writeTensorProto(path, name, tensor, error) ? path : std::string();
 }

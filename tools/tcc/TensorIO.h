@@ -29,6 +29,10 @@ bool writeTensorProto(const std::string &path, const std::string &name,
 std::string writeOutputTensor(const std::string &stem, const std::string &name,
                               const HostTensor &tensor, std::string &error);
 
+/// The extension writeOutputTensor gives a tensor of `dtype`: ".npy", or
+/// ".pb" for dtypes numpy cannot hold.
+std::string outputExtension(int dtype);
+
 /// numpy's name of an ONNX dtype ("float32"), or "dtype N".
 std::string dtypeString(int dtype);
 
