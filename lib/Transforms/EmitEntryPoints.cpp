@@ -123,11 +123,6 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
                                    null);
       }
       unsigned numChecked = wsSize > 0 ? numBuffers + 1 : numBuffers;
-      for (unsigned i = 0; i < numChecked; ++i) {
-        Value isNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                            buffers[i], null);
-        bad = LLVM::OrOp::create(b, loc, bad, isNull);
-      }
       if (wsSize > 0) {
         Value addr =
             LLVM::PtrToIntOp::create(b, loc, i64, buffers[numBuffers]);
@@ -140,7 +135,24 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
         bad = LLVM::OrOp::create(b, loc, bad, misaligned);
       }
       Block *call = b.createBlock(&runCtxFn.getBody());
-      b.setInsertionPointToEnd(entry);
+      // The block the checks go on in.
+      Block *tail = entry;
+      // No null buffer: a loop over them, stored on the stack. (A chain of
+      // comparisons, one per buffer, took LLVM's SLP vectorizer and
+      // ConstraintElimination time cubic in their number: 35 s at 1,200.)
+      b.setInsertionPointToEnd(tail);
+      if (numChecked > 0) {
+        Block *next = b.createBlock(call);
+        b.setInsertionPointToEnd(tail);
+        Block *loop = branchIfAnyNull(b, loc, buffers.take_front(numChecked),
+                                      fail, next);
+        b.setInsertionPointToEnd(tail);
+        LLVM::CondBrOp::create(b, loc, bad, fail, loop);
+        tail = next;
+        b.setInsertionPointToEnd(tail);
+        bad = LLVM::ConstantOp::create(b, loc, b.getI1Type(),
+                                       b.getBoolAttr(false));
+      }
       // A symbolic dim that varies up to a bound: its value in each input
       // that holds it (input_dims, the last input) must be one value within
       // 1 and the bound, or a loop would run past the buffers.
@@ -148,7 +160,7 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
           main->getAttrOfType<DenseI64ArrayAttr>("tcc.run_time_inputs");
       if (bounded && numInputs > 0 && !bounded.empty()) {
         Block *checkDims = b.createBlock(call);
-        b.setInsertionPointToEnd(entry);
+        b.setInsertionPointToEnd(tail);
         LLVM::CondBrOp::create(b, loc, bad, fail, checkDims);
         b.setInsertionPointToStart(checkDims);
         Value dims = buffers[numInputs - 1];
@@ -190,7 +202,7 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       Value scope;
       if (module.lookupSymbol("tcc_parallel_for")) {
         OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(entry);
+        b.setInsertionPointToStart(&runCtxFn.getBody().front());
         scope = LLVM::AllocaOp::create(
             b, loc, ptrTy, b.getI64Type(),
             LLVM::ConstantOp::create(b, loc, i64,
@@ -274,6 +286,51 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       result = LLVM::LLVMVoidType::get(module.getContext());
     return LLVM::LLVMFuncOp::create(
         b, module.getLoc(), name, LLVM::LLVMFunctionType::get(result, params));
+  }
+
+  /// Emits, at `b`'s insertion point, the stores of `pointers` into an
+  /// array on the stack and, in blocks before `next`, a loop over them that
+  /// branches to `fail` when one is null and to `next` when none is; returns
+  /// the loop's first block, to which the insertion block must then branch.
+  static Block *branchIfAnyNull(OpBuilder &b, Location loc,
+                                ValueRange pointers, Block *fail, Block *next) {
+    auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+    auto i64 = b.getI64Type();
+    auto constant = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+    };
+    Value count = constant(pointers.size());
+    Value array = LLVM::AllocaOp::create(b, loc, ptrTy, ptrTy, count,
+                                         /*alignment=*/8);
+    for (auto [i, p] : llvm::enumerate(pointers)) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptrTy, ptrTy, array,
+                                       ArrayRef<LLVM::GEPArg>{(int32_t)i});
+      LLVM::StoreOp::create(b, loc, p, slot);
+    }
+    Region *region = next->getParent();
+    Block *start = b.createBlock(region, Region::iterator(next));
+    Block *header = b.createBlock(region, Region::iterator(next), {i64}, {loc});
+    Block *body = b.createBlock(region, Region::iterator(next));
+    // start: into the loop at 0.
+    b.setInsertionPointToEnd(start);
+    LLVM::BrOp::create(b, loc, ValueRange{constant(0)}, header);
+    // header(i): i < count ? body : next.
+    b.setInsertionPointToEnd(header);
+    Value i = header->getArgument(0);
+    Value more = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, i,
+                                      constant(pointers.size()));
+    LLVM::CondBrOp::create(b, loc, more, body, next);
+    // body: array[i] == null ? fail : header(i + 1).
+    b.setInsertionPointToEnd(body);
+    Value slot = LLVM::GEPOp::create(b, loc, ptrTy, ptrTy, array,
+                                     ArrayRef<LLVM::GEPArg>{i});
+    Value p = LLVM::LoadOp::create(b, loc, ptrTy, slot);
+    Value isNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, p,
+                                        LLVM::ZeroOp::create(b, loc, ptrTy));
+    Value nextI = LLVM::AddOp::create(b, loc, i, constant(1));
+    LLVM::CondBrOp::create(b, loc, isNull, fail, ValueRange{}, header,
+                           ValueRange{nextI});
+    return start;
   }
 
   /// Adds `name`, which calls `withContext` (whose first parameter is the

@@ -21,13 +21,28 @@ namespace tcc {
 
 namespace {
 
-/// A producer with one use, whose elements its consumer reads once each.
+/// A fused op has at most this many operands and body ops: a chain of
+/// 10,000 Adds would otherwise become one op whose every fusion copies all
+/// the ones before (quadratic: 75 s), and one kernel of 10,000 buffers.
+constexpr unsigned kMaxFusedOperands = 64;
+constexpr size_t kMaxFusedBodyOps = 512;
+
+size_t bodySize(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp ? linalgOp.getBlock()->getOperations().size() : 0;
+}
+
+/// A producer with one use, whose elements its consumer reads once each,
+/// and which leaves the fused op within the limits above.
 bool fusesWithoutRecomputing(OpOperand *fused) {
   Operation *producer = fused->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
     return false;
   auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
-  return consumer && consumer.getMatchingIndexingMap(fused).isPermutation();
+  return consumer && consumer.getMatchingIndexingMap(fused).isPermutation() &&
+         producer->getNumOperands() + consumer->getNumOperands() <=
+             kMaxFusedOperands &&
+         bodySize(producer) + bodySize(consumer) <= kMaxFusedBodyOps;
 }
 
 /// A generic that names what it computes (`library_call`: a Winograd

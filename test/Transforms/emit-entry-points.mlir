@@ -6,12 +6,21 @@
 // CHECK-LABEL: llvm.func @net_workspace_size() -> i64
 // CHECK: llvm.mlir.constant(256 : i64)
 // CHECK-LABEL: llvm.func @net_run_ctx(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32
-// Null buffers and a null or misaligned workspace are rejected with status 1.
-// CHECK: llvm.icmp "eq"
-// CHECK: llvm.icmp "eq"
-// CHECK: llvm.icmp "eq"
+// Null buffers and a null or misaligned workspace are rejected with status 1:
+// the workspace's alignment, then a loop over the buffers stored on the stack
+// (not a comparison per buffer, which LLVM takes cubic time to optimize).
 // CHECK: llvm.mlir.constant(63 : i64)
-// CHECK: llvm.cond_br
+// CHECK: %[[N:.*]] = llvm.mlir.constant(3 : i64)
+// CHECK: %[[ARRAY:.*]] = llvm.alloca %[[N]] x !llvm.ptr
+// CHECK-COUNT-3: llvm.store %arg{{[1-3]}}, %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK: ^[[FAIL:bb[0-9]+]]:
+// CHECK-NEXT: llvm.mlir.constant(1 : i32)
+// CHECK-NEXT: llvm.return
+// CHECK: ^[[HEAD:bb[0-9]+]](%[[I:.*]]: i64):
+// CHECK: llvm.icmp "slt" %[[I]]
+// CHECK: llvm.getelementptr %[[ARRAY]][%[[I]]]
+// CHECK: llvm.icmp "eq"
+// CHECK: llvm.cond_br %{{.*}}, ^[[FAIL]], ^[[HEAD]](
 // @main takes no context here: the call passes the buffers and workspace.
 // Without parallel loops the run needs no tcc_run_begin / tcc_run_end.
 // CHECK-NOT: tcc_run_begin
