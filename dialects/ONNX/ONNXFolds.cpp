@@ -693,12 +693,14 @@ private:
     SmallVector<SmallVector<int64_t>> shapes;
     for (Value value : op->getOperands()) {
       // A missing optional operand (Clip's bound) stands for a scalar.
-      auto s = isa<NoneType>(value.getType())
-                   ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>())
-                   : rankedShape(value);
+      if (isa<NoneType>(value.getType())) {
+        shapes.emplace_back();
+        continue;
+      }
+      auto s = rankedShape(value);
       if (!s)
         return failure();
-      shapes.emplace_back(*s);
+      shapes.emplace_back(s->begin(), s->end());
     }
     return broadcastEach<T>(shapes, type.getShape(), values, fn);
   }

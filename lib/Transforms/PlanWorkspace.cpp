@@ -198,7 +198,9 @@ static void accessesOf(Block &block, Value buffer, const Rect &whole,
       if (auto viewLike = dyn_cast<ViewLikeOpInterface>(user))
         if (viewLike.getViewSource() == buffer)
           for (Value result : user->getResults())
-            accessesOf(block, result, whole, position, {}, out);
+            accessesOf(block, result, whole, position,
+                       DenseMap<Value, SmallVector<std::pair<Value, Rect>>>(),
+                       out);
       continue;
     }
     for (Operation *viewUser : view->getUsers()) {
