@@ -47,6 +47,13 @@ importONNXModel(mlir::MLIRContext &context, llvm::StringRef path,
                 const ImportOptions &options,
                 std::map<std::string, NodeInfo> *nodes = nullptr);
 
+/// The same for the model whose serialized protobuf is `bytes`; `path`
+/// names it in messages, and its folder is where external data is read.
+mlir::OwningOpRef<mlir::ModuleOp>
+importONNXBytes(mlir::MLIRContext &context, llvm::StringRef bytes,
+                llvm::StringRef path, const ImportOptions &options,
+                std::map<std::string, NodeInfo> *nodes = nullptr);
+
 } // namespace tcc
 
 #endif // TCC_IMPORT_H

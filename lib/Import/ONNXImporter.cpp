@@ -137,6 +137,7 @@ public:
       : ctx(ctx), b(&ctx), options(options), nodes(nodes) {}
 
   OwningOpRef<ModuleOp> import(StringRef path);
+  OwningOpRef<ModuleOp> importBytes(StringRef bytes, StringRef path);
 
 private:
   using NodeList = google::protobuf::RepeatedPtrField<onnx::NodeProto>;
@@ -803,6 +804,10 @@ FailureOr<Type> Importer::importValueType(const onnx::ValueInfoProto &info) {
                           << "element type " << dtypeName(tensor.elem_type());
   // A shape tcc can hold: the bytes of every static input fit the limit.
   auto checked = [&](ArrayRef<int64_t> shape) -> FailureOr<Type> {
+    if ((int64_t)shape.size() > tcc::onnx::kMaxRank)
+      return emitError(loc) << "input '" << info.name() << "' has rank "
+                            << shape.size() << "; tcc supports ranks up to "
+                            << tcc::onnx::kMaxRank;
     SmallVector<int64_t> known;
     for (int64_t d : shape)
       if (!ShapedType::isDynamic(d))
@@ -820,6 +825,10 @@ FailureOr<Type> Importer::importValueType(const onnx::ValueInfoProto &info) {
     return emitError(loc) << "input '" << info.name() << "' has no shape; "
                           << "give one with --shape " << info.name()
                           << "=DxDx...";
+  if (tensor.shape().dim_size() > tcc::onnx::kMaxRank)
+    return emitError(loc) << "input '" << info.name() << "' has rank "
+                          << tensor.shape().dim_size()
+                          << "; tcc supports ranks up to " << tcc::onnx::kMaxRank;
   SmallVector<int64_t> shape;
   for (const auto &dim : tensor.shape().dim()) {
     if (dim.has_dim_value() && dim.dim_value() < 0)
@@ -956,6 +965,10 @@ FailureOr<ElementsAttr> Importer::importTensor(const onnx::TensorProto &t,
   if (!elem)
     return emitError(loc) << "tensor '" << t.name() << "' has unsupported "
                           << "element type " << dtypeName(t.data_type());
+  if (t.dims_size() > tcc::onnx::kMaxRank)
+    return emitError(loc) << "tensor '" << t.name() << "' has rank "
+                          << t.dims_size() << "; tcc supports ranks up to "
+                          << tcc::onnx::kMaxRank;
   SmallVector<int64_t> shape(t.dims().begin(), t.dims().end());
   int64_t elemBytes = tcc::dtypeSize(t.data_type());
   if (std::optional<int64_t> d = tcc::negativeDim(shape))
@@ -1078,6 +1091,13 @@ LogicalResult Importer::checkAttributes(const onnx::NodeProto &node,
       isDefaultDomain(node.domain())
           ? onnx::OpSchemaRegistry::Schema(node.op_type(), (int)opset, "")
           : nullptr;
+  // An op ONNX defines only in later opsets: its attributes' kinds from its
+  // first definition (they do not change between versions), but no check
+  // of its inputs.
+  bool laterOpset = false;
+  if (!schema && isDefaultDomain(node.domain()) &&
+      (schema = onnx::OpSchemaRegistry::Schema(node.op_type(), "")))
+    laterOpset = true;
   llvm::StringSet<> seen;
   for (const onnx::AttributeProto &a : node.attribute()) {
     if (!seen.insert(a.name()).second)
@@ -1093,7 +1113,7 @@ LogicalResult Importer::checkAttributes(const onnx::NodeProto &node,
                    << attrKindName(static_cast<onnx::AttributeProto::AttributeType>(
                           it->second.type));
   }
-  if (!schema || opset > newestKnownOpset())
+  if (!schema || laterOpset || opset > newestKnownOpset())
     return success();
   int count = node.input_size();
   if (count < schema->min_input() || count > schema->max_input()) {
@@ -1231,6 +1251,14 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
                             << attr.getName().getValue()
                             << "', which tcc does not support";
   }
+  // And those it knows must be of the kind it declares: an op's accessors
+  // take that for granted (checkAttributes compares with ONNX's schema,
+  // which may not know the op at this opset).
+  if (failed(opName->verifyInherentAttrs(state.attributes, [&]() {
+        return emitError(loc) << "node '" << name << "' (" << opType
+                              << ", opset " << opset << "): ";
+      })))
+    return failure();
 
   // One result per ONNX output the op models; extra outputs are unsupported.
   Type elem = state.operands.empty()
@@ -1272,6 +1300,11 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
     Type elem = type.getElementType();
     int64_t elemBytes =
         elem.isIntOrFloat() ? std::max(1u, elem.getIntOrFloatBitWidth() / 8) : 8;
+    if (type.getRank() > tcc::onnx::kMaxRank)
+      return emitError(loc) << "node '" << name << "' (" << opType << ", opset "
+                            << opset << "): its result has rank "
+                            << type.getRank() << "; tcc supports ranks up to "
+                            << tcc::onnx::kMaxRank;
     if (negative || !tcc::checkedNumBytes(known, elemBytes))
       return emitError(loc) << "node '" << name << "' (" << opType << ", opset "
                             << opset << "): its result of shape "
@@ -1374,15 +1407,22 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
     emitError(fileLoc) << "cannot read '" << path << "': " << why;
     return nullptr;
   }
-  if (buffer->getBufferSize() > (size_t)std::numeric_limits<int>::max()) {
-    emitError(fileLoc) << "'" << path << "' is " << buffer->getBufferSize()
+  return importBytes(buffer->getBuffer(), path);
+}
+
+/// Imports the model whose protobuf is `bytes`, read from `path` (its
+/// folder holds the external data).
+OwningOpRef<ModuleOp> Importer::importBytes(StringRef bytes, StringRef path) {
+  modelPath = path.str();
+  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
+  if (bytes.size() > (size_t)std::numeric_limits<int>::max()) {
+    emitError(fileLoc) << "'" << path << "' is " << bytes.size()
                        << " bytes; a protobuf holds at most 2 GiB (a model "
                        << "that large keeps its weights in external data)";
     return nullptr;
   }
   onnx::ModelProto model;
-  if (!model.ParseFromArray(buffer->getBufferStart(),
-                            (int)buffer->getBufferSize()) ||
+  if (!model.ParseFromArray(bytes.data(), (int)bytes.size()) ||
       !model.has_graph() || model.ir_version() <= 0) {
     emitError(fileLoc) << "'" << path << "' is not a valid ONNX model "
                        << "(it does not parse as an ONNX ModelProto with a "
@@ -1580,4 +1620,13 @@ OwningOpRef<ModuleOp> tcc::importONNXModel(MLIRContext &context, StringRef path,
   context.loadDialect<tcc::onnx::ONNXDialect, func::FuncDialect>();
   Importer importer(context, options, nodes);
   return importer.import(path);
+}
+
+OwningOpRef<ModuleOp> tcc::importONNXBytes(MLIRContext &context,
+                                           StringRef bytes, StringRef path,
+                                           const ImportOptions &options,
+                                           std::map<std::string, NodeInfo> *nodes) {
+  context.loadDialect<tcc::onnx::ONNXDialect, func::FuncDialect>();
+  Importer importer(context, options, nodes);
+  return importer.importBytes(bytes, path);
 }

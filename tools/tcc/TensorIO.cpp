@@ -109,6 +109,11 @@ static bool readNpy(llvm::StringRef bytes, HostTensor &tensor,
     }
     tensor.dims.push_back(d);
   }
+  if (tensor.dims.size() > kMaxTensorRank) {
+    error = "the .npy shape has " + std::to_string(tensor.dims.size()) +
+            " dims; tcc takes at most " + std::to_string(kMaxTensorRank);
+    return false;
+  }
   std::optional<int64_t> expected =
       checkedNumBytes(tensor.dims, dtypeSize(tensor.dtype));
   if (!expected) {
@@ -157,6 +162,11 @@ static bool readTensorProto(llvm::StringRef bytes, HostTensor &tensor,
     return false;
   }
   tensor.dims.assign(t.dims().begin(), t.dims().end());
+  if (tensor.dims.size() > kMaxTensorRank) {
+    error = "the TensorProto has " + std::to_string(tensor.dims.size()) +
+            " dims; tcc takes at most " + std::to_string(kMaxTensorRank);
+    return false;
+  }
   if (std::optional<int64_t> d = negativeDim(tensor.dims)) {
     error = "the TensorProto has a negative dim " + std::to_string(*d);
     return false;
@@ -197,13 +207,17 @@ bool tcc::readTensorFile(const std::string &path, HostTensor &tensor,
     error = "cannot read '" + path + "': " + why;
     return false;
   }
-  llvm::StringRef bytes = buffer->getBuffer();
-  bool ok = llvm::StringRef(path).ends_with(".npy")
-                ? readNpy(bytes, tensor, error)
-                : readTensorProto(bytes, tensor, error);
-  if (!ok)
-    error = "'" + path + "': " + error;
-  return ok;
+  if (readTensorBytes(buffer->getBuffer(),
+                      llvm::StringRef(path).ends_with(".npy"), tensor, error))
+    return true;
+  error = "'" + path + "': " + error;
+  return false;
+}
+
+bool tcc::readTensorBytes(llvm::StringRef bytes, bool npy, HostTensor &tensor,
+                          std::string &error) {
+  return npy ? readNpy(bytes, tensor, error)
+             : readTensorProto(bytes, tensor, error);
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so a

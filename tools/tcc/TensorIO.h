@@ -15,6 +15,11 @@ namespace tcc {
 bool readTensorFile(const std::string &path, HostTensor &tensor,
                     std::string &error);
 
+/// The same for the bytes of such a file: a .npy file when `npy`, else a
+/// TensorProto.
+bool readTensorBytes(llvm::StringRef bytes, bool npy, HostTensor &tensor,
+                     std::string &error);
+
 /// Writes `tensor` as a .npy file, atomically (temporary file + rename).
 bool writeNpy(const std::string &path, const HostTensor &tensor,
               std::string &error);
