@@ -215,6 +215,9 @@ mlir::Type elementTypeOfDataType(mlir::MLIRContext *ctx, int64_t dataType);
 
 /// Folds only make constants this small (shape sub-graphs, not weights).
 constexpr int64_t kMaxFoldElements = 4096;
+/// The largest rank a tensor may have: a shape operand of 2^31 elements
+/// would otherwise make a result of that rank.
+constexpr int64_t kMaxRank = 64;
 
 /// The elements of an integer (or bool) constant attribute as int64, sign-
 /// or zero-extended by the element type's signedness; nullopt when `attr`

@@ -82,9 +82,11 @@ template <typename Op> LogicalResult verifyRecurrent(Op op) {
   if (op.getLayout() != 0 && op.getLayout() != 1)
     return op.emitOpError()
            << "has layout " << op.getLayout() << ", expected 0 or 1";
-  if (op.getHiddenSize() && *op.getHiddenSize() <= 0)
-    return op.emitOpError()
-           << "expects a positive hidden_size, got " << *op.getHiddenSize();
+  // Bounded, so that the gates' rows (4 * hidden_size) cannot overflow.
+  if (op.getHiddenSize() &&
+      (*op.getHiddenSize() <= 0 || *op.getHiddenSize() > (int64_t(1) << 32)))
+    return op.emitOpError() << "expects a hidden_size from 1 to 2^32, got "
+                            << *op.getHiddenSize();
   if (auto clip = op.getClip(); clip && clip->convertToDouble() <= 0)
     return op.emitOpError()
            << "expects a positive clip, got " << clip->convertToDouble();

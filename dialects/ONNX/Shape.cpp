@@ -131,7 +131,8 @@ static std::optional<SmallVector<int64_t>> shapeFromOperand(Value shape) {
   if (auto values = getConstantInts(shape))
     return values;
   auto s = rankedShape(shape);
-  if (s && s->size() == 1 && !ShapedType::isDynamic((*s)[0]))
+  if (s && s->size() == 1 && !ShapedType::isDynamic((*s)[0]) &&
+      (*s)[0] <= kMaxRank)
     return SmallVector<int64_t>((*s)[0], ShapedType::kDynamic);
   return std::nullopt;
 }
@@ -141,6 +142,9 @@ static LogicalResult verifyShapeOperand(Operation *op, Value shape) {
   if (s && s->size() != 1)
     return op->emitOpError() << "expects a 1-d shape operand, got "
                              << formatShape(*s);
+  if (s && !ShapedType::isDynamic((*s)[0]) && (*s)[0] > kMaxRank)
+    return op->emitOpError() << "makes a tensor of rank " << (*s)[0]
+                             << "; tcc supports ranks up to " << kMaxRank;
   if (auto values = getConstantInts(shape))
     for (int64_t d : *values)
       if (d < 0)

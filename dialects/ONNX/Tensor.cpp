@@ -97,7 +97,7 @@ LogicalResult ReshapeOp::inferShapes() {
   if (!target) {
     // The rank is still known from the shape operand's static size.
     auto s = rankedShape(getShape());
-    if (s && !ShapedType::isDynamic((*s)[0]))
+    if (s && !ShapedType::isDynamic((*s)[0]) && (*s)[0] <= kMaxRank)
       return setShape(*this, SmallVector<int64_t>((*s)[0], ShapedType::kDynamic),
                       elem);
     return keepUnranked(*this, elem);

@@ -20,36 +20,35 @@ namespace tcc {
 
 /// The largest tensor tcc compiles or reads, in bytes (256 TiB).
 inline constexpr int64_t kMaxTensorBytes = int64_t(1) << 48;
+/// The most dims a tensor read from a file may have (the onnx dialect's
+/// kMaxRank).
+inline constexpr size_t kMaxTensorRank = 64;
 /// How kMaxTensorBytes reads in messages.
 inline constexpr const char *kMaxTensorBytesText = "2^48 bytes";
 
 /// The number of elements of `dims`, or nullopt when a dim is negative or
 /// the tensor holds more than kMaxTensorBytes at `elemBytes` (>= 1) each.
+/// An empty tensor's other dims count too: their product must fit as well,
+/// so that code which multiplies dims in any order never overflows.
 inline std::optional<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> dims,
                                                  int64_t elemBytes = 1) {
   if (elemBytes < 1)
     elemBytes = 1;
   int64_t limit = kMaxTensorBytes / elemBytes;
+  int64_t nonzero = 1;
   bool empty = false;
   for (int64_t d : dims) {
     if (d < 0)
       return std::nullopt;
-    empty |= d == 0;
-  }
-  // A zero dim makes the tensor empty whatever the other dims are, but each
-  // dim alone must still be a size tcc can hold.
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (empty) {
-      if (d > limit)
-        return std::nullopt;
+    if (d == 0) {
+      empty = true;
       continue;
     }
-    if (d > limit / n)
+    if (d > limit / nonzero)
       return std::nullopt;
-    n *= d;
+    nonzero *= d;
   }
-  return empty ? 0 : n;
+  return empty ? 0 : nonzero;
 }
 
 /// The bytes of a tensor of `dims` with `elemBytes` per element, or nullopt

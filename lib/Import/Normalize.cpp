@@ -1,6 +1,8 @@
 //===- Normalize.cpp - ONNX node forms of older opsets, made current ------===//
 #include "Normalize.h"
 
+#include "mlir/IR/Verifier.h"
+
 #include "dialects/ONNX/ONNXOps.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -46,6 +48,28 @@ namespace {
 
 using Normalizer = LogicalResult (*)(NodeBuild &);
 
+/// `attr`, attribute `name` of the node, as `T` (null when absent), or an
+/// error naming the node when it is of another kind: the ops ONNX's
+/// schemas lack (GroupNormalization before libonnx knew it) reach their
+/// normalizer with their attributes' kinds unchecked.
+template <typename T>
+FailureOr<T> attrAs(NodeBuild &nb, Attribute attr, StringRef name) {
+  if (!attr)
+    return T();
+  if (auto typed = dyn_cast<T>(attr))
+    return typed;
+  const char *kind = std::is_same_v<T, IntegerAttr> ? "an int"
+                     : std::is_same_v<T, FloatAttr> ? "a float"
+                                                    : "a string";
+  return nb.error() << "attribute '" << name << "' must be " << kind;
+}
+
+/// Verifies an op a normalizer made from the node's values, then infers its
+/// shape: shape inference takes a verified op (an axis in range).
+LogicalResult verifyAndInfer(tcc::onnx::ShapeInferenceOpInterface op) {
+  return failure(failed(mlir::verify(op)) || failed(op.inferShapes()));
+}
+
 /// Opsets before 7 marked inputs as consumed and had a test-mode flag;
 /// neither matters for inference.
 void dropLegacyAttributes(NodeBuild &nb) {
@@ -65,7 +89,7 @@ LogicalResult appendUnitDims(NodeBuild &nb, size_t index, int64_t count) {
       nb.b, nb.loc, UnrankedTensorType::get(type.getElementType()),
       nb.state.operands[index], nb.i64Constant(shape),
       nb.b.getI64IntegerAttr(0));
-  if (failed(reshaped.inferShapes()))
+  if (failed(verifyAndInfer(reshaped)))
     return failure();
   nb.state.operands[index] = reshaped.getResult();
   return success();
@@ -76,15 +100,19 @@ LogicalResult appendUnitDims(NodeBuild &nb, size_t index, int64_t count) {
 /// with A at `axis` (default: the trailing dims). Reshaping B with trailing
 /// 1s gives the same numpy broadcast.
 LogicalResult legacyBroadcast(NodeBuild &nb) {
-  Attribute broadcast = nb.state.attributes.erase("broadcast");
-  Attribute axisAttr = nb.state.attributes.erase("axis");
-  if (!broadcast || llvm::cast<IntegerAttr>(broadcast).getInt() == 0 || !axisAttr)
+  FailureOr<IntegerAttr> broadcast = attrAs<IntegerAttr>(
+      nb, nb.state.attributes.erase("broadcast"), "broadcast");
+  FailureOr<IntegerAttr> axisAttr =
+      attrAs<IntegerAttr>(nb, nb.state.attributes.erase("axis"), "axis");
+  if (failed(broadcast) || failed(axisAttr))
+    return failure();
+  if (!*broadcast || broadcast->getInt() == 0 || !*axisAttr)
     return success();
   auto a = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
   auto bType = dyn_cast<RankedTensorType>(nb.state.operands[1].getType());
   if (!a || !bType || !bType.hasStaticShape())
     return nb.error() << "legacy broadcasting needs ranked, static operands";
-  int64_t axis = llvm::cast<IntegerAttr>(axisAttr).getInt();
+  int64_t axis = axisAttr->getInt();
   if (axis < 0)
     axis += a.getRank();
   int64_t trailing = a.getRank() - axis - bType.getRank();
@@ -115,10 +143,17 @@ LogicalResult coercedSoftmax(NodeBuild &nb) {
   if (nb.opset >= 13)
     return success();
   auto in = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
-  Attribute axisAttr = nb.state.attributes.get("axis");
-  int64_t axis = axisAttr ? llvm::cast<IntegerAttr>(axisAttr).getInt() : 1;
+  FailureOr<IntegerAttr> axisAttr =
+      attrAs<IntegerAttr>(nb, nb.state.attributes.get("axis"), "axis");
+  if (failed(axisAttr))
+    return failure();
+  int64_t axis = *axisAttr ? axisAttr->getInt() : 1;
   if (!in)
     return nb.error() << "needs a ranked input";
+  if (axis < -in.getRank() || axis >= in.getRank())
+    return nb.error() << "axis " << axis << " is out of range [" << -in.getRank()
+                      << ", " << in.getRank() - 1 << "] for rank "
+                      << in.getRank();
   if (axis < 0)
     axis += in.getRank();
   nb.state.attributes.set("axis", nb.b.getI64IntegerAttr(-1));
@@ -129,7 +164,7 @@ LogicalResult coercedSoftmax(NodeBuild &nb) {
   auto flat = tcc::onnx::FlattenOp::create(
       nb.b, nb.loc, UnrankedTensorType::get(in.getElementType()),
       nb.state.operands[0], nb.b.getI64IntegerAttr(axis));
-  if (failed(flat.inferShapes()))
+  if (failed(verifyAndInfer(flat)))
     return failure();
   nb.state.operands[0] = flat.getResult();
   SmallVector<int64_t> shape(in.getShape());
@@ -158,11 +193,14 @@ LogicalResult groupNorm(NodeBuild &nb) {
   if (nb.opset >= 21)
     return success();
   auto x = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
-  Attribute groupsAttr = nb.state.attributes.get("num_groups");
-  if (!x || x.getRank() < 2 || x.isDynamicDim(1) || !groupsAttr)
+  FailureOr<IntegerAttr> groupsAttr = attrAs<IntegerAttr>(
+      nb, nb.state.attributes.get("num_groups"), "num_groups");
+  if (failed(groupsAttr))
+    return failure();
+  if (!x || x.getRank() < 2 || x.isDynamicDim(1) || !*groupsAttr)
     return nb.error() << "needs a ranked input with static channels";
   int64_t channels = x.getDimSize(1);
-  int64_t groups = llvm::cast<IntegerAttr>(groupsAttr).getInt();
+  int64_t groups = groupsAttr->getInt();
   if (groups <= 0 || channels % groups != 0)
     return nb.error() << "num_groups " << groups << " does not divide "
                       << channels << " channels";
@@ -185,10 +223,13 @@ LogicalResult groupNorm(NodeBuild &nb) {
 
 /// TopK before opset 10 had `k` as an attribute.
 LogicalResult topK(NodeBuild &nb) {
-  Attribute k = nb.state.attributes.erase("k");
+  FailureOr<IntegerAttr> k =
+      attrAs<IntegerAttr>(nb, nb.state.attributes.erase("k"), "k");
+  if (failed(k))
+    return failure();
   nb.padOperands(2);
-  if (k)
-    nb.state.operands[1] = nb.i64Constant({llvm::cast<IntegerAttr>(k).getInt()});
+  if (*k)
+    nb.state.operands[1] = nb.i64Constant({k->getInt()});
   return success();
 }
 
@@ -200,12 +241,15 @@ LogicalResult clip(NodeBuild &nb) {
   nb.padOperands(3);
   const char *bounds[] = {"min", "max"};
   for (auto [index, bound] : llvm::enumerate(bounds)) {
-    Attribute v = nb.state.attributes.erase(bound);
-    if (!v)
+    FailureOr<FloatAttr> v =
+        attrAs<FloatAttr>(nb, nb.state.attributes.erase(bound), bound);
+    if (failed(v))
+      return failure();
+    if (!*v)
       continue;
     auto type = RankedTensorType::get({}, elem);
     nb.state.operands[index + 1] = nb.constant(DenseElementsAttr::get(
-        type, nb.b.getFloatAttr(elem, llvm::cast<FloatAttr>(v).getValueAsDouble())));
+        type, nb.b.getFloatAttr(elem, v->getValueAsDouble())));
   }
   return success();
 }
@@ -236,8 +280,11 @@ LogicalResult rotaryEmbedding(NodeBuild &nb) {
 LogicalResult dft(NodeBuild &nb) {
   nb.padOperands(2);
   if (nb.opset < 20) {
-    Attribute axis = nb.state.attributes.erase("axis");
-    int64_t value = axis ? llvm::cast<IntegerAttr>(axis).getInt() : 1;
+    FailureOr<IntegerAttr> axis =
+        attrAs<IntegerAttr>(nb, nb.state.attributes.erase("axis"), "axis");
+    if (failed(axis))
+      return failure();
+    int64_t value = *axis ? axis->getInt() : 1;
     nb.state.operands.push_back(nb.i64Constant({value}, /*scalar=*/true));
   }
   nb.padOperands(3);
@@ -246,8 +293,11 @@ LogicalResult dft(NodeBuild &nb) {
 
 /// BatchNormalization before opset 9 had `spatial` (1: per channel).
 LogicalResult batchNorm(NodeBuild &nb) {
-  Attribute spatial = nb.state.attributes.erase("spatial");
-  if (spatial && llvm::cast<IntegerAttr>(spatial).getInt() != 1)
+  FailureOr<IntegerAttr> spatial =
+      attrAs<IntegerAttr>(nb, nb.state.attributes.erase("spatial"), "spatial");
+  if (failed(spatial))
+    return failure();
+  if (*spatial && spatial->getInt() != 1)
     return nb.error() << "spatial=0 is not supported";
   return success();
 }
@@ -290,7 +340,10 @@ LogicalResult legacyResize(NodeBuild &nb) {
   Value x = nb.state.operands[0];
   Value scales;
   if (Attribute attr = nb.state.attributes.erase("scales")) {
-    ArrayRef<float> values = llvm::cast<DenseF32ArrayAttr>(attr).asArrayRef();
+    auto floats = dyn_cast<DenseF32ArrayAttr>(attr);
+    if (!floats)
+      return nb.error() << "attribute 'scales' must be floats";
+    ArrayRef<float> values = floats.asArrayRef();
     auto type = RankedTensorType::get({(int64_t)values.size()},
                                       nb.b.getF32Type());
     scales = nb.constant(DenseElementsAttr::get(type, values));
@@ -302,10 +355,13 @@ LogicalResult legacyResize(NodeBuild &nb) {
   nb.state.operands.assign({x, nb.noValue(), scales, nb.noValue()});
   nb.state.attributes.set("coordinate_transformation_mode",
                           nb.b.getStringAttr("asymmetric"));
-  Attribute mode = nb.state.attributes.get("mode");
-  if (!mode || llvm::cast<StringAttr>(mode).getValue() == "nearest")
+  FailureOr<StringAttr> mode =
+      attrAs<StringAttr>(nb, nb.state.attributes.get("mode"), "mode");
+  if (failed(mode))
+    return failure();
+  if (!*mode || mode->getValue() == "nearest")
     nb.state.attributes.set("nearest_mode", nb.b.getStringAttr("floor"));
-  else if (llvm::cast<StringAttr>(mode).getValue() == "bilinear")
+  else if (mode->getValue() == "bilinear")
     nb.state.attributes.set("mode", nb.b.getStringAttr("linear"));
   return success();
 }
@@ -355,9 +411,13 @@ LogicalResult pad(NodeBuild &nb) {
     nb.state.attributes.set("pads", paddings);
   if (nb.state.attributes.get("pads"))
     nb.attributeToInput("pads", 1);
-  if (Attribute value = nb.state.attributes.erase("value")) {
+  FailureOr<FloatAttr> value =
+      attrAs<FloatAttr>(nb, nb.state.attributes.erase("value"), "value");
+  if (failed(value))
+    return failure();
+  if (*value) {
     Type elem = getElementTypeOrSelf(nb.state.operands[0]);
-    double v = llvm::cast<FloatAttr>(value).getValueAsDouble();
+    double v = value->getValueAsDouble();
     Attribute scalar = isa<FloatType>(elem)
                            ? Attribute(nb.b.getFloatAttr(elem, v))
                            : Attribute(nb.b.getIntegerAttr(elem, (int64_t)v));

@@ -220,6 +220,22 @@ def _(d):
     save(m, f"{d}/m.onnx")
 
 
+@case("rank_from_shape_operand", "2 (fuzzer): ConstantOfShape of a shape input of 2^31 elements (tried to "
+      "make a tensor of rank 2^31: 16 GB)", compile_args(), 1,
+      r"error: node 'c0' \(ConstantOfShape, opset 17\): 'onnx.ConstantOfShape' op makes a tensor of rank "
+      r"2147483648; tcc supports ranks up to 64")
+def _(d):
+    m = model([helper.make_node("ConstantOfShape", ["s"], ["y"], name="c0")], [vi("s", [2**31], I64)],
+              [vi("y", None)])
+    save(m, f"{d}/m.onnx")
+
+
+@case("input_rank_100", "2: an input of rank 100", compile_args(), 1,
+      r"error: input 'x' has rank 100; tcc supports ranks up to 64")
+def _(d):
+    save(relu_model(x_shape=[1] * 100, out_shape=[1] * 100), f"{d}/m.onnx")
+
+
 def run_args(*inputs):
     args = ["run", "m.onnx", "--output-dir", "out"]
     for i in inputs:
@@ -232,6 +248,14 @@ def run_args(*inputs):
 def _(d):
     save(relu_model(), f"{d}/m.onnx")
     write(f"{d}/x.npy", npy_bytes("<f4", "(4294967296, 4294967296, 4294967296)"))
+
+
+@case("npy_empty_huge_dims", "2 (fuzzer): an empty .npy whose other dims multiply past int64",
+      run_args("x=x.npy"), 1, r"error: input 'x': 'x.npy': the \.npy shape \(1099511627776, 1099511627776, 0\) "
+      r"is too large")
+def _(d):
+    save(relu_model(), f"{d}/m.onnx")
+    write(f"{d}/x.npy", npy_bytes("<f4", "(1099511627776, 1099511627776, 0)"))
 
 
 @case("npy_negative_dim", "2: a .npy with a negative dim", run_args("x=x.npy"), 1,
@@ -525,6 +549,25 @@ def _(d):
     save(loop_model(8, 8), f"{d}/m.onnx")
 
 
+@case("chain_of_10000_adds", "5: compile time: 10,000 chained Adds (84 s before; a hang guard, not a "
+      "benchmark: utils/scaling.py measures)", compile_args(), 0, outputs=("m.o", "m.h"), timeout=120)
+def _(d):
+    n, nodes, inits, prev = 10000, [], [], "x"
+    for i in range(n):
+        inits.append(numpy_helper.from_array(np.full((4,), i % 7, np.float32), f"c{i}"))
+        out = "y" if i == n - 1 else f"t{i}"
+        nodes.append(helper.make_node("Add", [prev, f"c{i}"], [out], name=f"add{i}"))
+        prev = out
+    save(model(nodes, [vi("x", [4])], [vi("y", [4])], inits=inits), f"{d}/m.onnx")
+
+
+@case("outputs_1200", "5: compile time: 1,200 outputs (57 s before)", compile_args(), 0,
+      outputs=("m.o", "m.h"), timeout=120)
+def _(d):
+    nodes = [helper.make_node("Neg", ["x"], [f"y{i}"], name=f"n{i}") for i in range(1200)]
+    save(model(nodes, [vi("x", [1, 8])], [vi(f"y{i}", [1, 8]) for i in range(1200)]), f"{d}/m.onnx")
+
+
 # -- 6. bad attributes and names
 
 def conv_model(**attrs):
@@ -567,6 +610,43 @@ def _(d):
     a.name = "perm"
     a.ints.extend([1, 0])
     save(m, f"{d}/m.onnx")
+
+
+@case("attr_kind_op_of_later_opset", "6 (fuzzer): Resize at opset 7, before ONNX defined it, with mode an INT "
+      "(crashed in the op's verifier)", compile_args(), 1,
+      r"error: node 'r0' \(Resize, opset 7\): attribute 'mode' is an INT; Resize takes STRING")
+def _(d):
+    m = model([helper.make_node("Resize", ["x", "", "", "s"], ["y"], name="r0")],
+              [vi("x", [1, 1, 4, 4]), vi("s", [4], I64)], [vi("y", None)], opset=7)
+    save(with_attr(m, 0, "mode", helper.make_attribute("mode", 255)), f"{d}/m.onnx")
+
+
+@case("attr_kind_op_libonnx_lacks", "6: an attribute of the wrong kind on an op newer than ONNX's schemas "
+      "tcc links (Gelu, opset 20): the op's own declaration decides", compile_args("m.onnx"), 1,
+      r"error: node 'g0' \(Gelu, opset 20\): attribute 'approximate' failed to satisfy constraint: "
+      r"string attribute")
+def _(d):
+    m = model([helper.make_node("Gelu", ["x"], ["y"], name="g0")], [vi("x", [4])], [vi("y", [4])], opset=20)
+    save(with_attr(m, 0, "approximate", helper.make_attribute("approximate", 1)), f"{d}/m.onnx")
+
+
+@case("softmax_v1_axis_out_of_range", "6 (fuzzer): an opset-1 Softmax whose axis is out of range (UB in the "
+      "Flatten it becomes)", compile_args(), 1,
+      r"error: node 's0' \(Softmax, opset 11\): axis 9223372036854775807 is out of range \[-3, 2\] for rank 3")
+def _(d):
+    m = model([helper.make_node("Softmax", ["x"], ["y"], name="s0", axis=2**63 - 1)],
+              [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], opset=11)
+    save(m, f"{d}/m.onnx")
+
+
+@case("groupnorm_groups_kind", "6 (fuzzer): GroupNormalization (an op ONNX's schemas in tcc lack) with "
+      "num_groups a string (its normalizer read it unchecked)", compile_args(), 1,
+      r"error: node 'g0' \(GroupNormalization, opset 18\): attribute 'num_groups' must be an int")
+def _(d):
+    inits = [numpy_helper.from_array(np.ones(2, np.float32), n) for n in ("s", "b")]
+    m = model([helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], name="g0")],
+              [vi("x", [1, 4, 2, 2])], [vi("y", [1, 4, 2, 2])], inits=inits, opset=18)
+    save(with_attr(m, 0, "num_groups", helper.make_attribute("num_groups", "2")), f"{d}/m.onnx")
 
 
 @case("attr_duplicate", "6: the same attribute twice on a node", compile_args(), 1,

@@ -1423,8 +1423,16 @@ func.func @rnn_layout(%x: tensor<3x2x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1
 // -----
 func.func @rnn_hidden_size(%x: tensor<3x2x4xf32>, %w: tensor<1x5x4xf32>, %r: tensor<1x5x5xf32>) {
   %none = onnx.NoValue
-  // expected-error @+1 {{expects a positive hidden_size, got 0}}
+  // expected-error @+1 {{expects a hidden_size from 1 to 2^32, got 0}}
   %0:2 = onnx.RNN %x, %w, %r, %none, %none, %none {hidden_size = 0 : i64} : (tensor<3x2x4xf32>, tensor<1x5x4xf32>, tensor<1x5x5xf32>, none, none, none) -> (tensor<*xf32>, tensor<*xf32>)
+  return
+}
+// -----
+// (fuzzer) A hidden_size whose gates' rows, 4 * hidden_size, overflowed.
+func.func @lstm_hidden_size_huge(%x: tensor<3x2x4xf32>, %w: tensor<1x20x4xf32>, %r: tensor<1x20x5xf32>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a hidden_size from 1 to 2^32, got 9223372036854775807}}
+  %0:3 = onnx.LSTM %x, %w, %r, %none, %none, %none, %none, %none {hidden_size = 9223372036854775807 : i64} : (tensor<3x2x4xf32>, tensor<1x20x4xf32>, tensor<1x20x5xf32>, none, none, none, none, none) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)
   return
 }
 // -----
