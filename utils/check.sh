@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# check.sh - sets up, builds, runs the lit suite and ONNX's conformance tests;
-# last line: "N passed, N failed, N skipped".
+# check.sh - sets up, builds, runs the lit suite and ONNX's conformance tests, then the hardening
+# checks: the lit suite again on an ASan + UBSan build (utils/sanitize.sh) and a short run of each
+# fuzzer (utils/fuzz.sh, 60 s each); last line: "N passed, N failed, N skipped".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,5 +52,29 @@ else
   echo "check: conformance.py wrote no summary (status $crc)" >&2
   failed=$((failed + 1))
 fi
+# Hardening: the same lit suite on the sanitizer build (a sanitizer report fails its test), then
+# each fuzzer for a minute from seeds of ONNX's test models (a finding fails the run).
+src=0
+bash utils/sanitize.sh > build/check-sanitize.log 2>&1 || src=$?
+tail -n 1 build/check-sanitize.log
+if read -r sp sf ss < <(sed -n 's/^sanitizers: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' \
+                          build/check-sanitize.log); then
+  passed=$((passed + sp)); failed=$((failed + sf)); skipped=$((skipped + ss))
+  grep -E '^FAIL' build/check-sanitize.log >&2 || true
+else
+  echo "check: utils/sanitize.sh gave no summary (status $src; build/check-sanitize.log)" >&2
+  tail -n 20 build/check-sanitize.log >&2
+  failed=$((failed + 1))
+fi
+fz=0
+bash utils/fuzz.sh --seconds 60 > build/check-fuzz.log 2>&1 || fz=$?
+grep '^fuzz: ' build/check-fuzz.log | tail -n 4
+if ((fz == 0)); then
+  passed=$((passed + 1))
+else
+  echo "check: the fuzzers found something (build-san/fuzz/findings; build/check-fuzz.log)" >&2
+  failed=$((failed + 1))
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 ((failed == 0))

@@ -15,6 +15,11 @@ done
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libprotobuf-dev protobuf-compiler
           libonnx-dev libcli11-dev libonnx-testdata ninja-build ccache cmake g++ python3-venv)
+# The sanitizer build and the fuzzers (utils/sanitize.sh, utils/fuzz.sh) need Clang 22 and its
+# runtimes; check.sh runs them.
+if ((with_python)); then
+  packages+=(clang-22 libclang-rt-22-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -33,15 +38,19 @@ else
 fi
 
 if ((with_python)); then
-  venv_check=(.venv/bin/python -c 'import torch, onnx, onnxruntime, torchvision, timm, transformers, onnxscript, sklearn, numpy, lit, matplotlib')
-  if [[ -x .venv/bin/python ]] && "${venv_check[@]}" 2>/dev/null; then
-    echo "setup: python venv .venv: ready"
+  # The versions in utils/requirements.txt, exactly (pip only checks when they are there).
+  [[ -x .venv/bin/python ]] || python3 -m venv .venv
+  if .venv/bin/python - utils/requirements.txt <<'PY' 2>/dev/null
+import sys
+from importlib.metadata import version
+pins = [l.split("==") for l in open(sys.argv[1]) if "==" in l and not l.startswith("#")]
+sys.exit(any(version(name) != want.strip() for name, want in pins))
+PY
+  then
+    echo "setup: python venv .venv: ready (utils/requirements.txt)"
   else
-    echo "setup: python venv .venv: creating/installing (numpy onnx onnxruntime torch torchvision timm transformers onnxscript scikit-learn lit matplotlib)"
-    [[ -x .venv/bin/python ]] || python3 -m venv .venv
-    .venv/bin/pip install -q numpy onnx onnxruntime torch torchvision timm transformers onnxscript \
-      scikit-learn lit matplotlib
-    "${venv_check[@]}"
+    echo "setup: python venv .venv: installing utils/requirements.txt"
+    .venv/bin/pip install -q -r utils/requirements.txt
     echo "setup: python venv .venv: ready"
   fi
 fi

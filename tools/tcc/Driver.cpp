@@ -1305,7 +1305,9 @@ int main(int argc, char **argv) {
   compileCmd->add_option("-o,--output", compile.output,
                          "Output file (the header goes beside it as .h)");
   compileCmd->add_option("--name", compile.name,
-                         "Symbol prefix (default: the output's stem)");
+                         "Symbol prefix: a C identifier that starts with a "
+                         "letter, not tcc or tcc_* (default: the output's "
+                         "stem, made one)");
   compileCmd->add_option("--target", compile.target, "cpu (cuda: later)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   compileCmd->add_option("--mtriple", compile.mtriple,
