@@ -12,11 +12,6 @@ static int64_t addDims(int64_t a, int64_t b) {
   return isDyn(a) || isDyn(b) ? ShapedType::kDynamic : a + b;
 }
 
-/// a * b, or dynamic.
-static int64_t mulDim(int64_t a, int64_t b) {
-  return isDyn(a) || isDyn(b) ? ShapedType::kDynamic : a * b;
-}
-
 /// a / b for a hidden size split in heads, or dynamic.
 static int64_t divDims(int64_t a, int64_t b) {
   return isDyn(a) || isDyn(b) || b <= 0 ? ShapedType::kDynamic : a / b;

@@ -264,7 +264,7 @@ LogicalResult ConvTransposeOp::inferShapes() {
   if (failed(g))
     return failure();
   int64_t m = ShapedType::isDynamic((*w)[1]) ? ShapedType::kDynamic
-                                             : (*w)[1] * getGroup();
+                                             : mulDim((*w)[1], getGroup());
   SmallVector<int64_t> shape = {(*x)[0], m};
   shape.append(g->outSizes);
   return setShape(*this, shape, elem);
@@ -288,6 +288,14 @@ std::optional<WindowGeometry> Col2ImOp::getStaticWindow() {
   SmallVector<int64_t> pads = orDefault(getPads(), 0, 2 * n);
   g.padsBegin.assign(pads.begin(), pads.begin() + n);
   g.padsEnd.assign(pads.begin() + n, pads.end());
+  // Values a window can have (as resolveWindow bounds them): the sums and
+  // products below then stay within int64.
+  auto inRange = [](ArrayRef<int64_t> v, int64_t lo) {
+    return llvm::all_of(v, [&](int64_t x) { return x >= lo && x <= (int64_t(1) << 31); });
+  };
+  if (!inRange(*image, 0) || !inRange(g.kernel, 1) || !inRange(g.strides, 1) ||
+      !inRange(g.dilations, 1) || !inRange(pads, 0))
+    return std::nullopt;
   for (size_t i = 0; i < n; ++i)
     g.outSizes.push_back(((*image)[i] + g.padsBegin[i] + g.padsEnd[i] -
                           g.dilations[i] * (g.kernel[i] - 1) - 1) /

@@ -83,7 +83,7 @@ tcc::onnx::resolveResize(ResizeOp op, ArrayRef<int64_t> inShape) {
                                        : std::max(scale, g.scales[a]);
       for (int64_t a : axes) {
         g.scales[a] = scale;
-        g.outSizes[a] = (int64_t)(scale * inShape[a] + 0.5);
+        g.outSizes[a] = doubleToDim(scale * inShape[a] + 0.5);
       }
     } else {
       return op.emitOpError() << "has unknown keep_aspect_ratio_policy '"
@@ -100,7 +100,7 @@ tcc::onnx::resolveResize(ResizeOp op, ArrayRef<int64_t> inShape) {
       if ((*scales)[i] <= 0)
         return op.emitOpError() << "expects positive scales";
       g.scales[axes[i]] = (*scales)[i];
-      g.outSizes[axes[i]] = (int64_t)((*scales)[i] * inShape[axes[i]]);
+      g.outSizes[axes[i]] = doubleToDim((*scales)[i] * inShape[axes[i]]);
     }
   }
   return std::optional<ResizeGeometry>(g);

@@ -288,9 +288,11 @@ bool tcc::onnx::winogradPays(const WindowGeometry &g, int64_t batch,
       llvm::any_of(g.outSizes, [](int64_t s) { return s < 2; }) ||
       mlir::ShapedType::isDynamic(batch))
     return false;
-  int64_t outputs = batch * g.outSizes[0] * g.outSizes[1];
-  int64_t tiles = batch * llvm::divideCeil(g.outSizes[0], 2) *
-                  llvm::divideCeil(g.outSizes[1], 2);
+  // In double: the products of different tensors' sizes could overflow
+  // int64 for a model built to (the sizes are each under 2^48 bytes).
+  double outputs = double(batch) * g.outSizes[0] * g.outSizes[1];
+  double tiles = double(batch) * llvm::divideCeil(g.outSizes[0], 2) *
+                 llvm::divideCeil(g.outSizes[1], 2);
   constexpr int64_t kMinWinogradChannels = 16;
   const int64_t kMinWinogradFilters = vectorBits >= 512 ? 128 : 64;
   constexpr int64_t kMinWinogradMacs = int64_t(1) << 22;
@@ -319,18 +321,23 @@ TapReach tcc::onnx::tapReach(int64_t in, int64_t out, int64_t pad,
 bool tcc::onnx::tapwisePays(const WindowGeometry &g, ArrayRef<int64_t> in) {
   if (g.kernel.size() != 2 || in.size() != 2)
     return false;
-  int64_t reached = 0;
+  // In double: kernel x output sizes could overflow int64.
+  double reached = 0;
   for (int64_t kh = 0; kh < g.kernel[0]; ++kh)
     for (int64_t kw = 0; kw < g.kernel[1]; ++kw)
-      reached += tapReach(in[0], g.outSizes[0], g.padsBegin[0], g.strides[0],
-                          g.dilations[0], kh)
-                     .count *
+      reached += double(tapReach(in[0], g.outSizes[0], g.padsBegin[0],
+                                 g.strides[0], g.dilations[0], kh)
+                            .count) *
                  tapReach(in[1], g.outSizes[1], g.padsBegin[1], g.strides[1],
                           g.dilations[1], kw)
                      .count;
-  return 2 * reached <=
-         g.kernel[0] * g.kernel[1] * g.outSizes[0] * g.outSizes[1];
+  return 2 * reached <= double(g.kernel[0]) * g.kernel[1] * g.outSizes[0] *
+                            g.outSizes[1];
 }
+
+/// The largest kernel size, stride, dilation or pad (the products of two
+/// stay within int64, and with a dim of 2^48 bytes their sums too).
+constexpr int64_t kMaxWindowAttr = int64_t(1) << 31;
 
 FailureOr<WindowGeometry> tcc::onnx::resolveWindow(
     Operation *op, ArrayRef<int64_t> inShape, ArrayRef<int64_t> kernel,
@@ -346,10 +353,15 @@ FailureOr<WindowGeometry> tcc::onnx::resolveWindow(
   g.strides = strides ? SmallVector<int64_t>(*strides) : SmallVector<int64_t>(n, 1);
   g.dilations =
       dilations ? SmallVector<int64_t>(*dilations) : SmallVector<int64_t>(n, 1);
+  // Bounded too, so that the window arithmetic below cannot overflow.
   for (size_t i = 0; i < n; ++i) {
     if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1)
       return op->emitOpError()
              << "expects kernel sizes, strides and dilations >= 1";
+    if (g.strides[i] > kMaxWindowAttr || g.dilations[i] > kMaxWindowAttr ||
+        g.kernel[i] > kMaxWindowAttr)
+      return op->emitOpError()
+             << "expects kernel sizes, strides and dilations up to 2^31";
   }
   g.padsBegin.assign(n, 0);
   g.padsEnd.assign(n, 0);
@@ -361,6 +373,8 @@ FailureOr<WindowGeometry> tcc::onnx::resolveWindow(
         g.padsEnd[i] = (*pads)[i + n];
         if (g.padsBegin[i] < 0 || g.padsEnd[i] < 0)
           return op->emitOpError() << "expects non-negative pads";
+        if (g.padsBegin[i] > kMaxWindowAttr || g.padsEnd[i] > kMaxWindowAttr)
+          return op->emitOpError() << "expects pads up to 2^31";
       }
     }
   } else if (!same && autoPad != "VALID") {

@@ -10,6 +10,7 @@
 #include "dialects/ONNX/ONNXOps.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tcc::onnx::detail {
 
@@ -18,6 +19,27 @@ inline std::optional<llvm::ArrayRef<int64_t>> rankedShape(mlir::Value v) {
   if (auto t = llvm::dyn_cast<mlir::RankedTensorType>(v.getType()))
     return t.getShape();
   return std::nullopt;
+}
+
+/// A dim computed in double (a scale times a dim, a range's count): NaN and
+/// values past 2^62 become 2^62, which no tensor may have (the importer's
+/// size check then names the node); converting them to int64 would be UB.
+inline int64_t doubleToDim(double v) {
+  constexpr double kLimit = double(int64_t(1) << 62);
+  if (!(v > -kLimit && v < kLimit))
+    return int64_t(1) << 62;
+  return (int64_t)v;
+}
+
+/// a * b for a dim (a dim times a factor from an attribute or a constant):
+/// dynamic when either is; past int64, 2^62, which no tensor may have.
+inline int64_t mulDim(int64_t a, int64_t b) {
+  if (mlir::ShapedType::isDynamic(a) || mlir::ShapedType::isDynamic(b))
+    return mlir::ShapedType::kDynamic;
+  int64_t r;
+  if (llvm::MulOverflow(a, b, r))
+    return int64_t(1) << 62;
+  return r;
 }
 
 /// The constant attribute defining `v`, or null.

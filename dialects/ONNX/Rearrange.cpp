@@ -282,8 +282,10 @@ LogicalResult PadOp::inferShapes() {
 
 template <typename Op>
 static LogicalResult verifyBlockOp(Op op, bool toSpace) {
-  if (op.getBlocksize() < 1)
-    return op.emitOpError() << "expects blocksize >= 1";
+  // Bounded, so that blocksize^2 and a dim times it cannot overflow.
+  if (op.getBlocksize() < 1 || op.getBlocksize() > (int64_t(1) << 20))
+    return op.emitOpError() << "expects a blocksize from 1 to 2^20, got "
+                            << op.getBlocksize();
   if (op.getMode() != "DCR" && op.getMode() != "CRD")
     return op.emitOpError() << "has unknown mode '" << op.getMode() << "'";
   auto x = rankedShape(op.getInput());

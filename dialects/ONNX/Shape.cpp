@@ -223,7 +223,7 @@ LogicalResult RangeOp::inferShapes() {
   if (!params || (*params)[2] == 0)
     return setShape(*this, {ShapedType::kDynamic}, elem);
   auto [start, limit, delta] = *params;
-  int64_t n = std::max<int64_t>(0, (int64_t)std::ceil((limit - start) / delta));
+  int64_t n = std::max<int64_t>(0, doubleToDim(std::ceil((limit - start) / delta)));
   return setShape(*this, {n}, elem);
 }
 
@@ -233,6 +233,11 @@ OpFoldResult RangeOp::fold(FoldAdaptor) {
   if (!params || !type || !type.hasStaticShape() ||
       !isa<IntegerType>(type.getElementType()) ||
       type.getNumElements() > kMaxFoldElements)
+    return {};
+  // Folded only while each value fits int64 exactly.
+  constexpr double kExact = double(int64_t(1) << 53);
+  double last = (*params)[0] + double(type.getNumElements()) * (*params)[2];
+  if (std::abs((*params)[0]) > kExact || std::abs(last) > kExact)
     return {};
   SmallVector<int64_t> values;
   for (int64_t i = 0; i < type.getNumElements(); ++i)

@@ -434,6 +434,6 @@ LogicalResult TileOp::inferShapes() {
   SmallVector<int64_t> shape(x->size(), ShapedType::kDynamic);
   for (size_t i = 0; repeats && i < x->size(); ++i)
     if (!ShapedType::isDynamic((*x)[i]))
-      shape[i] = (*x)[i] * (*repeats)[i];
+      shape[i] = mulDim((*x)[i], (*repeats)[i]);
   return setShape(*this, shape, elem);
 }

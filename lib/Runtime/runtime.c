@@ -264,6 +264,8 @@ static tcc_status find_batch(const tcc_model_info *info,
   return TCC_OK;
 }
 
+static size_t sample_bytes(const tcc_tensor_info *t, const int64_t *dims);
+
 /* Checks one tensor against its signature (dim 0 of a batched tensor
  * against `batch` samples). */
 static tcc_status check_tensor(const char *what, const tcc_model_info *info,
@@ -316,6 +318,14 @@ static tcc_status check_tensor(const char *what, const tcc_model_info *info,
                    want->name, (int)d, (long long)got->dims[d],
                    (long long)want->dims[d]);
   }
+  /* The batch's bytes, which the run steps through, must fit an address. */
+  if (want->batch_multiple && batch > 0 &&
+      sample_bytes(want, got->dims) > (size_t)PTRDIFF_MAX / (size_t)batch)
+    return invalid(error,
+                   "%s '%s': dim 0 ('%s') is %lld; %lld samples of it would "
+                   "be more bytes than an address can span",
+                   what, want->name, info->batch_dim, (long long)got->dims[0],
+                   (long long)batch);
   return TCC_OK;
 }
 

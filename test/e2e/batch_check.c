@@ -67,6 +67,12 @@ int main(void) {
   EXPECT(checked(NULL, xd, yd, zbad, x, yt, zt, ws) == TCC_ERROR_INVALID_ARGUMENT);
   EXPECT(checked(NULL, xbad, yd, zd, x, yt, zt, ws) == TCC_ERROR_INVALID_ARGUMENT);
   EXPECT(mlp_run_batch(NULL, -1, x, yt, zt, ws) == TCC_ERROR_INVALID_ARGUMENT);
+  /* A batch whose bytes would not fit an address (the run would step past
+   * them with a pointer that wrapped). */
+  int64_t xhuge[3] = {INT64_MAX / 2, 2, 3}, yhuge[2] = {INT64_MAX / 2, kY},
+          zhuge[1] = {INT64_MAX / 2};
+  EXPECT(checked(NULL, xhuge, yhuge, zhuge, x, yt, zt, ws) ==
+         TCC_ERROR_INVALID_ARGUMENT);
   EXPECT(yt[0] == yt[1] && yt[0] != 0.0f);
 
   tcc_context_destroy(two);

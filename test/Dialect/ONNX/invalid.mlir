@@ -965,8 +965,17 @@ func.func @depth_to_space_mode(%x: tensor<1x4x2x2xf32>) -> tensor<*xf32> {
 // -----
 
 func.func @depth_to_space_blocksize(%x: tensor<1x4x2x2xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{expects blocksize >= 1}}
+  // expected-error @+1 {{expects a blocksize from 1 to 2^20, got 0}}
   %0 = onnx.DepthToSpace %x {blocksize = 0 : i64} : (tensor<1x4x2x2xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// (fuzzer) blocksize^2 overflowed.
+func.func @depth_to_space_blocksize_huge(%x: tensor<1x4x2x2xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a blocksize from 1 to 2^20, got 9223372036854775807}}
+  %0 = onnx.DepthToSpace %x {blocksize = 9223372036854775807 : i64} : (tensor<1x4x2x2xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 

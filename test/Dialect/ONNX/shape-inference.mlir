@@ -435,3 +435,22 @@ func.func @nhwc_pools(%x: tensor<1x112x112x8xf32>) -> tensor<*xf32> {
   %q = onnx.NhwcAveragePool %p {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<*xf32>) -> tensor<*xf32>
   return %q : tensor<*xf32>
 }
+
+// -----
+
+// (fuzzer) A stride whose window arithmetic overflowed.
+func.func @conv_stride_huge(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects kernel sizes, strides and dilations up to 2^31}}
+  %0 = onnx.Conv %x, %w, %none {strides = array<i64: 9223372036854775807, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @conv_pads_huge(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects pads up to 2^31}}
+  %0 = onnx.Conv %x, %w, %none {pads = array<i64: 0, 0, 4611686018427387904, 0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
