@@ -14,16 +14,7 @@ log=build/check-lit.log
 rc=0
 "$lit" -sv build/test 2>&1 | tee "$log" || rc=$?
 
-# lit's summary lines look like "  Passed             : 12 (80.00%)" (older lit: "  Expected Passes    : 12").
-read -r passed failed skipped < <(awk '
-  /^Total Discovered Tests/ { summary = 1; next }
-  summary && match($0, /^ +[A-Za-z][A-Za-z ]*[A-Za-z] *: +[0-9]+/) {
-    split($0, kv, ":"); name = kv[1]; gsub(/^ +| +$/, "", name); n = kv[2] + 0
-    if (name ~ /^(Passed|Passed With Retry|Expectedly Failed|Expected Passes|Expected Failures)$/) p += n
-    else if (name ~ /^(Unsupported|Unsupported Tests|Skipped|Excluded)$/) s += n
-    else f += n
-  }
-  END { print p + 0, f + 0, s + 0 }' "$log")
+read -r passed failed skipped < <(bash utils/lit_summary.sh "$log")
 
 if ((rc != 0 && failed == 0)); then
   echo "check: lit exited with status $rc without a failing test (configuration error?)" >&2
@@ -67,7 +58,7 @@ else
   failed=$((failed + 1))
 fi
 fz=0
-bash utils/fuzz.sh --seconds 60 > build/check-fuzz.log 2>&1 || fz=$?
+bash utils/fuzz.sh --seconds 60 --seed 1 > build/check-fuzz.log 2>&1 || fz=$?
 grep '^fuzz: ' build/check-fuzz.log | tail -n 4
 if ((fz == 0)); then
   passed=$((passed + 1))

@@ -4,7 +4,8 @@
 #   fuzz_import   bytes -> the onnx dialect (structure-aware mutations of ONNX models)
 #   fuzz_compile  small models -> the LLVM dialect, signature and header
 #   fuzz_tensor   bytes -> the .npy and TensorProto readers
-# Usage: utils/fuzz.sh [--seconds N] [--jobs N] [HARNESS...]   (default: 60 s each, all three)
+# Usage: utils/fuzz.sh [--seconds N] [--jobs N] [--seed N] [HARNESS...]   (default: 60 s each,
+#        all three; --seed: libFuzzer's random seed, for a repeatable run as CI's; default random)
 # Each harness runs N seconds (on --jobs processes, default 1); the corpus grows in
 # build-san/fuzz/corpus-HARNESS, and findings (crash-*, timeout-*, oom-*: a crash, a sanitizer
 # report, an input over 20 s or 4 GB) go to build-san/fuzz/findings/. Prints the executions of
@@ -14,12 +15,14 @@ cd "$(dirname "$0")/.."
 
 seconds=60
 jobs=1
+seed=0
 harnesses=()
 while (($#)); do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --seed) seed=$2; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     fuzz_import|fuzz_compile|fuzz_tensor) harnesses+=("$1"); shift ;;
     *) echo "fuzz.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
@@ -67,7 +70,7 @@ for h in "${harnesses[@]}"; do
   # all.
   mode=()
   ((jobs > 1)) && mode=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
-  "build-san/bin/$h" "$corpus" "$seeds" -max_total_time="$seconds" "${mode[@]}" -timeout=20 \
+  "build-san/bin/$h" "$corpus" "$seeds" -max_total_time="$seconds" -seed="$seed" "${mode[@]}" -timeout=20 \
       -rss_limit_mb=4096 -max_len=65536 -artifact_prefix="$out/findings/$h-" \
       -print_final_stats=1 >"$log" 2>&1 || true
   runs=$( (grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" "$out"/fuzz-*.log 2>/dev/null || true) |

@@ -49,15 +49,7 @@ rc=0
 # runs them (utils/check.sh); here they are left out, not counted.
 order_dependent='ONNXToLinalg/(normalization|recurrent)\.mlir|Transforms/vectorize-contractions'
 "$lit" -sv build-san/test --filter-out "$order_dependent" "${lit_args[@]}" 2>&1 | tee "$log" || rc=$?
-read -r passed failed skipped < <(awk '
-  /^Total Discovered Tests/ { summary = 1; next }
-  summary && match($0, /^ +[A-Za-z][A-Za-z ]*[A-Za-z] *: +[0-9]+/) {
-    split($0, kv, ":"); name = kv[1]; gsub(/^ +| +$/, "", name); n = kv[2] + 0
-    if (name ~ /^(Passed|Passed With Retry|Expectedly Failed)$/) p += n
-    else if (name ~ /^(Unsupported|Skipped|Excluded)$/) s += n
-    else f += n
-  }
-  END { print p + 0, f + 0, s + 0 }' "$log")
+read -r passed failed skipped < <(bash utils/lit_summary.sh "$log")
 if ((rc != 0 && failed == 0)); then
   echo "sanitize: lit exited with status $rc without a failing test" >&2
   failed=1

@@ -209,12 +209,24 @@ FailureOr<WindowGeometry> tcc::onnx::resolveTransposedWindow(
     if (r.strides[i] < 1 || r.dilations[i] < 1 || r.kernel[i] < 1)
       return op->emitOpError()
              << "expects kernel sizes, strides and dilations >= 1";
-    int64_t effKernel = (r.kernel[i] - 1) * r.dilations[i] + 1;
-    int64_t full = r.strides[i] * (in - 1) + outPad[i] + effKernel;
+    // Bounded as in resolveWindow; the output, up to stride x the input,
+    // is computed in 128 bits and must stay a size tcc can hold.
+    constexpr int64_t kMaxAttr = int64_t(1) << 31, kMaxDim = int64_t(1) << 62;
+    if (r.strides[i] > kMaxAttr || r.dilations[i] > kMaxAttr ||
+        r.kernel[i] > kMaxAttr || outPad[i] < 0 || outPad[i] > kMaxAttr)
+      return op->emitOpError() << "expects kernel sizes, strides, dilations "
+                                  "and output_padding up to 2^31";
+    __int128 effKernel = __int128(r.kernel[i] - 1) * r.dilations[i] + 1;
+    __int128 wide = __int128(r.strides[i]) * (in - 1) + outPad[i] + effKernel;
+    __int128 wideSame = __int128(in) * r.strides[i];
+    if (wide > kMaxDim || wideSame > kMaxDim)
+      return op->emitOpError() << "has an output along spatial dim " << i
+                               << " too large for tcc (over 2^62)";
+    int64_t full = (int64_t)wide;
     int64_t out;
     if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
       out = outputShape ? outputShape->drop_front(outputShape->size() - n)[i]
-                        : in * r.strides[i];
+                        : (int64_t)wideSame;
       int64_t total = std::max<int64_t>(full - out, 0);
       bool upper = autoPad == "SAME_UPPER";
       r.padsBegin.push_back(upper ? total / 2 : total - total / 2);
@@ -222,6 +234,8 @@ FailureOr<WindowGeometry> tcc::onnx::resolveTransposedWindow(
     } else {
       int64_t begin = pads && autoPad == "NOTSET" ? (*pads)[i] : 0;
       int64_t end = pads && autoPad == "NOTSET" ? (*pads)[i + n] : 0;
+      if (begin < 0 || end < 0 || begin > kMaxAttr || end > kMaxAttr)
+        return op->emitOpError() << "expects pads from 0 to 2^31";
       r.padsBegin.push_back(begin);
       r.padsEnd.push_back(end);
       out = full - begin - end;

@@ -454,3 +454,13 @@ func.func @conv_pads_huge(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> t
   %0 = onnx.Conv %x, %w, %none {pads = array<i64: 0, 0, 4611686018427387904, 0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, none) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// (fuzzer) ConvTranspose's output, stride x (input - 1) + kernel, overflowed.
+func.func @conv_transpose_stride_huge(%x: tensor<1x3x8x8xf32>, %w: tensor<3x4x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects kernel sizes, strides, dilations and output_padding up to 2^31}}
+  %0 = onnx.ConvTranspose %x, %w, %none {strides = array<i64: 9223372036854775807, 1>} : (tensor<1x3x8x8xf32>, tensor<3x4x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
