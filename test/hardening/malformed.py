@@ -372,7 +372,7 @@ for index, bad_name in enumerate(["../x", "a b", "1x", "tcc", "tcc_model", "TCC_
     label = f"{index}_" + (re.sub(r"[^a-z0-9]", "_", bad_name.lower())[:12] or "empty")
 
     @case(f"name_invalid_{label}", "3: --name is validated", compile_args("m.onnx", "--name", bad_name), 2,
-          r"usage error: --name '(.|\n)*' is not a valid model name: ")
+          r"usage error: --name '.*' is not a valid model name: ")
     def _(d):
         save(relu_model(), f"{d}/m.onnx")
 
@@ -782,6 +782,14 @@ def _(d):
 def _(d):
     m = model([helper.make_node("Relu", [""], ["y"], name="relu0")], [vi("x", [3])], [vi("y", [3])])
     save(m, f"{d}/m.onnx")
+
+
+@case("escape_sequences_in_names", "8: control characters in a name are written \\xNN in messages (a terminal's "
+      "escape sequences, a newline faking another message)", compile_args(), 1,
+      r"error: node 'r\\x1b\[2J\\x0atcc: ok' \(Relu\) reads 'nowhere'")
+def _(d):
+    save(model([helper.make_node("Relu", ["nowhere"], ["y"], name="r\x1b[2J\ntcc: ok")], [vi("x", [3])],
+               [vi("y", [3])]), f"{d}/m.onnx")
 
 
 @case("input_unknown_dtype", "8: an input of an element type ONNX does not define", compile_args(), 1,

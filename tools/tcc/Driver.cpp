@@ -89,8 +89,21 @@ struct RunOptions {
   bool json = false;
 };
 
+/// `text` with its control characters written \xNN: names from a model may
+/// hold a terminal's escape sequences or newlines that fake another line.
+std::string escapeControl(StringRef text) {
+  std::string out;
+  for (char c : text) {
+    if ((unsigned char)c < 0x20 || c == 0x7f)
+      out += "\\x" + llvm::utohexstr((unsigned char)c, /*LowerCase=*/true, 2);
+    else
+      out += c;
+  }
+  return out;
+}
+
 int error(const llvm::Twine &message) {
-  llvm::errs() << "tcc: error: " << message << "\n";
+  llvm::errs() << "tcc: error: " << escapeControl(message.str()) << "\n";
   return kExitModelError;
 }
 
@@ -120,7 +133,9 @@ private:
     if (diag.getSeverity() == DiagnosticSeverity::Warning &&
         !warnings.insert(diag.str()).second)
       return;
-    llvm::raw_ostream &os = llvm::errs();
+    // Names from the model may hold control characters: escapeControl.
+    std::string line;
+    llvm::raw_string_ostream os(line);
     os << "tcc: ";
     switch (diag.getSeverity()) {
     case DiagnosticSeverity::Error: os << "error: "; break;
@@ -141,7 +156,8 @@ private:
       if (!StringRef(message).contains(file.getFilename().getValue()))
         os << file.getFilename().getValue() << ": ";
     }
-    os << message << "\n";
+    os << message;
+    llvm::errs() << escapeControl(line) << "\n";
     for (Diagnostic &note : diag.getNotes())
       print(note);
   }
@@ -592,15 +608,16 @@ LogicalResult checkOutputs(ArrayRef<NamedPath> outputs,
     for (const NamedPath &in : inputs) {
       if (!samePath(outputs[i].path, in.path))
         continue;
-      llvm::errs() << "tcc: usage error: " << outputs[i].what << " is "
-                   << in.what << "\n";
+      llvm::errs() << "tcc: usage error: " << escapeControl(outputs[i].what)
+                   << " is " << escapeControl(in.what) << "\n";
       return failure();
     }
     for (size_t j = 0; j < i; ++j) {
       if (!samePath(outputs[i].path, outputs[j].path))
         continue;
-      llvm::errs() << "tcc: usage error: " << outputs[j].what << " and "
-                   << outputs[i].what << " are the same file\n";
+      llvm::errs() << "tcc: usage error: " << escapeControl(outputs[j].what)
+                   << " and " << escapeControl(outputs[i].what)
+                   << " are the same file\n";
       return failure();
     }
   }
@@ -625,7 +642,7 @@ int runCompile(CompileOptions &o) {
     return kExitUsageError;
   if (o.nameGiven) {
     if (std::string why = invalidName(o.name); !why.empty()) {
-      llvm::errs() << "tcc: usage error: --name '" << o.name
+      llvm::errs() << "tcc: usage error: --name '" << escapeControl(o.name)
                    << "' is not a valid model name: " << why << "\n";
       return kExitUsageError;
     }
@@ -1168,9 +1185,10 @@ int writeOutputs(RunOptions &r, JitModel &m, tcc_context *threads) {
   for (size_t i = 0; i < files.size(); ++i)
     for (const NamedPath &in : inputs)
       if (samePath(files[i], in.path)) {
-        llvm::errs() << "tcc: usage error: output '" << signature.outputs[i].name
-                     << "' would be written to '" << files[i] << "', which is "
-                     << in.what << "\n";
+        llvm::errs() << "tcc: usage error: output '"
+                     << escapeControl(signature.outputs[i].name)
+                     << "' would be written to '" << escapeControl(files[i])
+                     << "', which is " << escapeControl(in.what) << "\n";
         return kExitUsageError;
       }
 
@@ -1198,8 +1216,9 @@ int writeOutputs(RunOptions &r, JitModel &m, tcc_context *threads) {
     written.push_back(files[i]);
     StringRef stem = llvm::sys::path::stem(files[i]);
     if (stem != signature.outputs[i].name)
-      llvm::errs() << "tcc: output '" << signature.outputs[i].name << "' -> "
-                   << files[i] << "\n";
+      llvm::errs() << "tcc: output '"
+                   << escapeControl(signature.outputs[i].name) << "' -> "
+                   << escapeControl(files[i]) << "\n";
   }
   return 0;
 }
