@@ -32,6 +32,13 @@ Value NodeBuild::i64Constant(ArrayRef<int64_t> values, bool scalar) {
   return constant(DenseElementsAttr::get(type, values));
 }
 
+LogicalResult NodeBuild::requireInputs(size_t count) {
+  if (state.operands.size() >= count)
+    return success();
+  return error() << "takes at least " << count << " input"
+                 << (count == 1 ? "" : "s") << ", got " << state.operands.size();
+}
+
 void NodeBuild::padOperands(size_t count) {
   while (state.operands.size() < count)
     state.operands.push_back(noValue());
@@ -108,6 +115,8 @@ LogicalResult legacyBroadcast(NodeBuild &nb) {
     return failure();
   if (!*broadcast || broadcast->getInt() == 0 || !*axisAttr)
     return success();
+  if (failed(nb.requireInputs(2)))
+    return failure();
   auto a = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
   auto bType = dyn_cast<RankedTensorType>(nb.state.operands[1].getType());
   if (!a || !bType || !bType.hasStaticShape())
@@ -128,6 +137,8 @@ LogicalResult legacyBroadcast(NodeBuild &nb) {
 LogicalResult legacyPRelu(NodeBuild &nb) {
   if (nb.opset >= 7)
     return success();
+  if (failed(nb.requireInputs(2)))
+    return failure();
   auto x = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
   auto slope = dyn_cast<RankedTensorType>(nb.state.operands[1].getType());
   if (!x || !slope || slope.getRank() != 1 || x.getRank() < 3 ||
@@ -142,6 +153,8 @@ LogicalResult legacyPRelu(NodeBuild &nb) {
 LogicalResult coercedSoftmax(NodeBuild &nb) {
   if (nb.opset >= 13)
     return success();
+  if (failed(nb.requireInputs(1)))
+    return failure();
   auto in = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
   FailureOr<IntegerAttr> axisAttr =
       attrAs<IntegerAttr>(nb, nb.state.attributes.get("axis"), "axis");
@@ -192,6 +205,8 @@ LogicalResult reduction(NodeBuild &nb) {
 LogicalResult groupNorm(NodeBuild &nb) {
   if (nb.opset >= 21)
     return success();
+  if (failed(nb.requireInputs(3)))
+    return failure();
   auto x = dyn_cast<RankedTensorType>(nb.state.operands[0].getType());
   FailureOr<IntegerAttr> groupsAttr = attrAs<IntegerAttr>(
       nb, nb.state.attributes.get("num_groups"), "num_groups");
@@ -237,6 +252,8 @@ LogicalResult topK(NodeBuild &nb) {
 LogicalResult clip(NodeBuild &nb) {
   if (nb.opset >= 11)
     return success();
+  if (failed(nb.requireInputs(1)))
+    return failure();
   Type elem = getElementTypeOrSelf(nb.state.operands[0]);
   nb.padOperands(3);
   const char *bounds[] = {"min", "max"};
@@ -337,6 +354,8 @@ LogicalResult legacyResize(NodeBuild &nb) {
     return success();
   if (upsample && nb.opset < 7)
     return nb.error() << "Upsample before opset 7 is not supported";
+  if (failed(nb.requireInputs(1)))
+    return failure();
   Value x = nb.state.operands[0];
   Value scales;
   if (Attribute attr = nb.state.attributes.erase("scales")) {
@@ -416,6 +435,8 @@ LogicalResult pad(NodeBuild &nb) {
   if (failed(value))
     return failure();
   if (*value) {
+    if (failed(nb.requireInputs(1)))
+      return failure();
     Type elem = getElementTypeOrSelf(nb.state.operands[0]);
     double v = value->getValueAsDouble();
     Attribute scalar = isa<FloatType>(elem)

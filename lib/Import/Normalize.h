@@ -36,6 +36,10 @@ struct NodeBuild {
   mlir::Value noValue();
   mlir::Value constant(mlir::ElementsAttr value);
   mlir::Value i64Constant(llvm::ArrayRef<int64_t> values, bool scalar = false);
+  /// Fails, naming the node, when it has fewer than `count` inputs: a
+  /// normalizer reads them (ONNX's schemas in tcc lack some ops, whose
+  /// inputs nothing counted before).
+  mlir::LogicalResult requireInputs(size_t count);
   /// Pads the operands with `none` up to `count`.
   void padOperands(size_t count);
   /// Moves attribute `attr` (ints) into operand `index` as an i64 tensor, as

@@ -28,10 +28,15 @@ constexpr int64_t kMinSplitWork = 1 << 16;
 /// any thread count up to about this many gets even shares.
 constexpr int64_t kMinChunks = 16;
 
+/// Candidate chunk counts tried, at most: a prime size of 2^40 would
+/// otherwise be tried 2^40 times (a fuzzer's hang).
+constexpr int64_t kMaxChunkSearch = 1 << 20;
+
 /// The smallest count >= min(size, kMinChunks) of equal chunks that `size`
-/// splits into.
+/// splits into (`size` when none is found among the first kMaxChunkSearch).
 int64_t chunkCount(int64_t size) {
-  for (int64_t n = std::min(size, kMinChunks); n < size; ++n)
+  int64_t first = std::min(size, kMinChunks);
+  for (int64_t n = first; n < size && n < first + kMaxChunkSearch; ++n)
     if (size % n == 0)
       return n;
   return size;

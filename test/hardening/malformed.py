@@ -649,6 +649,15 @@ def _(d):
     save(with_attr(m, 0, "num_groups", helper.make_attribute("num_groups", "2")), f"{d}/m.onnx")
 
 
+@case("groupnorm_one_input", "6 (fuzzer): GroupNormalization with one input (its normalizer read inputs 1 "
+      "and 2 past the end: a use after free)", compile_args(), 1,
+      r"error: node 'g0' \(GroupNormalization, opset 18\): takes at least 3 inputs, got 1")
+def _(d):
+    m = model([helper.make_node("GroupNormalization", ["x"], ["y"], name="g0", num_groups=2)],
+              [vi("x", [1, 4, 2, 2])], [vi("y", [1, 4, 2, 2])], opset=18)
+    save(m, f"{d}/m.onnx")
+
+
 @case("attr_duplicate", "6: the same attribute twice on a node", compile_args(), 1,
       r"error: node 't0' \(Transpose, opset 17\): attribute 'perm' is given twice")
 def _(d):
