@@ -3,6 +3,8 @@
 
 #include "mlir/IR/Verifier.h"
 
+#include <algorithm>
+
 #include "dialects/ONNX/ONNXOps.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -33,10 +35,14 @@ Value NodeBuild::i64Constant(ArrayRef<int64_t> values, bool scalar) {
 }
 
 LogicalResult NodeBuild::requireInputs(size_t count) {
-  if (state.operands.size() >= count)
-    return success();
-  return error() << "takes at least " << count << " input"
-                 << (count == 1 ? "" : "s") << ", got " << state.operands.size();
+  if (state.operands.size() < count)
+    return error() << "takes at least " << count << " input"
+                   << (count == 1 ? "" : "s") << ", got "
+                   << state.operands.size();
+  for (size_t i = 0; i < count; ++i)
+    if (!isa<TensorType>(state.operands[i].getType()))
+      return error() << "input " << i << " is required, but it is empty";
+  return success();
 }
 
 void NodeBuild::padOperands(size_t count) {
@@ -255,6 +261,9 @@ LogicalResult clip(NodeBuild &nb) {
   if (failed(nb.requireInputs(1)))
     return failure();
   Type elem = getElementTypeOrSelf(nb.state.operands[0]);
+  if (!isa<FloatType>(elem))
+    return nb.error() << "(opset " << nb.opset << ") clips floats, not "
+                      << elem;
   nb.padOperands(3);
   const char *bounds[] = {"min", "max"};
   for (auto [index, bound] : llvm::enumerate(bounds)) {
@@ -439,9 +448,15 @@ LogicalResult pad(NodeBuild &nb) {
       return failure();
     Type elem = getElementTypeOrSelf(nb.state.operands[0]);
     double v = value->getValueAsDouble();
-    Attribute scalar = isa<FloatType>(elem)
-                           ? Attribute(nb.b.getFloatAttr(elem, v))
-                           : Attribute(nb.b.getIntegerAttr(elem, (int64_t)v));
+    if (!isa<FloatType>(elem) && !isa<IntegerType>(elem))
+      return nb.error() << "pads a tensor of " << elem;
+    // An integer tensor's value, saturated (a double past int64 is UB).
+    constexpr double kLimit = 9.2e18;
+    Attribute scalar =
+        isa<FloatType>(elem)
+            ? Attribute(nb.b.getFloatAttr(elem, v))
+            : Attribute(nb.b.getIntegerAttr(
+                  elem, v != v ? 0 : (int64_t)std::clamp(v, -kLimit, kLimit)));
     nb.padOperands(3);
     nb.state.operands[2] = nb.constant(
         DenseElementsAttr::get(RankedTensorType::get({}, elem), scalar));

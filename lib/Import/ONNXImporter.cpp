@@ -1168,6 +1168,9 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
 
   // Constant nodes: every value_* form becomes one ElementsAttr.
   if (opType == "Constant") {
+    if (node.output_size() != 1 || node.output(0).empty())
+      return emitError(loc) << "Constant node '" << name
+                            << "' must have exactly one output";
     if (node.attribute_size() != 1)
       return emitError(loc) << "Constant node '" << name
                             << "' must have exactly one value attribute";

@@ -658,6 +658,24 @@ def _(d):
     save(m, f"{d}/m.onnx")
 
 
+@case("constant_without_output", "6 (fuzzer): a Constant node with no output (read output 0 of none)",
+      compile_args(), 1, r"error: Constant node 'c0' must have exactly one output")
+def _(d):
+    c = helper.make_node("Constant", [], [], name="c0", value=numpy_helper.from_array(np.ones(3, np.float32)))
+    save(model([c, helper.make_node("Relu", ["x"], ["y"], name="relu0")], [vi("x", [3])], [vi("y", [3])]),
+         f"{d}/m.onnx")
+
+
+@case("pad_input_empty", "6 (fuzzer): a Pad whose data input is empty, with a legacy value attribute (made a "
+      "constant of type none: a crash)", compile_args(), 1,
+      r"error: node 'p0' \(Pad, opset 21\): input 0 is required, but it is empty")
+def _(d):
+    pads = numpy_helper.from_array(np.zeros(2, np.int64), "pads")
+    m = model([helper.make_node("Pad", ["", "pads"], ["y"], name="p0")], [vi("x", [3])], [vi("y", [3])],
+              inits=[pads], opset=21)
+    save(with_attr(m, 0, "value", helper.make_attribute("value", 1.5)), f"{d}/m.onnx")
+
+
 @case("attr_duplicate", "6: the same attribute twice on a node", compile_args(), 1,
       r"error: node 't0' \(Transpose, opset 17\): attribute 'perm' is given twice")
 def _(d):
