@@ -66,6 +66,7 @@ for h in "${harnesses[@]}"; do
   log=$out/$h.log
   rm -f "$out"/fuzz-*.log
   before=$(ls "$out/findings" | wc -l)
+  start=$(date +%s)
   # One process stops at its first finding; with --jobs > 1, -fork keeps going and gathers them
   # all.
   mode=()
@@ -81,7 +82,8 @@ for h in "${harnesses[@]}"; do
     runs=${runs:-0}
   fi
   new=$(( $(ls "$out/findings" | wc -l) - before ))
-  echo "fuzz: $h: $runs executions in ${seconds} s, corpus $(ls "$corpus" | wc -l), findings $new"
+  echo "fuzz: $h: $runs executions in $(( $(date +%s) - start )) s, corpus $(ls "$corpus" | wc -l)," \
+       "findings $new"
   total=$((total + runs))
   found=$((found + new))
 done
