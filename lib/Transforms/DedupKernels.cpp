@@ -34,23 +34,30 @@ struct Kernel {
 /// replaced by their order of first appearance: equal for kernels that
 /// compute the same on the same buffers but for the globals they read.
 std::string canonicalText(Kernel &kernel) {
+  // Renamed in place and restored after printing: cloning a register-tiled
+  // kernel cost as much as printing it.
   llvm::MapVector<StringAttr, FlatSymbolRefAttr> placeholders;
-  auto clone = cast<func::FuncOp>(kernel.fn->clone());
-  MLIRContext *ctx = clone.getContext();
-  clone.setSymName("kernel");
-  clone.walk([&](memref::GetGlobalOp get) {
+  SmallVector<std::pair<memref::GetGlobalOp, FlatSymbolRefAttr>> renamed;
+  func::FuncOp fn = kernel.fn;
+  MLIRContext *ctx = fn.getContext();
+  StringAttr name = fn.getSymNameAttr();
+  fn.setSymName("kernel");
+  fn.walk([&](memref::GetGlobalOp get) {
     auto [it, inserted] = placeholders.try_emplace(get.getNameAttr().getAttr());
     if (inserted)
       it->second = FlatSymbolRefAttr::get(
           ctx, "global" + std::to_string(placeholders.size() - 1));
+    renamed.emplace_back(get, get.getNameAttr());
     get.setNameAttr(it->second);
   });
   for (auto &entry : placeholders)
     kernel.globals.push_back(entry.first);
   std::string text;
   llvm::raw_string_ostream os(text);
-  clone->print(os, OpPrintingFlags().assumeVerified());
-  clone->erase();
+  fn->print(os, OpPrintingFlags().assumeVerified().useLocalScope());
+  for (auto [get, original] : renamed)
+    get.setNameAttr(original);
+  fn.setSymNameAttr(name);
   return text;
 }
 
