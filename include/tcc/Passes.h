@@ -77,15 +77,6 @@ bool collectOutlinedInputs(mlir::Operation *op,
 void markDisjointArguments(mlir::func::FuncOp fn,
                            llvm::ArrayRef<mlir::Value> args);
 
-/// Whether `op` maps every element of every operand to the same element of
-/// every other, on static identity-layout buffers of rank >= 2; such an op
-/// is the same as one loop over all elements.
-bool isFlattenable(mlir::linalg::GenericOp op);
-
-/// Replaces a flattenable `op` by the same op on 1-d views of its buffers.
-mlir::linalg::GenericOp flattenElementwise(mlir::RewriterBase &b,
-                                           mlir::linalg::GenericOp op);
-
 /// Makes `dims` (i64 values: the actual extents of the output dims that
 /// `triples` lists as (output, dim, bound)) @main's last output, and sets
 /// its tcc.run_time_dims (see tcc-bound-dynamic-results).
@@ -117,14 +108,6 @@ llvm::SmallVector<int64_t> rowExtents(mlir::linalg::LinalgOp op,
 /// The bytes of one of `rows` (extents whose product is the row count) of
 /// the largest of `buffers` (the non-memrefs are skipped).
 int64_t rowBytes(mlir::ValueRange buffers, llvm::ArrayRef<int64_t> rows);
-
-/// The B x B transpose of each group of B lanes of `rows` (B vectors of a
-/// multiple of B lanes, B a power of two): lane g * B + i of result j is
-/// lane g * B + j of row i. log2(B) stages of swapping half blocks between
-/// rows D apart (D = B / 2, ..., 1): 24 two-source shuffles for B = 8.
-llvm::SmallVector<mlir::Value> transposeBlocks(mlir::OpBuilder &b,
-                                               mlir::Location loc,
-                                               llvm::ArrayRef<mlir::Value> rows);
 
 } // namespace tcc
 

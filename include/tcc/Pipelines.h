@@ -50,9 +50,10 @@ void buildONNXToLinalgPipeline(mlir::OpPassManager &pm,
 /// attention chains first computed in blocks of rows (tcc-fuse-attention).
 void buildBufferizePipeline(mlir::OpPassManager &pm,
                             const PipelineOptions &options = {});
-/// bufferized -> LLVM dialect with the C ABI entry points.
-void buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
-                              const PipelineOptions &options);
+/// CPU: bufferized -> LLVM dialect with the C ABI entry points
+/// (lib/Pipelines/CPU.cpp).
+void buildCPULowerToLLVMPipeline(mlir::OpPassManager &pm,
+                                 const PipelineOptions &options);
 
 /// Runs the pipeline on `module` from the onnx dialect up to and including
 /// `stopAfter`. Errors are reported through the context's diagnostics.

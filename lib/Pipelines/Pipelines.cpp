@@ -1,10 +1,18 @@
 //===- Pipelines.cpp - tcc's pass pipelines and registration --------------===//
+//
+// The front half that every target shares (onnx -> linalg on tensors ->
+// bufferized memrefs in one workspace), the driver of the stages, and the
+// registration of dialects and passes. Each target's back half is in its
+// own file (CPU.cpp).
+//
+//===----------------------------------------------------------------------===//
 #include "tcc/Pipelines.h"
 
 #include "dialects/ONNX/ONNXOps.h"
 #include "dialects/ONNX/Transforms/Passes.h"
 #include "tcc/InitAll.h"
 #include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -102,55 +110,6 @@ void tcc::buildBufferizePipeline(OpPassManager &pm,
   pm.addPass(tcc::createFlattenGlobals());
 }
 
-void tcc::buildLowerToLLVMPipeline(OpPassManager &pm,
-                                   const PipelineOptions &options) {
-  tcc::OutlineKernelsOptions outline;
-  outline.modelName = options.modelName;
-  pm.addPass(tcc::createOutlineKernels(outline));
-  tcc::VectorizeContractionsOptions vectorize;
-  vectorize.vectorBits = options.vectorBits;
-  vectorize.registers = options.vectorRegisters;
-  vectorize.l2Bytes = options.l2CacheBytes;
-  pm.addPass(tcc::createVectorizeContractions(vectorize));
-  pm.nest<func::FuncOp>().addPass(tcc::createSplitKernels());
-  pm.addPass(tcc::createDedupKernels());
-  pm.addPass(tcc::createParallelizeLoops());
-  if (!options.weightsFile.empty()) {
-    tcc::ExternalizeWeightsOptions weights;
-    weights.weightsFile = options.weightsFile;
-    pm.addPass(tcc::createExternalizeWeights(weights));
-  }
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
-  tcc::VectorizePoolsOptions pools;
-  pools.vectorBits = options.vectorBits;
-  fpm.addPass(tcc::createVectorizePools(pools));
-  fpm.addPass(tcc::createInterchangeReductions());
-  fpm.addPass(tcc::createLowerReductions());
-  fpm.addPass(tcc::createFlattenElementwise());
-  fpm.addPass(tcc::createTileTransposes());
-  fpm.addPass(tcc::createApproximateMath());
-  fpm.addPass(createConvertLinalgToLoopsPass());
-  fpm.addPass(createLowerAffinePass());
-  fpm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  // What LLVM has no intrinsic for (erf, tanh, asin, ...) calls libm.
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  tcc::EmitEntryPointsOptions entry;
-  entry.modelName = options.modelName;
-  pm.addPass(tcc::createEmitEntryPoints(entry));
-  pm.addPass(createCanonicalizerPass());
-}
-
 LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
                                Stage stopAfter) {
   PassManager pm(module.getContext());
@@ -175,7 +134,7 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
   if (stopAfter >= Stage::Bufferized)
     buildBufferizePipeline(pm, options);
   if (stopAfter >= Stage::LLVM)
-    buildLowerToLLVMPipeline(pm, options);
+    buildCPULowerToLLVMPipeline(pm, options);
   return pm.run(module);
 }
 
@@ -200,6 +159,7 @@ void tcc::registerAllDialects(DialectRegistry &registry) {
 void tcc::registerAllPasses() {
   tcc::onnx::registerONNXPasses();
   tcc::registerTCCPasses();
+  tcc::registerTCCCPUPasses();
   // The upstream passes the pipeline is made of, for tcc-opt and lit.
   registerTransformsPasses();
   registerLinalgPasses();
@@ -213,6 +173,9 @@ void tcc::registerAllPasses() {
       "tcc-bufferize", "tcc's bufferization and workspace planning stage",
       [](OpPassManager &pm) { buildBufferizePipeline(pm); });
   PassPipelineRegistration<>(
-      "tcc-lower-to-llvm", "tcc's lowering to the LLVM dialect (name: model)",
-      [](OpPassManager &pm) { buildLowerToLLVMPipeline(pm, PipelineOptions()); });
+      "tcc-lower-to-llvm",
+      "tcc's CPU lowering to the LLVM dialect (name: model)",
+      [](OpPassManager &pm) {
+        buildCPULowerToLLVMPipeline(pm, PipelineOptions());
+      });
 }

@@ -5,7 +5,7 @@
 // normalizations) a `tcc.parallel` loop over chunks of a parallel dim.
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -16,7 +16,7 @@ using namespace mlir;
 
 namespace tcc {
 #define GEN_PASS_DEF_SPLITKERNELS
-#include "tcc/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 namespace {
@@ -280,70 +280,6 @@ void splitRows(RewriterBase &b, MutableArrayRef<linalg::LinalgOp> ops) {
 }
 
 } // namespace
-
-unsigned tcc::leadingRowDims(linalg::LinalgOp op) {
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  unsigned parallel = 0;
-  while (parallel < iterators.size() &&
-         iterators[parallel] == utils::IteratorType::parallel)
-    ++parallel;
-  MLIRContext *ctx = op.getContext();
-  // Whether each operand reads d0...d(k-1) as its first k indices and
-  // nowhere else, or not at all (a broadcast input).
-  auto isRows = [&](unsigned k) {
-    for (OpOperand &operand : op->getOpOperands()) {
-      if (!isa<MemRefType>(operand.get().getType()))
-        continue;
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      bool uses = false;
-      for (unsigned d = 0; d < k; ++d)
-        uses |= map.isFunctionOfDim(d);
-      if (!uses) {
-        if (op.isDpsInit(&operand))
-          return false;
-        continue;
-      }
-      if (map.getNumResults() < k)
-        return false;
-      for (unsigned r = 0; r < k; ++r)
-        if (map.getResult(r) != getAffineDimExpr(r, ctx))
-          return false;
-      for (unsigned r = 0; r < map.getNumResults(); ++r)
-        for (unsigned d = 0; d < k; ++d)
-          if (map.getResult(r).isFunctionOfDim(d) &&
-              (r != d || map.getResult(r) != getAffineDimExpr(d, ctx)))
-            return false;
-    }
-    return true;
-  };
-  for (unsigned k = parallel; k > 0; --k)
-    if (isRows(k))
-      return k;
-  return 0;
-}
-
-SmallVector<int64_t> tcc::rowExtents(linalg::LinalgOp op, unsigned numRows,
-                                     unsigned &units) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  units = 0;
-  while (units < numRows && ranges[units] == 1)
-    ++units;
-  return SmallVector<int64_t>(ranges.begin() + units,
-                              ranges.begin() + numRows);
-}
-
-int64_t tcc::rowBytes(ValueRange buffers, ArrayRef<int64_t> rows) {
-  int64_t numRows = 1, bytes = 0;
-  for (int64_t extent : rows)
-    numRows *= extent;
-  for (Value v : buffers)
-    if (auto type = dyn_cast<MemRefType>(v.getType());
-        type && type.getElementType().isIntOrFloat())
-      bytes = std::max(bytes,
-                       type.getNumElements() / numRows *
-                           llvm::divideCeil(type.getElementTypeBitWidth(), 8));
-  return bytes;
-}
 
 namespace {
 

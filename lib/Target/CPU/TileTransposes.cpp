@@ -6,7 +6,7 @@
 // element types, 16x16 tiles of scalar copies.
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,7 +20,7 @@ using namespace mlir;
 
 namespace tcc {
 #define GEN_PASS_DEF_TILETRANSPOSES
-#include "tcc/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 SmallVector<Value> tcc::transposeBlocks(OpBuilder &b, Location loc,

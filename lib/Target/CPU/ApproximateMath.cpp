@@ -6,7 +6,7 @@
 // arithmetic instead of compiler-rt calls (__truncsfbf2).
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -18,7 +18,7 @@ using namespace mlir;
 
 namespace tcc {
 #define GEN_PASS_DEF_APPROXIMATEMATH
-#include "tcc/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 namespace {

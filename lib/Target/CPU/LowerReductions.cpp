@@ -8,7 +8,7 @@
 // for the last.
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -22,7 +22,7 @@ using namespace mlir;
 
 namespace tcc {
 #define GEN_PASS_DEF_LOWERREDUCTIONS
-#include "tcc/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 namespace {

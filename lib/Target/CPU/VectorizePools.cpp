@@ -5,7 +5,7 @@
 // and a shuffle of the even lanes at stride 2) combined in a register.
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,7 +19,7 @@ using namespace mlir;
 
 namespace tcc {
 #define GEN_PASS_DEF_VECTORIZEPOOLS
-#include "tcc/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 namespace {

@@ -6,7 +6,7 @@
 // loop over the trailing dims they all read whole or not at all.
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -16,7 +16,7 @@ using namespace mlir;
 
 namespace tcc {
 #define GEN_PASS_DEF_FLATTENELEMENTWISE
-#include "tcc/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 /// Whether `op` maps every element of every operand to the same element of

@@ -5,7 +5,7 @@
 // from @main to the kernels that split work over it.
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
@@ -15,7 +15,7 @@ using namespace mlir;
 
 namespace tcc {
 #define GEN_PASS_DEF_PARALLELIZELOOPS
-#include "tcc/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 namespace {

@@ -7,7 +7,7 @@
 // vector and broadcasting scalars of the other.
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "llvm/Support/SaveAndRestore.h"
 
@@ -34,7 +34,7 @@ using namespace mlir;
 
 namespace tcc {
 #define GEN_PASS_DEF_VECTORIZECONTRACTIONS
-#include "tcc/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 namespace {
@@ -79,31 +79,6 @@ struct TilePlan {
 };
 
 } // namespace
-
-bool tcc::isKernelOp(Operation *op) {
-  return op->getNumResults() == 0 &&
-         (isa<linalg::LinalgOp>(op) || op->getNumRegions() > 0);
-}
-
-bool tcc::isMultiplyAccumulate(linalg::LinalgOp op) {
-  Block *body = op.getBlock();
-  if (body->getNumArguments() != 3 || body->getOperations().size() != 3)
-    return false;
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value out = body->getArgument(2);
-  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
-  if ((add.getLhs() == out) == (add.getRhs() == out))
-    return false;
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return false;
-  Value a = body->getArgument(0), b = body->getArgument(1);
-  return (mul.getLhs() == a && mul.getRhs() == b) ||
-         (mul.getLhs() == b && mul.getRhs() == a);
-}
 
 namespace {
 

@@ -5,7 +5,7 @@
 // loop-carried sum.
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -15,7 +15,7 @@ using namespace mlir;
 
 namespace tcc {
 #define GEN_PASS_DEF_INTERCHANGEREDUCTIONS
-#include "tcc/Passes.h.inc"
+#include "tcc/Target/CPU/Passes.h.inc"
 } // namespace tcc
 
 namespace {

@@ -1,0 +1,67 @@
+//===- CPU.cpp - tcc's CPU back half ----------------------------------------===//
+//
+// Bufferized memrefs -> the LLVM dialect for a CPU: kernels outlined,
+// register-tiled and vectorized, split over the runtime's thread pool, and
+// the C ABI entry points.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Pipelines.h"
+
+#include "tcc/Passes.h"
+#include "tcc/Target/CPU/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void tcc::buildCPULowerToLLVMPipeline(OpPassManager &pm,
+                                      const PipelineOptions &options) {
+  tcc::OutlineKernelsOptions outline;
+  outline.modelName = options.modelName;
+  pm.addPass(tcc::createOutlineKernels(outline));
+  tcc::VectorizeContractionsOptions vectorize;
+  vectorize.vectorBits = options.vectorBits;
+  vectorize.registers = options.vectorRegisters;
+  vectorize.l2Bytes = options.l2CacheBytes;
+  pm.addPass(tcc::createVectorizeContractions(vectorize));
+  pm.nest<func::FuncOp>().addPass(tcc::createSplitKernels());
+  pm.addPass(tcc::createDedupKernels());
+  pm.addPass(tcc::createParallelizeLoops());
+  if (!options.weightsFile.empty()) {
+    tcc::ExternalizeWeightsOptions weights;
+    weights.weightsFile = options.weightsFile;
+    pm.addPass(tcc::createExternalizeWeights(weights));
+  }
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  tcc::VectorizePoolsOptions pools;
+  pools.vectorBits = options.vectorBits;
+  fpm.addPass(tcc::createVectorizePools(pools));
+  fpm.addPass(tcc::createInterchangeReductions());
+  fpm.addPass(tcc::createLowerReductions());
+  fpm.addPass(tcc::createFlattenElementwise());
+  fpm.addPass(tcc::createTileTransposes());
+  fpm.addPass(tcc::createApproximateMath());
+  fpm.addPass(createConvertLinalgToLoopsPass());
+  fpm.addPass(createLowerAffinePass());
+  fpm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  // What LLVM has no intrinsic for (erf, tanh, asin, ...) calls libm.
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  tcc::EmitEntryPointsOptions entry;
+  entry.modelName = options.modelName;
+  pm.addPass(tcc::createEmitEntryPoints(entry));
+  pm.addPass(createCanonicalizerPass());
+}

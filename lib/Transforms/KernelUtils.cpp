@@ -1,0 +1,98 @@
+//===- KernelUtils.cpp - What tcc's passes ask of kernel ops -------------===//
+//
+// Queries on the compute ops of the bufferized @main that outlining,
+// workspace planning and the targets' kernel passes share.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Passes.h"
+
+using namespace mlir;
+
+bool tcc::isKernelOp(Operation *op) {
+  return op->getNumResults() == 0 &&
+         (isa<linalg::LinalgOp>(op) || op->getNumRegions() > 0);
+}
+
+bool tcc::isMultiplyAccumulate(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (body->getNumArguments() != 3 || body->getOperations().size() != 3)
+    return false;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value out = body->getArgument(2);
+  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
+  if ((add.getLhs() == out) == (add.getRhs() == out))
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+unsigned tcc::leadingRowDims(linalg::LinalgOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned parallel = 0;
+  while (parallel < iterators.size() &&
+         iterators[parallel] == utils::IteratorType::parallel)
+    ++parallel;
+  MLIRContext *ctx = op.getContext();
+  // Whether each operand reads d0...d(k-1) as its first k indices and
+  // nowhere else, or not at all (a broadcast input).
+  auto isRows = [&](unsigned k) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType()))
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      bool uses = false;
+      for (unsigned d = 0; d < k; ++d)
+        uses |= map.isFunctionOfDim(d);
+      if (!uses) {
+        if (op.isDpsInit(&operand))
+          return false;
+        continue;
+      }
+      if (map.getNumResults() < k)
+        return false;
+      for (unsigned r = 0; r < k; ++r)
+        if (map.getResult(r) != getAffineDimExpr(r, ctx))
+          return false;
+      for (unsigned r = 0; r < map.getNumResults(); ++r)
+        for (unsigned d = 0; d < k; ++d)
+          if (map.getResult(r).isFunctionOfDim(d) &&
+              (r != d || map.getResult(r) != getAffineDimExpr(d, ctx)))
+            return false;
+    }
+    return true;
+  };
+  for (unsigned k = parallel; k > 0; --k)
+    if (isRows(k))
+      return k;
+  return 0;
+}
+
+SmallVector<int64_t> tcc::rowExtents(linalg::LinalgOp op, unsigned numRows,
+                                     unsigned &units) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  units = 0;
+  while (units < numRows && ranges[units] == 1)
+    ++units;
+  return SmallVector<int64_t>(ranges.begin() + units,
+                              ranges.begin() + numRows);
+}
+
+int64_t tcc::rowBytes(ValueRange buffers, ArrayRef<int64_t> rows) {
+  int64_t numRows = 1, bytes = 0;
+  for (int64_t extent : rows)
+    numRows *= extent;
+  for (Value v : buffers)
+    if (auto type = dyn_cast<MemRefType>(v.getType());
+        type && type.getElementType().isIntOrFloat())
+      bytes = std::max(bytes,
+                       type.getNumElements() / numRows *
+                           llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+  return bytes;
+}
