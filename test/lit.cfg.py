@@ -41,3 +41,21 @@ def python_has(module):
 for module in ["onnx", "onnxruntime", "torch", "torchvision", "timm", "transformers"]:
     if python_has(module):
         config.available_features.add("py-" + module)
+
+# CUDA's ptxas (the toolkit at CUDA_HOME, /usr/local/cuda, or on PATH):
+# tests that serialize GPU kernels to SASS need it; %cuda_path is its
+# toolkit.
+def find_cuda():
+    candidates = [os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"]
+    ptxas = shutil.which("ptxas")
+    if ptxas:
+        candidates.append(os.path.dirname(os.path.dirname(ptxas)))
+    for root in candidates:
+        if root and os.access(os.path.join(root, "bin", "ptxas"), os.X_OK):
+            return root
+    return None
+
+cuda_path = find_cuda()
+if cuda_path:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%cuda_path", cuda_path))

@@ -38,7 +38,15 @@ struct PipelineOptions {
   bool winograd = true;
   /// Convolutions on channels-last tensors (tcc-onnx-channels-last).
   bool channelsLast = true;
+  /// The target: NVIDIA GPUs (the CUDA back half), else the CPU. For CUDA,
+  /// the GPU architecture kernels are compiled for (sm_80, sm_89, sm_90),
+  /// and the toolkit whose ptxas and libdevice serialize them; empty: PTX
+  /// only.
+  bool cuda = false;
+  std::string gpuArch = "sm_90";
+  std::string cudaPath;
 };
+
 
 /// onnx (imported, shape-inferred) -> linalg on tensors, fused.
 /// `options.cse`: false leaves equal ops apart (tcc::boundRunTimeDim
@@ -54,6 +62,15 @@ void buildBufferizePipeline(mlir::OpPassManager &pm,
 /// (lib/Pipelines/CPU.cpp).
 void buildCPULowerToLLVMPipeline(mlir::OpPassManager &pm,
                                  const PipelineOptions &options);
+
+/// CUDA: bufferized -> gpu.launch_func of gpu.modules in the NVVM dialect,
+/// for `options.gpuArch` (lib/Pipelines/CUDA.cpp).
+void buildCUDAKernelsPipeline(mlir::OpPassManager &pm,
+                              const PipelineOptions &options);
+/// CUDA: gpu.modules -> gpu.binary: a fatbin (SASS for `gpuArch`, and PTX)
+/// through the toolkit at `options.cudaPath`, or PTX alone without one.
+void buildCUDABinaryPipeline(mlir::OpPassManager &pm,
+                             const PipelineOptions &options);
 
 /// Runs the pipeline on `module` from the onnx dialect up to and including
 /// `stopAfter`. Errors are reported through the context's diagnostics.

@@ -14,7 +14,25 @@
 #include "tcc/Passes.h"
 #include "tcc/Target/CPU/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
@@ -133,8 +151,12 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
     pm.addPass(createCSEPass());
   if (stopAfter >= Stage::Bufferized)
     buildBufferizePipeline(pm, options);
-  if (stopAfter >= Stage::LLVM)
+  if (stopAfter >= Stage::LLVM && options.cuda) {
+    buildCUDAKernelsPipeline(pm, options);
+    buildCUDABinaryPipeline(pm, options);
+  } else if (stopAfter >= Stage::LLVM) {
     buildCPULowerToLLVMPipeline(pm, options);
+  }
   return pm.run(module);
 }
 
@@ -144,7 +166,9 @@ void tcc::registerAllDialects(DialectRegistry &registry) {
                   cf::ControlFlowDialect, func::FuncDialect,
                   linalg::LinalgDialect, LLVM::LLVMDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, vector::VectorDialect>();
+                  tensor::TensorDialect, vector::VectorDialect,
+                  gpu::GPUDialect, NVVM::NVVMDialect, index::IndexDialect,
+                  ub::UBDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
@@ -154,6 +178,20 @@ void tcc::registerAllDialects(DialectRegistry &registry) {
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // The CUDA target: the NVVM target's serialization, and the conversions
+  // that convert-gpu-to-nvvm gathers from each dialect of a kernel.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerNVVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
 }
 
 void tcc::registerAllPasses() {
@@ -166,6 +204,8 @@ void tcc::registerAllPasses() {
   bufferization::registerBufferizationPasses();
   registerConversionPasses();
   memref::registerMemRefPasses();
+  registerGPUPasses();
+  registerSCFPasses();
   PassPipelineRegistration<>(
       "tcc-onnx-to-linalg", "tcc's onnx -> linalg-on-tensors stage",
       [](OpPassManager &pm) { buildONNXToLinalgPipeline(pm); });
@@ -178,4 +218,8 @@ void tcc::registerAllPasses() {
       [](OpPassManager &pm) {
         buildCPULowerToLLVMPipeline(pm, PipelineOptions());
       });
+  PassPipelineRegistration<>(
+      "tcc-cuda-kernels",
+      "tcc's CUDA kernels: bufferized -> gpu.modules in NVVM (sm_90)",
+      [](OpPassManager &pm) { buildCUDAKernelsPipeline(pm, PipelineOptions()); });
 }

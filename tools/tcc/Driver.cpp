@@ -43,6 +43,8 @@
 #include <chrono>
 #include <set>
 #include <cmath>
+#include "llvm/Support/Program.h"
+
 #include <cstdlib>
 #include <iostream>
 #include <unistd.h>
@@ -62,6 +64,8 @@ constexpr int kExitUsageError = 2;
 struct CompileOptions {
   std::string model, output, name, emit = "obj", stopAfter, mtriple, mcpu;
   std::string target = "cpu";
+  /// --target cuda: the GPU architecture and the CUDA toolkit (ptxas).
+  std::string gpuArch = "sm_90", cudaPath;
   std::string weights = "embed";
   /// Where tcc-externalize-weights writes (a temporary file; --weights file).
   std::string weightsTmp;
@@ -538,9 +542,12 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   pipeline.printIRAfterAll = o.printIRAfterAll;
   pipeline.timePasses = o.timePasses;
   pipeline.weightsFile = o.weightsTmp;
+  pipeline.cuda = o.target == "cuda";
+  pipeline.gpuArch = o.gpuArch;
+  pipeline.cudaPath = o.cudaPath;
   if (failed(tcc::runPipeline(*out.module, pipeline, stopAfter)))
     return failure();
-  if (stopAfter == tcc::Stage::LLVM) {
+  if (stopAfter == tcc::Stage::LLVM && !pipeline.cuda) {
     auto fn = out.module->lookupSymbol<LLVM::LLVMFuncOp>(out.name + "_main");
     if (!fn)
       return out.module->emitError("internal: no lowered @") << out.name
@@ -635,9 +642,48 @@ std::vector<NamedPath> compileInputs(const CompileOptions &o) {
   return inputs;
 }
 
+/// The CUDA toolkit whose ptxas serializes kernels: --cuda-path, else
+/// CUDA_HOME, else the one whose bin/ holds the ptxas on PATH; empty when
+/// there is none (kernels are then PTX only).
+std::string findCUDAToolkit(const CompileOptions &o) {
+  auto hasPtxas = [](StringRef dir) {
+    SmallString<256> ptxas(dir);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    return llvm::sys::fs::can_execute(ptxas);
+  };
+  if (!o.cudaPath.empty())
+    return o.cudaPath;
+  if (const char *home = std::getenv("CUDA_HOME"); home && hasPtxas(home))
+    return home;
+  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
+    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+        .str();
+  return "";
+}
+
 int runCompile(CompileOptions &o) {
-  if (o.target != "cpu")
-    return error("--target " + o.target + " is not supported yet (cpu only)");
+  if (o.target == "cuda") {
+    // The kernels are compiled; their host side (launches through the
+    // runtime's CUDA loader) is not written yet, so there is no object.
+    if (o.emit != "mlir" && o.stopAfter.empty())
+      return error("--target cuda writes MLIR only so far (--emit mlir): "
+                   "the GPU object and the runtime's CUDA loader are not "
+                   "built yet");
+    if (!o.cudaPath.empty()) {
+      SmallString<256> ptxas(o.cudaPath);
+      llvm::sys::path::append(ptxas, "bin", "ptxas");
+      if (!llvm::sys::fs::can_execute(ptxas)) {
+        llvm::errs() << "tcc: usage error: --cuda-path " << o.cudaPath
+                     << ": no executable bin/ptxas there\n";
+        return kExitUsageError;
+      }
+    }
+    o.cudaPath = findCUDAToolkit(o);
+    if (o.cudaPath.empty())
+      llvm::errs() << "tcc: warning: no CUDA toolkit found (--cuda-path, "
+                      "CUDA_HOME or ptxas on PATH): the kernels are PTX "
+                      "only\n";
+  }
   if (tcc::ImportOptions check; !makeImportOptions(o, check))
     return kExitUsageError;
   if (o.nameGiven) {
@@ -1327,8 +1373,16 @@ int main(int argc, char **argv) {
                          "Symbol prefix: a C identifier that starts with a "
                          "letter, not tcc or tcc_* (default: the output's "
                          "stem, made one)");
-  compileCmd->add_option("--target", compile.target, "cpu (cuda: later)")
+  compileCmd->add_option("--target", compile.target,
+                         "cpu, or cuda (NVIDIA GPUs; so far --emit mlir only)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
+  compileCmd->add_option("--gpu-arch", compile.gpuArch,
+                         "--target cuda: the GPU architecture (default sm_90)")
+      ->check(CLI::IsMember({"sm_80", "sm_89", "sm_90"}));
+  compileCmd->add_option("--cuda-path", compile.cudaPath,
+                         "--target cuda: the CUDA toolkit whose ptxas makes "
+                         "SASS (default: CUDA_HOME, else ptxas on PATH; "
+                         "none: PTX only)");
   compileCmd->add_option("--mtriple", compile.mtriple,
                          "LLVM target triple (default: the host)");
   compileCmd->add_option("--mcpu", compile.mcpu,

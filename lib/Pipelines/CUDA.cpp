@@ -1,0 +1,71 @@
+//===- CUDA.cpp - tcc's NVIDIA GPU back half --------------------------------===//
+//
+// Bufferized memrefs -> kernels for NVIDIA GPUs, from upstream MLIR's
+// passes: each linalg op becomes a parallel loop nest, tiled into blocks of
+// threads and mapped onto the grid (gpu.launch), outlined into a gpu.module
+// and lowered to NVVM for the chosen architecture. gpu-module-to-binary
+// then serializes each gpu.module (fatbin: SASS through ptxas, and PTX).
+//
+// Not yet: the host side (the launches become calls of the runtime, which
+// loads the binary through the CUDA driver), shared-memory tiles and
+// tensor cores (issue 39).
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Pipelines.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void tcc::buildCUDAKernelsPipeline(OpPassManager &pm,
+                                   const PipelineOptions &options) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(createConvertLinalgToParallelLoopsPass());
+  // Blocks of 16 x 16 threads over the two outermost parallel dims (16 x 1
+  // for one dim); the rest of the iteration space is the grid.
+  fpm.addPass(createParallelLoopTilingPass({16, 16}, /*noMinMaxBounds=*/true));
+  // Thread loops of the tile's full size, each thread checking that it is
+  // in bounds; SCCP folds the sizes to the constants that
+  // convert-parallel-loops-to-gpu needs. Not the canonicalizer: it would
+  // merge a block loop of one step into its thread loop, and the whole
+  // nest would go on blocks of one thread.
+  fpm.addPass(createSCCPPass());
+  // The innermost dim on thread x: neighbouring threads touch neighbouring
+  // elements, and a warp's loads coalesce.
+  GpuMapParallelLoopsPassOptions mapping;
+  mapping.mappingPolicyStr = "innermost-first";
+  fpm.addPass(createGpuMapParallelLoopsPass(mapping));
+  fpm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.gpuArch;
+  // The lowest PTX ISA that sm_90 accepts is 7.8; 8.0 is what CUDA 12.0
+  // and later read (Debian's default, +ptx60, is too old for sm_90).
+  target.features = "+ptx80";
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+  gpm.addPass(memref::createExpandStridedMetadataPass());
+  gpm.addPass(createLowerAffinePass());
+  gpm.addPass(createSCFToControlFlowPass());
+  gpm.addPass(createConvertGpuOpsToNVVMOps());
+  gpm.addPass(createCanonicalizerPass());
+  gpm.addPass(createCSEPass());
+  gpm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void tcc::buildCUDABinaryPipeline(OpPassManager &pm,
+                                  const PipelineOptions &options) {
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.cudaPath;
+  binary.compilationTarget = options.cudaPath.empty() ? "isa" : "fatbin";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
