@@ -71,6 +71,9 @@ void buildCUDAKernelsPipeline(mlir::OpPassManager &pm,
 /// through the toolkit at `options.cudaPath`, or PTX alone without one.
 void buildCUDABinaryPipeline(mlir::OpPassManager &pm,
                              const PipelineOptions &options);
+/// Fails, naming the kernel and the function, when a kernel serialized
+/// without a toolkit (PTX only) calls into libdevice, which is not linked.
+llvm::LogicalResult checkKernelsLinked(mlir::ModuleOp module);
 
 /// Runs the pipeline on `module` from the onnx dialect up to and including
 /// `stopAfter`. Errors are reported through the context's diagnostics.

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
@@ -68,4 +69,24 @@ void tcc::buildCUDABinaryPipeline(OpPassManager &pm,
   binary.toolkitPath = options.cudaPath;
   binary.compilationTarget = options.cudaPath.empty() ? "isa" : "fatbin";
   pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+LogicalResult tcc::checkKernelsLinked(ModuleOp module) {
+  WalkResult walk = module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      StringRef bytes = cast<gpu::ObjectAttr>(attr).getObject().getValue();
+      size_t at = bytes.find("__nv_");
+      if (at == StringRef::npos)
+        continue;
+      StringRef function = bytes.substr(at).take_while(
+          [](char c) { return llvm::isAlnum(c) || c == '_'; });
+      module.emitError() << "kernel '" << binary.getSymName() << "' calls "
+                         << function
+                         << " from CUDA's libdevice, which only a CUDA "
+                            "toolkit has: give --cuda-path (or CUDA_HOME)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }

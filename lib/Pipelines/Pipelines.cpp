@@ -157,7 +157,11 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
   } else if (stopAfter >= Stage::LLVM) {
     buildCPULowerToLLVMPipeline(pm, options);
   }
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return failure();
+  if (stopAfter >= Stage::LLVM && options.cuda && options.cudaPath.empty())
+    return checkKernelsLinked(module);
+  return success();
 }
 
 void tcc::registerAllDialects(DialectRegistry &registry) {
