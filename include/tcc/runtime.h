@@ -100,6 +100,10 @@ typedef enum tcc_status {
   TCC_ERROR_OUT_OF_MEMORY = 2,
   TCC_ERROR_INTERNAL = 3,
   TCC_ERROR_IO = 4, /* a file cannot be opened, read or mapped */
+  /* --target cuda: no CUDA driver (libcuda.so.1) or no such device. */
+  TCC_ERROR_NO_DEVICE = 5,
+  /* --target cuda: a CUDA driver call failed (tcc_cuda_error_message). */
+  TCC_ERROR_DEVICE = 6,
 } tcc_status;
 
 /* Element types of model inputs and outputs (values fixed by the ABI). */
@@ -305,6 +309,46 @@ void tcc_context_destroy(tcc_context *context);
 
 /* The number of threads of a context (1 for null). */
 int32_t tcc_context_num_threads(const tcc_context *context);
+
+/* NVIDIA GPUs (models compiled with --target cuda).
+ *
+ * A model compiled for CUDA has the same entry points and header as a CPU
+ * one, on host buffers: each call copies the inputs to the GPU, runs the
+ * kernels there and copies the outputs back before it returns. It needs no
+ * workspace (NAME_workspace_size() is 0; the device memory is the
+ * runtime's). The runtime loads the CUDA driver (libcuda.so.1, or the
+ * file named by the environment variable TCC_CUDA_DRIVER) with dlopen at
+ * the first such call: programs built without CUDA link and run anywhere,
+ * and a CUDA model's call returns TCC_ERROR_NO_DEVICE where there is no
+ * driver or GPU. On the first call with a given model (and weights), the
+ * runtime loads its kernels, copies its weights to the GPU and allocates
+ * the device memory of its buffers, kept until the process exits; calls on
+ * one GPU take turns. The device is the context's (see
+ * tcc_context_create_cuda), device 0 for a null or CPU context. */
+
+/* Creates a context whose CUDA models run on GPU `device` (0 is the first;
+ * CPU models run on it with one thread). Returns TCC_ERROR_NO_DEVICE when
+ * there is no CUDA driver or no such device, TCC_ERROR_INVALID_ARGUMENT for
+ * a null `context`; `*context` is null then. */
+tcc_status tcc_context_create_cuda(int32_t device, tcc_context **context);
+
+/* What the last CUDA failure on the calling thread was ("no CUDA driver:
+ * libcuda.so.1: cannot open shared object file", "cuLaunchKernel
+ * (kernel m_k3_conv_...): CUDA_ERROR_INVALID_VALUE: invalid argument"),
+ * or "" when there was none. */
+const char *tcc_cuda_error_message(void);
+
+/* For generated code (--target cuda; see lib/Runtime/cuda.c). A run: */
+typedef struct tcc_cuda_image tcc_cuda_image;
+typedef struct tcc_cuda_run tcc_cuda_run;
+tcc_status tcc_cuda_begin(tcc_context *context, const tcc_cuda_image *image,
+                          const void *weights, void *const *host_buffers,
+                          void **device_buffers, tcc_cuda_run **run);
+void tcc_cuda_launch(tcc_cuda_run *run, int32_t kernel, int64_t grid_x,
+                     int64_t grid_y, int64_t grid_z, int64_t block_x,
+                     int64_t block_y, int64_t block_z, int32_t shared_bytes,
+                     void **params);
+tcc_status tcc_cuda_end(tcc_cuda_run *run, void *const *host_buffers);
 
 /* For generated code: bracket a model run on `context` (null is allowed).
  * Where the context's threads are bound to CPUs (see tcc_context_create),

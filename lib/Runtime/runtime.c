@@ -30,6 +30,10 @@ const char *tcc_status_string(tcc_status status) {
     return "internal error";
   case TCC_ERROR_IO:
     return "a file cannot be opened, read or mapped";
+  case TCC_ERROR_NO_DEVICE:
+    return "no CUDA driver or device (tcc_cuda_error_message says which)";
+  case TCC_ERROR_DEVICE:
+    return "a CUDA call failed (tcc_cuda_error_message says which)";
   }
   return "unknown status";
 }
@@ -646,7 +650,17 @@ struct tcc_context {
    * caller returns once the blocks are all taken and this is 0. */
   atomic_int active;
   atomic_int stop;
+  /* The GPU models compiled with --target cuda run on (0 by default). */
+  int32_t cuda_device;
 };
+
+/* For lib/Runtime/cuda.c, which sees the context as opaque. */
+int32_t tcc__context_cuda_device(const tcc_context *context) {
+  return context ? context->cuda_device : 0;
+}
+void tcc__context_set_cuda_device(tcc_context *context, int32_t device) {
+  context->cuda_device = device;
+}
 
 typedef struct worker_start {
   tcc_context *context;
