@@ -59,3 +59,31 @@ cuda_path = find_cuda()
 if cuda_path:
     config.available_features.add("ptxas")
     config.substitutions.append(("%cuda_path", cuda_path))
+
+# A CUDA GPU this process can use (the driver's cuInit succeeds and finds a
+# device): tests that run kernels on it REQUIRE cuda-device; elsewhere they
+# are reported UNSUPPORTED (skipped), never passed.
+# %gpu_arch is device 0's arch as --gpu-arch takes it (sm_90 beyond).
+def cuda_device_arch():
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+    count, major, minor = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_int(0)
+    if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 \
+            or count.value == 0:
+        return None
+    # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR / _MINOR
+    cuda.cuDeviceGetAttribute(ctypes.byref(major), 75, 0)
+    cuda.cuDeviceGetAttribute(ctypes.byref(minor), 76, 0)
+    arch = f"sm_{major.value}{minor.value}"
+    return arch if arch in ("sm_80", "sm_89") else "sm_90"
+
+gpu_arch = cuda_device_arch()
+if gpu_arch:
+    config.available_features.add("cuda-device")
+    config.substitutions.append(("%gpu_arch", gpu_arch))
+else:
+    lit_config.note("skipped: no CUDA device (the tests that run kernels on a GPU are "
+                    "UNSUPPORTED)")

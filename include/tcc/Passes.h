@@ -47,6 +47,13 @@ constexpr llvm::StringLiteral kTakesContext = "tcc.takes_context";
 /// and fingerprint; its first argument is the weights.
 constexpr llvm::StringLiteral kWeightsBytes = "tcc.weights_bytes";
 constexpr llvm::StringLiteral kWeightsFingerprint = "tcc.weights_fingerprint";
+/// On @main after tcc-externalize-weights with `embed`: the weights are the
+/// global kWeightsGlobal of the object, not a file's.
+constexpr llvm::StringLiteral kWeightsEmbedded = "tcc.weights_embedded";
+constexpr llvm::StringLiteral kWeightsGlobal = "__tcc_weights";
+/// On @main of a CUDA model: the bytes of each buffer argument (inputs,
+/// then outputs), which the runtime copies to and from the device.
+constexpr llvm::StringLiteral kBufferBytes = "tcc.buffer_bytes";
 } // namespace attr
 
 /// The reassociation that reshapes a rank-`rank` shape to one dim or back:
@@ -93,6 +100,14 @@ bool isMultiplyAccumulate(mlir::linalg::LinalgOp op);
 /// tcc-outline-kernels makes (part of) a kernel: a linalg op or a loop,
 /// no results.
 bool isKernelOp(mlir::Operation *op);
+
+/// `_<static loop ranges>` of a linalg op (`d` where dynamic), else "".
+std::string kernelRangesSuffix(mlir::Operation *op);
+
+/// `k<index>_<op>[_<static loop ranges>]`, e.g. k3_matmul_32x768x768: the
+/// name of the kernel that computes `op`; a generic that names what it
+/// computes (`library_call`, e.g. a Winograd transform) is called that.
+std::string kernelName(mlir::Operation *op, int index);
 
 /// The number of leading loops of `op` (on buffers) that are parallel and
 /// that each operand indexes by its leading results, in order, or not at

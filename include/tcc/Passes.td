@@ -106,7 +106,9 @@ def EmitEntryPoints : Pass<"tcc-emit-entry-points", "::mlir::ModuleOp"> {
       i64  @<name>_workspace_size()
 
     `_run` returns TCC_ERROR_INVALID_ARGUMENT (1) for a null buffer, or a
-    null or misaligned workspace when the model needs one, and 0 on success.
+    null or misaligned workspace when the model needs one, and 0 on success
+    or, when @main returns an i32 (a CUDA model's, tcc-gpu-lower-launches),
+    that status.
   }];
   let options = [
     Option<"modelName", "model-name", "std::string", "\"model\"",
@@ -358,6 +360,11 @@ def ExternalizeWeights : Pass<"tcc-externalize-weights", "::mlir::ModuleOp"> {
   let options = [
     Option<"weightsFile", "weights-file", "std::string", "\"\"",
            "Where to write the weights (nothing is written when empty)">,
+    Option<"allConstants", "all-constants", "bool", "false",
+           "Splat and sub-byte constants too (a GPU reads no host global)">,
+    Option<"embed", "embed", "bool", "false",
+           "Keep the array in the object, as the global __tcc_weights, "
+           "instead of a file (the CUDA runtime uploads it)">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",

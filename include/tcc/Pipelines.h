@@ -45,6 +45,9 @@ struct PipelineOptions {
   bool cuda = false;
   std::string gpuArch = "sm_90";
   std::string cudaPath;
+  /// CUDA: the kernels' blocks and threads run as loops on the CPU, in a
+  /// CPU object (tcc compile --gpu-emulate; tests without a GPU).
+  bool gpuEmulate = false;
 };
 
 
@@ -71,6 +74,10 @@ void buildCUDAKernelsPipeline(mlir::OpPassManager &pm,
 /// through the toolkit at `options.cudaPath`, or PTX alone without one.
 void buildCUDABinaryPipeline(mlir::OpPassManager &pm,
                              const PipelineOptions &options);
+/// CUDA: the host side in the LLVM dialect: launches through the runtime's
+/// CUDA loader (tcc_cuda_*), the C ABI entry points around them.
+void buildCUDAHostPipeline(mlir::OpPassManager &pm,
+                           const PipelineOptions &options);
 /// Fails, naming the kernel and the function, when a kernel serialized
 /// without a toolkit (PTX only) calls into libdevice, which is not linked.
 llvm::LogicalResult checkKernelsLinked(mlir::ModuleOp module);

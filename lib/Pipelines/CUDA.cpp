@@ -6,12 +6,17 @@
 // and lowered to NVVM for the chosen architecture. gpu-module-to-binary
 // then serializes each gpu.module (fatbin: SASS through ptxas, and PTX).
 //
-// Not yet: the host side (the launches become calls of the runtime, which
-// loads the binary through the CUDA driver), shared-memory tiles and
-// tensor cores (issue 39).
+// The host side calls tcc's runtime, which loads the binary through the
+// CUDA driver and copies the buffers (tcc-gpu-lower-launches). With
+// `gpuEmulate`, the mapped launches run as loops in a CPU object instead.
+//
+// Not yet: shared-memory tiles and tensor cores (issues 39, 45).
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines.h"
+
+#include "tcc/Passes.h"
+#include "tcc/Target/CUDA/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,7 +32,17 @@ using namespace mlir;
 
 void tcc::buildCUDAKernelsPipeline(OpPassManager &pm,
                                    const PipelineOptions &options) {
+  if (!options.gpuEmulate) {
+    // A kernel reads no host global: every constant goes into one array,
+    // uploaded once per context.
+    tcc::ExternalizeWeightsOptions weights;
+    weights.weightsFile = options.weightsFile;
+    weights.allConstants = true;
+    weights.embed = options.weightsFile.empty();
+    pm.addPass(tcc::createExternalizeWeights(weights));
+  }
   OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(tcc::createGPUPrepareKernels());
   fpm.addPass(createConvertLinalgToParallelLoopsPass());
   // Blocks of 16 x 16 threads over the two outermost parallel dims (16 x 1
   // for one dim); the rest of the iteration space is the grid.
@@ -45,7 +60,14 @@ void tcc::buildCUDAKernelsPipeline(OpPassManager &pm,
   fpm.addPass(createGpuMapParallelLoopsPass(mapping));
   fpm.addPass(createConvertParallelLoopToGpuPass());
   pm.addPass(createCanonicalizerPass());
+  if (options.gpuEmulate) {
+    pm.nest<func::FuncOp>().addPass(tcc::createGPUEmulateLaunches());
+    return;
+  }
   pm.addPass(createGpuKernelOutliningPass());
+  tcc::GPUMergeKernelsOptions merge;
+  merge.modelName = options.modelName;
+  pm.addPass(tcc::createGPUMergeKernels(merge));
   GpuNVVMAttachTargetOptions target;
   target.chip = options.gpuArch;
   // The lowest PTX ISA that sm_90 accepts is 7.8; 8.0 is what CUDA 12.0
@@ -69,6 +91,30 @@ void tcc::buildCUDABinaryPipeline(OpPassManager &pm,
   binary.toolkitPath = options.cudaPath;
   binary.compilationTarget = options.cudaPath.empty() ? "isa" : "fatbin";
   pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void tcc::buildCUDAHostPipeline(OpPassManager &pm,
+                                const PipelineOptions &options) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  // The launches' operands as the kernels take them (memref descriptors
+  // expanded: allocated and aligned pointers, offset, sizes, strides).
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  tcc::GPULowerLaunchesOptions launches;
+  launches.modelName = options.modelName;
+  pm.addPass(tcc::createGPULowerLaunches(launches));
+  tcc::EmitEntryPointsOptions entry;
+  entry.modelName = options.modelName;
+  pm.addPass(tcc::createEmitEntryPoints(entry));
+  pm.addPass(createCanonicalizerPass());
 }
 
 LogicalResult tcc::checkKernelsLinked(ModuleOp module) {

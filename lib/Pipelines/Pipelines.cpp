@@ -13,6 +13,7 @@
 #include "tcc/InitAll.h"
 #include "tcc/Passes.h"
 #include "tcc/Target/CPU/Passes.h"
+#include "tcc/Target/CUDA/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -130,16 +131,19 @@ void tcc::buildBufferizePipeline(OpPassManager &pm,
 
 LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
                                Stage stopAfter) {
+  auto configure = [&](PassManager &pm) {
+    if (options.printIRAfterAll) {
+      module.getContext()->disableMultithreading();
+      pm.enableIRPrinting([](Pass *, Operation *) { return false; },
+                          [](Pass *, Operation *) { return true; },
+                          /*printModuleScope=*/true,
+                          /*printAfterOnlyOnChange=*/true);
+    }
+    if (options.timePasses)
+      pm.enableTiming();
+  };
   PassManager pm(module.getContext());
-  if (options.printIRAfterAll) {
-    module.getContext()->disableMultithreading();
-    pm.enableIRPrinting([](Pass *, Operation *) { return false; },
-                        [](Pass *, Operation *) { return true; },
-                        /*printModuleScope=*/true,
-                        /*printAfterOnlyOnChange=*/true);
-  }
-  if (options.timePasses)
-    pm.enableTiming();
+  configure(pm);
   if (stopAfter == Stage::Onnx) {
     pm.nest<func::FuncOp>().addPass(tcc::onnx::createONNXShapeInference());
     pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
@@ -153,15 +157,25 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
     buildBufferizePipeline(pm, options);
   if (stopAfter >= Stage::LLVM && options.cuda) {
     buildCUDAKernelsPipeline(pm, options);
+    if (options.gpuEmulate) {
+      buildCPULowerToLLVMPipeline(pm, options);
+      return pm.run(module);
+    }
     buildCUDABinaryPipeline(pm, options);
   } else if (stopAfter >= Stage::LLVM) {
     buildCPULowerToLLVMPipeline(pm, options);
   }
   if (failed(pm.run(module)))
     return failure();
-  if (stopAfter >= Stage::LLVM && options.cuda && options.cudaPath.empty())
-    return checkKernelsLinked(module);
-  return success();
+  if (stopAfter < Stage::LLVM || !options.cuda)
+    return success();
+  // The kernels' binary is checked before the host side takes it in.
+  if (options.cudaPath.empty() && failed(checkKernelsLinked(module)))
+    return failure();
+  PassManager host(module.getContext());
+  configure(host);
+  buildCUDAHostPipeline(host, options);
+  return host.run(module);
 }
 
 void tcc::registerAllDialects(DialectRegistry &registry) {
@@ -202,6 +216,7 @@ void tcc::registerAllPasses() {
   tcc::onnx::registerONNXPasses();
   tcc::registerTCCPasses();
   tcc::registerTCCCPUPasses();
+  tcc::registerTCCCUDAPasses();
   // The upstream passes the pipeline is made of, for tcc-opt and lit.
   registerTransformsPasses();
   registerLinalgPasses();

@@ -215,9 +215,12 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
                                ValueRange{context, scope});
       };
       bracket("tcc_run_begin");
-      LLVM::CallOp::create(b, loc, main, args);
+      auto run = LLVM::CallOp::create(b, loc, main, args);
       bracket("tcc_run_end");
-      LLVM::ReturnOp::create(b, loc, constI32(0).getResult());
+      // A @main that returns a status (a CUDA model's) passes it on.
+      LLVM::ReturnOp::create(b, loc,
+                             run.getNumResults() ? run.getResult()
+                                                 : constI32(0).getResult());
     }
     // i32 NAME_run(ptr..., ptr workspace): on the calling thread.
     withNullContext(b, prefix + "_run", runCtxFn);

@@ -15,6 +15,8 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include <deque>
+#include <vector>
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
@@ -35,14 +37,37 @@ constexpr int64_t kAlignment = 64;
 constexpr char kMagic[8] = {'T', 'C', 'C', 'W', 'G', 'H', 'T', '1'};
 
 /// The bytes of a constant global's value, as the target lays them out;
-/// nothing for splats and sub-byte element types, which stay in the object.
-std::optional<ArrayRef<char>> rawBytes(memref::GlobalOp global) {
+/// nothing for splats and sub-byte element types, which stay in the object,
+/// unless `all`: then a splat's and an i1's bytes are made in `storage`.
+std::optional<ArrayRef<char>>
+rawBytes(memref::GlobalOp global, bool all,
+         std::deque<std::vector<char>> &storage) {
   MemRefType type = global.getType();
   std::optional<Attribute> value = global.getInitialValue();
   Type element = type.getElementType();
   if (!global.getConstant() || !value || !type.hasStaticShape() ||
-      !type.getLayout().isIdentity() || !element.isIntOrFloat() ||
-      element.getIntOrFloatBitWidth() % 8 != 0)
+      !type.getLayout().isIdentity() || !element.isIntOrFloat())
+    return std::nullopt;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  auto dense = dyn_cast<DenseElementsAttr>(*value);
+  if (all && dense && (dense.isSplat() || bits == 1)) {
+    std::vector<char> &bytes = storage.emplace_back();
+    if (bits == 1) {
+      // LLVM keeps an i1 in a byte.
+      for (bool v : dense.getValues<bool>())
+        bytes.push_back(v);
+      return ArrayRef<char>(bytes);
+    }
+    if (bits % 8 != 0)
+      return std::nullopt;
+    ArrayRef<char> one = dense.getRawData();
+    if ((int64_t)one.size() != bits / 8)
+      return std::nullopt;
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
+      bytes.insert(bytes.end(), one.begin(), one.end());
+    return ArrayRef<char>(bytes);
+  }
+  if (bits % 8 != 0)
     return std::nullopt;
   ArrayRef<char> bytes;
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(*value)) {
@@ -50,15 +75,14 @@ std::optional<ArrayRef<char>> rawBytes(memref::GlobalOp global) {
     if (!blob)
       return std::nullopt;
     bytes = blob->getData();
-  } else if (auto dense = dyn_cast<DenseElementsAttr>(*value)) {
+  } else if (dense) {
     if (dense.isSplat())
       return std::nullopt;
     bytes = dense.getRawData();
   } else {
     return std::nullopt;
   }
-  if ((int64_t)bytes.size() !=
-      type.getNumElements() * (element.getIntOrFloatBitWidth() / 8))
+  if ((int64_t)bytes.size() != type.getNumElements() * (bits / 8))
     return std::nullopt;
   return bytes;
 }
@@ -125,10 +149,20 @@ struct ExternalizeWeights
     Layout layout;
     llvm::StringMap<int64_t> offsets;
     int64_t size = 0;
+    std::deque<std::vector<char>> storage;
     for (auto global : module.getOps<memref::GlobalOp>()) {
-      std::optional<ArrayRef<char>> bytes = rawBytes(global);
-      if (!bytes || !read.contains(global.getSymName()))
+      if (!read.contains(global.getSymName()))
         continue;
+      std::optional<ArrayRef<char>> bytes =
+          rawBytes(global, allConstants, storage);
+      if (!bytes) {
+        if (!allConstants)
+          continue;
+        global.emitError("tcc-externalize-weights: a constant whose bytes "
+                         "cannot be laid out: ")
+            << global.getType();
+        return signalPassFailure();
+      }
       size = llvm::alignTo(size, kAlignment);
       offsets[global.getSymName()] = size;
       layout.push_back({size, *bytes});
@@ -142,6 +176,8 @@ struct ExternalizeWeights
     });
     if (!weightsFile.empty() && failed(write(layout, size, fingerprint)))
       return signalPassFailure();
+    if (embed && size > 0)
+      embedArray(layout, size);
 
     // The functions that read a weight, and (transitively) their callers.
     llvm::DenseMap<StringAttr, SmallVector<func::CallOp>> callsOf;
@@ -192,6 +228,29 @@ struct ExternalizeWeights
     main->setAttr(tcc::attr::kWeightsBytes, b.getI64IntegerAttr(size));
     main->setAttr(tcc::attr::kWeightsFingerprint,
                   b.getI64IntegerAttr(static_cast<int64_t>(fingerprint)));
+    if (embed)
+      main->setAttr(tcc::attr::kWeightsEmbedded, b.getUnitAttr());
+  }
+
+  /// Adds the array as the constant global kWeightsGlobal.
+  void embedArray(const Layout &layout, int64_t size) {
+    ModuleOp module = getOperation();
+    std::vector<char> bytes;
+    bytes.reserve(size);
+    forEachPiece(layout, [&](ArrayRef<char> piece) {
+      bytes.insert(bytes.end(), piece.begin(), piece.end());
+    });
+    auto type = MemRefType::get({size}, IntegerType::get(&getContext(), 8));
+    auto value = DenseResourceElementsAttr::get(
+        RankedTensorType::get({size}, type.getElementType()),
+        tcc::attr::kWeightsGlobal,
+        HeapAsmResourceBlob::allocateAndCopyWithAlign(ArrayRef<char>(bytes),
+                                                       kAlignment));
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    memref::GlobalOp::create(b, module.getLoc(), tcc::attr::kWeightsGlobal,
+                             b.getStringAttr("private"), type, value,
+                             /*constant=*/true,
+                             b.getI64IntegerAttr(kAlignment));
   }
 
   /// Writes the header and the array to `weightsFile`.

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Passes.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir;
 
 bool tcc::isKernelOp(Operation *op) {
@@ -95,4 +97,28 @@ int64_t tcc::rowBytes(ValueRange buffers, ArrayRef<int64_t> rows) {
                        type.getNumElements() / numRows *
                            llvm::divideCeil(type.getElementTypeBitWidth(), 8));
   return bytes;
+}
+
+std::string tcc::kernelRangesSuffix(Operation *op) {
+  std::string suffix;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+    for (size_t i = 0; i < ranges.size(); ++i)
+      suffix += (i ? "x" : "_") + (ShapedType::isDynamic(ranges[i])
+                                       ? std::string("d")
+                                       : std::to_string(ranges[i]));
+  }
+  return suffix;
+}
+
+std::string tcc::kernelName(Operation *op, int index) {
+  std::string opName = op->getName().stripDialect().str();
+  if (auto generic = dyn_cast<linalg::GenericOp>(op))
+    if (std::optional<StringRef> call = generic.getLibraryCall())
+      opName = call->str();
+  std::string name = "k" + std::to_string(index) + "_" + opName;
+  for (char &c : name)
+    if (!llvm::isAlnum(c))
+      c = '_';
+  return name + kernelRangesSuffix(op);
 }

@@ -43,34 +43,6 @@ bool isArgument(Value value) {
   return value.getType().isIntOrIndexOrFloat();
 }
 
-/// `_<static loop ranges>` of a linalg op (`d` where dynamic), else "".
-std::string rangesSuffix(Operation *op) {
-  std::string suffix;
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-    for (size_t i = 0; i < ranges.size(); ++i)
-      suffix += (i ? "x" : "_") + (ShapedType::isDynamic(ranges[i])
-                                       ? std::string("d")
-                                       : std::to_string(ranges[i]));
-  }
-  return suffix;
-}
-
-/// `k<index>_<op>[_<static loop ranges>]`, e.g. k3_matmul_32x768x768; a
-/// generic that names what it computes (`library_call`, e.g. a Winograd
-/// transform) is called that.
-std::string kernelName(Operation *op, int index) {
-  std::string opName = op->getName().stripDialect().str();
-  if (auto generic = dyn_cast<linalg::GenericOp>(op))
-    if (std::optional<StringRef> call = generic.getLibraryCall())
-      opName = call->str();
-  std::string name = "k" + std::to_string(index) + "_" + opName;
-  for (char &c : name)
-    if (!llvm::isAlnum(c))
-      c = '_';
-  return name + rangesSuffix(op);
-}
-
 using tcc::attr::kEpilogue;
 using tcc::attr::kEpilogueInit;
 
@@ -469,13 +441,13 @@ struct OutlineKernels : tcc::impl::OutlineKernelsBase<OutlineKernels> {
       bool border = group.size() > 1 && llvm::all_of(group, [](Operation *op) {
                       return bool(filledBuffer(op));
                     });
-      std::string name = kernelName(named, index);
+      std::string name = tcc::kernelName(named, index);
       if (group[0]->hasAttr(tcc::attr::kRows)) {
         // k5_rows_4x4x256x256: the loop ranges of its first reduction.
         Operation *reduction = *llvm::find_if(group, [](Operation *op) {
           return cast<linalg::LinalgOp>(op).getNumReductionLoops() > 0;
         });
-        name = "k" + std::to_string(index) + "_rows" + rangesSuffix(reduction);
+        name = "k" + std::to_string(index) + "_rows" + tcc::kernelRangesSuffix(reduction);
       }
       if (border) {
         name = "k" + std::to_string(index) + "_fill_border";

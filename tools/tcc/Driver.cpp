@@ -66,6 +66,9 @@ struct CompileOptions {
   std::string target = "cpu";
   /// --target cuda: the GPU architecture and the CUDA toolkit (ptxas).
   std::string gpuArch = "sm_90", cudaPath;
+  /// --target cuda --gpu-emulate: the kernels' blocks and threads as loops
+  /// in a CPU object, to check the GPU tiling without a GPU.
+  bool gpuEmulate = false;
   std::string weights = "embed";
   /// Where tcc-externalize-weights writes (a temporary file; --weights file).
   std::string weightsTmp;
@@ -121,14 +124,25 @@ public:
   }
 
 private:
+  /// The ONNX node a location names (a kernel's NameLoc holds its op's
+  /// location), else the first name it holds.
   std::optional<std::string> nodeName(Location loc) {
-    if (auto name = dyn_cast<NameLoc>(loc))
-      return name.getName().str();
-    if (auto fused = dyn_cast<FusedLoc>(loc))
-      for (Location l : fused.getLocations())
-        if (auto n = nodeName(l))
-          return n;
-    return std::nullopt;
+    std::optional<std::string> first;
+    std::optional<std::string> node;
+    loc->walk([&](Location l) {
+      auto name = dyn_cast<NameLoc>(l);
+      if (!name)
+        return WalkResult::advance();
+      std::string s = name.getName().str();
+      if (nodes.count(s)) {
+        node = s;
+        return WalkResult::interrupt();
+      }
+      if (!first)
+        first = s;
+      return WalkResult::advance();
+    });
+    return node ? node : first;
   }
 
   void print(Diagnostic &diag) {
@@ -545,9 +559,10 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   pipeline.cuda = o.target == "cuda";
   pipeline.gpuArch = o.gpuArch;
   pipeline.cudaPath = o.cudaPath;
+  pipeline.gpuEmulate = o.gpuEmulate;
   if (failed(tcc::runPipeline(*out.module, pipeline, stopAfter)))
     return failure();
-  if (stopAfter == tcc::Stage::LLVM && !pipeline.cuda) {
+  if (stopAfter == tcc::Stage::LLVM) {
     auto fn = out.module->lookupSymbol<LLVM::LLVMFuncOp>(out.name + "_main");
     if (!fn)
       return out.module->emitError("internal: no lowered @") << out.name
@@ -662,13 +677,12 @@ std::string findCUDAToolkit(const CompileOptions &o) {
 }
 
 int runCompile(CompileOptions &o) {
-  if (o.target == "cuda") {
-    // The kernels are compiled; their host side (launches through the
-    // runtime's CUDA loader) is not written yet, so there is no object.
-    if (o.emit != "mlir" && o.stopAfter.empty())
-      return error("--target cuda writes MLIR only so far (--emit mlir): "
-                   "the GPU object and the runtime's CUDA loader are not "
-                   "built yet");
+  if (o.gpuEmulate && o.target != "cuda")
+  {
+    llvm::errs() << "tcc: usage error: --gpu-emulate needs --target cuda\n";
+    return kExitUsageError;
+  }
+  if (o.target == "cuda" && !o.gpuEmulate) {
     if (!o.cudaPath.empty()) {
       SmallString<256> ptxas(o.cudaPath);
       llvm::sys::path::append(ptxas, "bin", "ptxas");
@@ -1374,7 +1388,9 @@ int main(int argc, char **argv) {
                          "letter, not tcc or tcc_* (default: the output's "
                          "stem, made one)");
   compileCmd->add_option("--target", compile.target,
-                         "cpu, or cuda (NVIDIA GPUs; so far --emit mlir only)")
+                         "cpu, or cuda (NVIDIA GPUs: the object runs its "
+                         "kernels through the CUDA driver, loaded at run "
+                         "time)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   compileCmd->add_option("--gpu-arch", compile.gpuArch,
                          "--target cuda: the GPU architecture (default sm_90)")
@@ -1383,6 +1399,10 @@ int main(int argc, char **argv) {
                          "--target cuda: the CUDA toolkit whose ptxas makes "
                          "SASS (default: CUDA_HOME, else ptxas on PATH; "
                          "none: PTX only)");
+  compileCmd->add_flag("--gpu-emulate", compile.gpuEmulate,
+                       "--target cuda: run the kernels' blocks and threads "
+                       "as loops on the CPU (a CPU object that checks the "
+                       "GPU code's tiling and bounds without a GPU)");
   compileCmd->add_option("--mtriple", compile.mtriple,
                          "LLVM target triple (default: the host)");
   compileCmd->add_option("--mcpu", compile.mcpu,

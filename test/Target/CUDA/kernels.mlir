@@ -4,18 +4,22 @@
 // Each linalg op becomes a launch of 16 x 16 threads per block, the
 // innermost dim (64 columns: 4 blocks) on x, the rows (8, fewer than a
 // block's 16) on y with threads out of bounds doing nothing; the kernels
-// are in NVVM for sm_90 with PTX 8.0.
+// are in NVVM for sm_90 with PTX 8.0, in one gpu.module of the model, named
+// as the CPU's kernels are (the op and its shape) after the model.
 // CHECK-LABEL: func.func @main
-// CHECK-COUNT-3: gpu.launch_func @{{.*}} blocks in (%c4, %c1, %c1) threads in (%c16, %c16, %c1)
+// CHECK: gpu.launch_func @model_kernels::@model_k0_fill_8x64 blocks in (%c4, %c1, %c1) threads in (%c16, %c16, %c1)
+// CHECK: gpu.launch_func @model_kernels::@model_k1_matmul_8x64x32 blocks in (%c4, %c1, %c1) threads in (%c16, %c16, %c1)
+// CHECK: gpu.launch_func @model_kernels::@model_k2_generic_8x64 blocks in (%c4, %c1, %c1) threads in (%c16, %c16, %c1)
 // CHECK-NOT: linalg.
-// CHECK: gpu.module @main_kernel [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
-// CHECK: llvm.func @main_kernel({{.*}}) attributes {gpu.kernel, gpu.known_block_size = array<i32: 16, 16, 1>
+// CHECK: gpu.module @model_kernels [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
+// CHECK-NOT: gpu.module
+// CHECK: llvm.func @model_k0_fill_8x64({{.*}}) attributes {gpu.kernel, gpu.known_block_size = array<i32: 16, 16, 1>
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: nvvm.read.ptx.sreg.tid.x
 // CHECK: llvm.icmp "ult"
 // CHECK: llvm.store
 
-// PTX: gpu.binary @main_kernel {{.*}}#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">{{.*}}assembly = "{{.*}}.version 8.0\0A.target sm_90
+// PTX: gpu.binary @model_kernels {{.*}}#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">{{.*}}assembly = "{{.*}}.version 8.0\0A.target sm_90
 func.func @main(%a: memref<8x32xf32>, %b: memref<32x64xf32>, %c: memref<8x64xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<8x64xf32>)

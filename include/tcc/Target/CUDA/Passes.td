@@ -1,0 +1,88 @@
+//===- Passes.td - tcc's CUDA passes --------------------------*- tablegen -*-===//
+//
+// The passes of the NVIDIA GPU pipeline: what upstream MLIR's gpu, nvvm and
+// gpu-to-llvm passes leave to tcc (kernel names, one module of kernels, the
+// launches through tcc's runtime, and the CPU emulation of the kernels).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_TARGET_CUDA_PASSES_TD
+#define TCC_TARGET_CUDA_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GPUPrepareKernels
+    : Pass<"tcc-gpu-prepare-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Makes every buffer operation of a function a named linalg op";
+  let description = [{
+    Before the linalg ops become parallel loops and GPU launches: each
+    `memref.copy` (bufferization's copies) becomes a `linalg.copy`, so that
+    it runs as a kernel too, and each linalg op's location gets the name its
+    kernel will have, as on the CPU: `k<i>_<op>_<static loop ranges>`
+    (e.g. `k3_matmul_1x10x64`), kept through tiling, mapping and outlining
+    in a `NameLoc`. An op without parallel loops (a 0-d fill or copy, a full
+    reduction) goes into an `scf.parallel` of one iteration: a kernel of one
+    thread.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def GPUMergeKernels : Pass<"tcc-gpu-merge-kernels", "::mlir::ModuleOp"> {
+  let summary = "Puts every outlined kernel in one gpu.module, named";
+  let description = [{
+    After `gpu-kernel-outlining`, which makes one `gpu.module` per launch:
+    the kernels move into one `gpu.module @<model-name>_kernels` (one PTX
+    file, one ptxas run, one `cuModuleLoadData` at run time), each named
+    `<model-name>_<kernel name>` from its location (tcc-gpu-prepare-kernels),
+    and the launches follow. Checks that what stays on the host only views
+    buffers and launches kernels: any other op that touches memory there
+    (it would read device memory on the CPU) is an error naming it.
+  }];
+  let options = [
+    Option<"modelName", "model-name", "std::string", "\"model\"",
+           "Prefix of the kernels' names">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def GPUEmulateLaunches
+    : Pass<"tcc-gpu-emulate-launches", "::mlir::func::FuncOp"> {
+  let summary = "Runs each gpu.launch as loops on the CPU";
+  let description = [{
+    The CPU emulation of the GPU kernels (`tcc compile --target cuda
+    --gpu-emulate`), as Triton's interpreter runs its kernels: each
+    `gpu.launch` becomes a nest of `scf.for` loops over its blocks and
+    threads (z, y, x; blocks outside threads), the body inlined with the
+    block and thread ids and dims replaced by the loops' values. The same
+    tiling, mapping and bounds checks then run on the CPU, so an indexing
+    bug fails a CPU test. A launch with a barrier or shared memory (whose
+    threads must run in lockstep) is an error.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def GPULowerLaunches : Pass<"tcc-gpu-lower-launches", "::mlir::ModuleOp"> {
+  let summary = "Launches the kernels through tcc's runtime";
+  let description = [{
+    Runs on the LLVM dialect, after `gpu-module-to-binary` and
+    `gpu-to-llvm`. The one `gpu.binary` becomes a constant byte array, and
+    with the kernels' names, the weights and the buffers' sizes, a
+    `tcc_cuda_image` the runtime loads (lib/Runtime/cuda.c). Each
+    `gpu.launch_func` becomes a call of `tcc_cuda_launch(run, kernel index,
+    grid, block, shared bytes, params)`, params pointing at the kernel's
+    arguments in stack slots. The model function, which takes device
+    pointers, becomes `@main_device`; a new `@main` takes the host's
+    buffers and context, as on the CPU, and returns a status: it calls
+    `tcc_cuda_begin` (device memory, inputs copied in), `@main_device`, and
+    `tcc_cuda_end` (outputs copied out, the stream synchronized).
+  }];
+  let options = [
+    Option<"modelName", "model-name", "std::string", "\"model\"",
+           "Symbol prefix of the image">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TCC_TARGET_CUDA_PASSES_TD

@@ -1,0 +1,29 @@
+/* cuda_check.c - runs the digits CNN compiled with --target cuda twice and
+ * says how each call went (the status and tcc_cuda_error_message), then
+ * asks for a context on GPU 1: the runtime's side of a CUDA model, checked
+ * against the mock driver (mock_cuda.c) or none. With a real GPU the
+ * outputs of the second run are printed too. */
+#include "digits.h"
+
+#include <stdio.h>
+
+int main(void) {
+  float image[64], logits[10];
+  for (int i = 0; i < 64; ++i)
+    image[i] = (float)(i % 16);
+  for (int run = 0; run < 2; ++run) {
+    tcc_status st = digits_run(image, logits, NULL);
+    printf("run %d: %s%s%s\n", run, st == TCC_OK ? "ok" : tcc_status_string(st),
+           st == TCC_OK ? "" : ": ", tcc_cuda_error_message());
+  }
+  tcc_context *context = NULL;
+  tcc_status st = tcc_context_create_cuda(1, &context);
+  printf("device 1: %s%s%s\n", st == TCC_OK ? "ok" : tcc_status_string(st),
+         st == TCC_OK ? "" : ": ", tcc_cuda_error_message());
+  if (st == TCC_OK) {
+    st = digits_run_ctx(context, image, logits, NULL);
+    printf("run on device 1: %s\n", st == TCC_OK ? "ok" : tcc_cuda_error_message());
+    tcc_context_destroy(context);
+  }
+  return 0;
+}
