@@ -140,7 +140,7 @@ def link_harness(args, name, obj, work):
     exe = os.path.join(work, "harness")
     run([args.cc, "-O1", "-I", args.include, "-I", os.path.dirname(obj),
          f'-DTCC_MODEL_HEADER="{name}.h"', f"-DTCC_MODEL_PREFIX={name}", args.harness, obj,
-         args.rtlib, "-lm", "-lpthread", "-o", exe])
+         args.rtlib, "-lm", "-lpthread", "-ldl", "-o", exe])
     return exe
 
 

@@ -142,11 +142,13 @@ def check_model(args, spec, flavour, path, row):
         compile_cmd += ["--dim", f"{d}={v}"]
     for spec_ in bounded or []:
         compile_cmd += ["--max-dim", spec_]
+    compile_cmd += shlex.split(args.tcc_args)
     row["dims"] = dims
     row["compile_cmd"] = shlex.join([rel(c) if os.path.isabs(c) else c for c in compile_cmd])
     row["repro"] = shlex.join(
         [rel(sys.executable), rel(__file__), "--flavour", flavour, "--filter", f"^{spec.name}$",
          "--tcc", rel(args.tcc), "--rtlib", rel(args.rtlib), "--include", rel(args.include)]
+        + (["--tcc-args", args.tcc_args] if args.tcc_args else [])
         + (["--batches", ",".join(map(str, args.batches))] if args.batches else [])
         + (["--max-seq", str(args.max_seq), "--seqs", ",".join(map(str, args.seqs))]
            if args.seqs else []))
@@ -484,7 +486,11 @@ def main():
                         "(tcc compile --max-dim), compile each model once and run it at each "
                         "(with --batches, as many: the batch varies too, run at the pairs)")
     p.add_argument("--max-seq", type=int, default=128)
+    p.add_argument("--tcc-args", default="",
+                   help="more `tcc compile` options, one string (\"--target cuda --gpu-emulate\")")
     args = p.parse_args()
+    if args.update and args.tcc_args:
+        p.error("--update records the default compile: not with --tcc-args")
     if args.batches and args.seqs and len(args.batches) != len(args.seqs):
         p.error("--batches with --seqs: give as many of each (they are run as pairs)")
     for opt in ("tcc", "rtlib", "include", "harness", "cache_dir", "out_dir"):
