@@ -1,0 +1,39 @@
+// RUN: tcc-opt %s --split-input-file --verify-diagnostics --tcc-gpu-prepare-kernels --convert-linalg-to-parallel-loops --gpu-map-parallel-loops --convert-parallel-loops-to-gpu --gpu-kernel-outlining --tcc-gpu-merge-kernels=model-name=net | FileCheck %s
+
+// The outlined kernels go into one gpu.module named after the model, each
+// named after its kernel (from tcc-gpu-prepare-kernels) in C's alphabet: a
+// loop from elsewhere keeps the name of its location with '/' and '.' as
+// '_'. @main records the bytes of its buffers for the runtime.
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: tcc.buffer_bytes = array<i64: 32, 32>
+// CHECK: gpu.launch_func @net_kernels::@net_k0_copy_8
+// CHECK: gpu.launch_func @net_kernels::@net_bad_name_x
+// CHECK-NOT: gpu.module @main_kernel
+// CHECK: gpu.module @net_kernels
+// CHECK: gpu.func @net_k0_copy_8
+// CHECK: gpu.func @net_bad_name_x
+// CHECK-NOT: gpu.module
+func.func @main(%a: memref<8xf32>, %b: memref<8xf32>, %ws: memref<64xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  memref.copy %a, %b : memref<8xf32> to memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %x = memref.load %b[%i] : memref<8xf32>
+    %y = arith.addf %x, %x : f32
+    memref.store %y, %b[%i] : memref<8xf32>
+    scf.reduce
+  } loc("bad/name.x")
+  return
+}
+
+// -----
+
+// What stays on the host may only view buffers and launch kernels.
+func.func @main(%a: memref<8xf32>, %b: memref<8xf32>, %ws: memref<64xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{--target cuda: 'memref.load' would run on the host, on device memory; it has no GPU kernel yet}}
+  %x = memref.load %a[%c0] : memref<8xf32>
+  memref.store %x, %b[%c0] : memref<8xf32>
+  return
+}
