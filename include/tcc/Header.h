@@ -38,6 +38,8 @@ struct ModelSignature {
   /// bound; its values come in one more input buffer of int64s, one per
   /// marked input dim.
   std::string boundedDim;
+  /// The GPU the kernels run on ("sm_90"), "" for a CPU object.
+  std::string gpuArch;
   /// The number of input dims that vary at run time up to a bound.
   int numRunTimeInputDims() const;
   /// The number of output dims known only after the run: their values come

@@ -114,6 +114,17 @@ int error(const llvm::Twine &message) {
   return kExitModelError;
 }
 
+/// A model's run failed: its status, what it means and, for a CUDA
+/// failure, the driver's words.
+int statusError(int32_t status) {
+  std::string message = "the model returned status " +
+                        std::to_string(status) + " (" +
+                        tcc_status_string((tcc_status)status) + ")";
+  if (status == TCC_ERROR_NO_DEVICE || status == TCC_ERROR_DEVICE)
+    message += std::string(": ") + tcc_cuda_error_message();
+  return error(message);
+}
+
 /// Prints diagnostics as "tcc: error: node 'conv1' (Conv, opset 17): ...".
 class Diagnostics {
 public:
@@ -560,6 +571,8 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   pipeline.gpuArch = o.gpuArch;
   pipeline.cudaPath = o.cudaPath;
   pipeline.gpuEmulate = o.gpuEmulate;
+  if (pipeline.cuda && !o.gpuEmulate)
+    out.signature.gpuArch = o.gpuArch;
   if (failed(tcc::runPipeline(*out.module, pipeline, stopAfter)))
     return failure();
   if (stopAfter == tcc::Stage::LLVM) {
@@ -676,9 +689,10 @@ std::string findCUDAToolkit(const CompileOptions &o) {
   return "";
 }
 
-int runCompile(CompileOptions &o) {
-  if (o.gpuEmulate && o.target != "cuda")
-  {
+/// Checks the --target options and finds the CUDA toolkit for
+/// --target cuda; 0, or the exit status of a usage error.
+int prepareTarget(CompileOptions &o) {
+  if (o.gpuEmulate && o.target != "cuda") {
     llvm::errs() << "tcc: usage error: --gpu-emulate needs --target cuda\n";
     return kExitUsageError;
   }
@@ -698,6 +712,12 @@ int runCompile(CompileOptions &o) {
                       "CUDA_HOME or ptxas on PATH): the kernels are PTX "
                       "only\n";
   }
+  return 0;
+}
+
+int runCompile(CompileOptions &o) {
+  if (int status = prepareTarget(o))
+    return status;
   if (tcc::ImportOptions check; !makeImportOptions(o, check))
     return kExitUsageError;
   if (o.nameGiven) {
@@ -1136,6 +1156,9 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   define("tcc_parallel_for", &tcc_parallel_for);
   define("tcc_run_begin", &tcc_run_begin);
   define("tcc_run_end", &tcc_run_end);
+  define("tcc_cuda_begin", &tcc_cuda_begin);
+  define("tcc_cuda_launch", &tcc_cuda_launch);
+  define("tcc_cuda_end", &tcc_cuda_end);
   define("__truncsfbf2", &__truncsfbf2);
   if (llvm::Error err = lib.define(llvm::orc::absoluteSymbols(runtime)))
     return error("JIT: " + llvm::toString(std::move(err)));
@@ -1175,6 +1198,8 @@ int withJitModel(RunOptions &r, bool fillMissing,
                  llvm::function_ref<int(JitModel &, tcc_context *)> body) {
   CompileOptions &o = r.compile;
   o.name = "model";
+  if (int status = prepareTarget(o))
+    return status;
   if (tcc::ImportOptions check; !makeImportOptions(o, check))
     return kExitUsageError;
   Session session;
@@ -1253,7 +1278,7 @@ int writeOutputs(RunOptions &r, JitModel &m, tcc_context *threads) {
       }
 
   if (int32_t status = m.run(threads))
-    return error("the model returned status " + std::to_string(status));
+    return statusError(status);
   m.trimOutputs();
 
   bool existed = llvm::sys::fs::is_directory(r.outputDir);
@@ -1300,7 +1325,7 @@ int timeRuns(RunOptions &r, JitModel &m, tcc_context *threads) {
     std::chrono::duration<double, std::milli> ms =
         std::chrono::steady_clock::now() - start;
     if (status != 0)
-      return error("the model returned status " + std::to_string(status));
+      return statusError(status);
     if (i >= r.warmup)
       runs.push_back(ms.count());
   }
@@ -1351,6 +1376,26 @@ int runBench(RunOptions &r) {
   });
 }
 
+/// --target and its GPU options (tcc compile, run and bench).
+void addTargetOptions(CLI::App *cmd, CompileOptions &o) {
+  cmd->add_option("--target", o.target,
+                         "cpu, or cuda (NVIDIA GPUs: the object runs its "
+                         "kernels through the CUDA driver, loaded at run "
+                         "time)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd->add_option("--gpu-arch", o.gpuArch,
+                         "--target cuda: the GPU architecture (default sm_90)")
+      ->check(CLI::IsMember({"sm_80", "sm_89", "sm_90"}));
+  cmd->add_option("--cuda-path", o.cudaPath,
+                         "--target cuda: the CUDA toolkit whose ptxas makes "
+                         "SASS (default: CUDA_HOME, else ptxas on PATH; "
+                         "none: PTX only)");
+  cmd->add_flag("--gpu-emulate", o.gpuEmulate,
+                       "--target cuda: run the kernels' blocks and threads "
+                       "as loops on the CPU (a CPU object that checks the "
+                       "GPU code's tiling and bounds without a GPU)");
+}
+
 void addModelOptions(CLI::App *cmd, CompileOptions &o) {
   cmd->add_option("model", o.model, "The ONNX model")->required();
   cmd->add_option("--dim", o.dims, "Pin a symbolic dim: NAME=VALUE");
@@ -1381,28 +1426,13 @@ int main(int argc, char **argv) {
   CLI::App *compileCmd = app.add_subcommand(
       "compile", "Compile a model to an object file and a C header");
   addModelOptions(compileCmd, compile);
+  addTargetOptions(compileCmd, compile);
   compileCmd->add_option("-o,--output", compile.output,
                          "Output file (the header goes beside it as .h)");
   compileCmd->add_option("--name", compile.name,
                          "Symbol prefix: a C identifier that starts with a "
                          "letter, not tcc or tcc_* (default: the output's "
                          "stem, made one)");
-  compileCmd->add_option("--target", compile.target,
-                         "cpu, or cuda (NVIDIA GPUs: the object runs its "
-                         "kernels through the CUDA driver, loaded at run "
-                         "time)")
-      ->check(CLI::IsMember({"cpu", "cuda"}));
-  compileCmd->add_option("--gpu-arch", compile.gpuArch,
-                         "--target cuda: the GPU architecture (default sm_90)")
-      ->check(CLI::IsMember({"sm_80", "sm_89", "sm_90"}));
-  compileCmd->add_option("--cuda-path", compile.cudaPath,
-                         "--target cuda: the CUDA toolkit whose ptxas makes "
-                         "SASS (default: CUDA_HOME, else ptxas on PATH; "
-                         "none: PTX only)");
-  compileCmd->add_flag("--gpu-emulate", compile.gpuEmulate,
-                       "--target cuda: run the kernels' blocks and threads "
-                       "as loops on the CPU (a CPU object that checks the "
-                       "GPU code's tiling and bounds without a GPU)");
   compileCmd->add_option("--mtriple", compile.mtriple,
                          "LLVM target triple (default: the host)");
   compileCmd->add_option("--mcpu", compile.mcpu,
@@ -1432,6 +1462,7 @@ int main(int argc, char **argv) {
   CLI::App *runCmd =
       app.add_subcommand("run", "Compile a model and run it once on inputs");
   addModelOptions(runCmd, run.compile);
+  addTargetOptions(runCmd, run.compile);
   runCmd->add_option("--input", run.inputs,
                      "An input: NAME=FILE (.npy, or an ONNX TensorProto .pb)");
   runCmd->add_option("--output-dir", run.outputDir,
@@ -1452,6 +1483,7 @@ int main(int argc, char **argv) {
   CLI::App *benchCmd = app.add_subcommand(
       "bench", "Compile a model and time it: min, median, p90 latency");
   addModelOptions(benchCmd, bench.compile);
+  addTargetOptions(benchCmd, bench.compile);
   benchCmd->add_option("--input", bench.inputs,
                        "An input: NAME=FILE (.npy or .pb); inputs not given "
                        "get deterministic data (floats in [-1, 1), zeros "

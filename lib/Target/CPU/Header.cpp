@@ -383,11 +383,22 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
   os << " *\n"
      << " * Buffers are contiguous and row-major. Calls are re-entrant: the\n"
      << " * model keeps no state, so threads may run it at once, each with\n"
-     << " * its own workspace. Link with libtccrt (-ltccrt -lm).\n */\n";
+     << " * its own workspace. Link with libtccrt (-ltccrt -lm"
+     << (sig.gpuArch.empty() ? "" : " -ldl") << ").\n";
+  if (!sig.gpuArch.empty())
+    os << " *\n * Runs on an NVIDIA GPU (kernels for " << sig.gpuArch
+       << ", and PTX for newer GPUs):\n"
+       << " * each call copies the inputs to the GPU and the outputs back. The\n"
+       << " * runtime loads the CUDA driver (libcuda.so.1) at the first call;\n"
+       << " * without one, calls return TCC_ERROR_NO_DEVICE.\n";
+  os << " */\n";
   os << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <tcc/runtime.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   os << "#define " << upper << "_WORKSPACE_SIZE " << workspaceSize << "\n\n";
+  if (!sig.gpuArch.empty())
+    os << "/* The GPU architecture the kernels were compiled for. */\n#define "
+       << upper << "_GPU_ARCH \"" << sig.gpuArch << "\"\n\n";
   if (!sig.batchDim.empty())
     os << "/* The symbolic dim that varies at run time. */\n#define " << upper
        << "_BATCH_DIM " << cString(sig.batchDim) << "\n\n";
@@ -419,7 +430,17 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
        << "    tcc_error *error) {\n"
        << "  return tcc_weights_open(path, " << upper << "_WEIGHTS_BYTES, "
        << upper << "_WEIGHTS_FINGERPRINT,\n"
-       << "                          weights, error);\n}\n\n";
+       << "                          weights, error);\n}\n\n"
+       << "/* A weights handle on `data`, the model's " << weights->bytes
+       << " bytes of weights that the\n"
+       << " * caller holds (aligned to 64 bytes, kept while the handle is "
+       << "used): weights\n * it read or made itself, unchecked. Close with "
+       << "tcc_weights_close. */\n"
+       << "static inline tcc_status " << name
+       << "_weights_wrap(const void *data, tcc_weights **weights) {\n"
+       << "  return tcc_weights_wrap(data, " << upper << "_WEIGHTS_BYTES, "
+       << upper << "_WEIGHTS_FINGERPRINT,\n"
+       << "                          weights);\n}\n\n";
   }
   os << "/* Bytes of workspace one call needs. */\n"
      << "size_t " << name << "_workspace_size(void);\n\n";
