@@ -261,8 +261,17 @@ tcc_status tcc_weights_open(const char *path, uint64_t bytes,
                             uint64_t fingerprint, tcc_weights **weights,
                             tcc_error *error);
 
-/* Unmaps weights from tcc_weights_open (null is allowed). No call may be
- * running with them. */
+/* A weights handle on `bytes` bytes of weights at `data` that the caller
+ * holds (aligned to 64 bytes; kept, unchanged, until the handle is closed):
+ * weights it read or made itself (random ones to time a model, say). Their
+ * content is not checked; `bytes` and `fingerprint` are the model's
+ * (NAME_weights_wrap passes them). Returns TCC_ERROR_INVALID_ARGUMENT for a
+ * null or misaligned `data` or null `weights`. */
+tcc_status tcc_weights_wrap(const void *data, uint64_t bytes,
+                            uint64_t fingerprint, tcc_weights **weights);
+
+/* Unmaps weights from tcc_weights_open, or frees the handle of
+ * tcc_weights_wrap (null is allowed). No call may be running with them. */
 void tcc_weights_close(tcc_weights *weights);
 
 /* For generated code: the data of `weights` when they are not null and

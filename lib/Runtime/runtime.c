@@ -122,8 +122,9 @@ enum { kWeightsHeaderBytes = 64 };
 static const char kWeightsMagic[8] = {'T', 'C', 'C', 'W', 'G', 'H', 'T', '1'};
 
 struct tcc_weights {
-  void *map;
+  void *map; /* the file mapped, or null for the caller's bytes */
   size_t map_bytes;
+  const void *data;
   uint64_t bytes, fingerprint;
 };
 
@@ -217,6 +218,24 @@ tcc_status tcc_weights_open(const char *path, uint64_t bytes,
   }
   w->map = map;
   w->map_bytes = (size_t)want;
+  w->data = (const char *)map + kWeightsHeaderBytes;
+  w->bytes = bytes;
+  w->fingerprint = fingerprint;
+  *weights = w;
+  return TCC_OK;
+}
+
+tcc_status tcc_weights_wrap(const void *data, uint64_t bytes,
+                            uint64_t fingerprint, tcc_weights **weights) {
+  if (!weights)
+    return TCC_ERROR_INVALID_ARGUMENT;
+  *weights = NULL;
+  if (!data || (uintptr_t)data % 64 != 0)
+    return TCC_ERROR_INVALID_ARGUMENT;
+  tcc_weights *w = calloc(1, sizeof(*w));
+  if (!w)
+    return TCC_ERROR_OUT_OF_MEMORY;
+  w->data = data;
   w->bytes = bytes;
   w->fingerprint = fingerprint;
   *weights = w;
@@ -226,7 +245,8 @@ tcc_status tcc_weights_open(const char *path, uint64_t bytes,
 void tcc_weights_close(tcc_weights *weights) {
   if (!weights)
     return;
-  munmap(weights->map, weights->map_bytes);
+  if (weights->map)
+    munmap(weights->map, weights->map_bytes);
   free(weights);
 }
 
@@ -235,7 +255,7 @@ const void *tcc_weights_bind(const tcc_weights *weights, uint64_t bytes,
   if (!weights || weights->bytes != bytes ||
       weights->fingerprint != fingerprint)
     return NULL;
-  return (const char *)weights->map + kWeightsHeaderBytes;
+  return weights->data;
 }
 
 /* The batch of a call to a model with a run-time batch dim: dim 0 of its

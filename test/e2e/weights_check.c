@@ -1,6 +1,7 @@
 /* weights_check.c - models compiled with --weights file: the weights file
- * mapped with NAME_weights_open gives the same results, bit for bit, as
- * the same model with its weights in the object; wrong weights (none, the
+ * mapped with NAME_weights_open, or read by the program and handed over with
+ * NAME_weights_wrap, gives the same results, bit for bit, as the same
+ * model with its weights in the object; wrong weights (none, the
  * file of another model, a changed, cut short or missing file) are refused
  * with a status and a message, before anything runs.
  *
@@ -129,6 +130,37 @@ int main(int argc, char **argv) {
     check(memcmp(want.out[i], got.out[i], info->outputs[i].size_bytes) == 0,
           "f's output on a context differs from e's");
   tcc_context_destroy(ctx);
+
+  /* The weights given as bytes the caller holds (f_weights_wrap): the
+   * file's weights copied after its 64-byte header, the same results. */
+  {
+    FILE *file = fopen(argv[1], "rb");
+    void *bytes = tcc_workspace_alloc(F_WEIGHTS_BYTES);
+    check(file && bytes && fseek(file, 64, SEEK_SET) == 0 &&
+              fread(bytes, 1, F_WEIGHTS_BYTES, file) == F_WEIGHTS_BYTES,
+          "reading the weights file");
+    if (file)
+      fclose(file);
+    tcc_weights *wrapped = NULL;
+    check(f_weights_wrap(bytes, &wrapped) == TCC_OK && wrapped,
+          "f_weights_wrap");
+    for (int32_t i = 0; i < info->num_outputs; ++i)
+      memset(got.out[i], 0, info->outputs[i].size_bytes);
+    check(f_run_packed(wrapped, got.in, got.out, got.workspace) == TCC_OK,
+          "f_run_packed with wrapped weights");
+    for (int32_t i = 0; i < info->num_outputs; ++i)
+      check(memcmp(want.out[i], got.out[i], info->outputs[i].size_bytes) == 0,
+            "f's output with wrapped weights differs from e's");
+    tcc_weights_close(wrapped);
+    tcc_weights *w = (tcc_weights *)1;
+    check(f_weights_wrap((const char *)bytes + 8, &w) ==
+                  TCC_ERROR_INVALID_ARGUMENT &&
+              w == NULL,
+          "f_weights_wrap of misaligned bytes");
+    check(f_weights_wrap(NULL, &w) == TCC_ERROR_INVALID_ARGUMENT && w == NULL,
+          "f_weights_wrap of null");
+    tcc_workspace_free(bytes);
+  }
 
   /* Wrong weights: nothing runs. */
   buffers fresh;
