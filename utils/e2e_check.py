@@ -138,8 +138,10 @@ def link_harness(args, name, obj, work):
     """Links test/e2e/harness.c (args.harness) with the compiled model `obj` (header NAME.h beside
     it, symbol prefix `name`); returns the executable's path."""
     exe = os.path.join(work, "harness")
+    with open(os.path.join(os.path.dirname(obj), name + ".h")) as f:
+        gpu = ["-DTCC_MODEL_GPU_ARCH"] if f"{name.upper()}_GPU_ARCH" in f.read() else []
     run([args.cc, "-O1", "-I", args.include, "-I", os.path.dirname(obj),
-         f'-DTCC_MODEL_HEADER="{name}.h"', f"-DTCC_MODEL_PREFIX={name}", args.harness, obj,
+         f'-DTCC_MODEL_HEADER="{name}.h"', f"-DTCC_MODEL_PREFIX={name}"] + gpu + [args.harness, obj,
          args.rtlib, "-lm", "-lpthread", "-ldl", "-o", exe])
     return exe
 

@@ -191,6 +191,11 @@ def check_model(args, spec, flavour, path, row):
     except StepError as e:
         row.update(stage="link", reason=step_reason("link", e))
         return
+    if args.compile_only:
+        if args.save_io:
+            save_io(work, cases)
+        row.update(stage="ok", status="pass", compile_only=True)
+        return
     row["run_s"] = 0.0
     for batch, feeds, refs in cases:
         try:
@@ -209,6 +214,20 @@ def check_model(args, spec, flavour, path, row):
             return
         if not compare_outputs(args, spec, feeds, refs, got, row, batch):
             return
+
+
+def save_io(work, cases):
+    """For a check elsewhere (utils/gpu_check.sh): WORK/io/input_<i>.bin as the harness reads them,
+    and onnxruntime's outputs as WORK/io/ref_<i>.npy; one case (no --batches)."""
+    (_, feeds, refs), = cases
+    io_dir = os.path.join(work, "io")
+    os.makedirs(io_dir, exist_ok=True)
+    for i, a in enumerate(feeds.values()):
+        a.tofile(os.path.join(io_dir, f"input_{i}.bin"))
+    for i, (name, ref) in enumerate(refs.items()):
+        np.save(os.path.join(io_dir, f"ref_{i}.npy"), ref)
+    with open(os.path.join(io_dir, "outputs.json"), "w") as f:
+        json.dump([name for name in refs], f)
 
 
 def compare_outputs(args, spec, feeds, refs, got, row, batch):
@@ -371,13 +390,19 @@ def summarize(rows):
     builds = sorted({r["tcc_build"] for r in rows if r.get("tcc_build")})
     if len(builds) > 1:
         lines.append(f"Note: the rows come from {len(builds)} tcc builds: {', '.join(builds)}")
-    lines.append(f"{passed} passed, {len(rows) - passed} failed")
+    if rows and all(r.get("compile_only") for r in rows if r["status"] == "pass"):
+        lines.append(f"{passed} compiled and linked (not run: --compile-only), "
+                     f"{len(rows) - passed} failed")
+    else:
+        lines.append(f"{passed} passed, {len(rows) - passed} failed")
     return lines
 
 
 def result_label(r):
     if r["status"] != "pass":
         return f"FAIL ({r['stage']})"
+    if r.get("compile_only"):
+        return "COMPILED"
     return "PASS (float64 arbiter)" if r.get("arbiter") else "PASS"
 
 
@@ -488,9 +513,17 @@ def main():
     p.add_argument("--max-seq", type=int, default=128)
     p.add_argument("--tcc-args", default="",
                    help="more `tcc compile` options, one string (\"--target cuda --gpu-emulate\")")
+    p.add_argument("--compile-only", action="store_true",
+                   help="compile and link each model, run none (a --target cuda object without a GPU)")
+    p.add_argument("--save-io", action="store_true",
+                   help="with --compile-only: keep each model's inputs and onnxruntime's outputs "
+                        "in WORK/io (utils/gpu_prepare.py)")
     args = p.parse_args()
-    if args.update and args.tcc_args:
-        p.error("--update records the default compile: not with --tcc-args")
+    if args.save_io and (not args.compile_only or args.batches or args.seqs):
+        p.error("--save-io goes with --compile-only, without --batches or --seqs")
+    if args.update and (args.tcc_args or args.compile_only):
+        p.error("--update records the default compile and run: not with --tcc-args or "
+                "--compile-only")
     if args.batches and args.seqs and len(args.batches) != len(args.seqs):
         p.error("--batches with --seqs: give as many of each (they are run as pairs)")
     for opt in ("tcc", "rtlib", "include", "harness", "cache_dir", "out_dir"):
@@ -552,7 +585,9 @@ def main():
         rows[(row["model"], row["flavour"])] = row
         write_reports(args, ordered(), config)  # after every model: an interrupted run keeps its rows
         extra = (f"compile {row['compile_s']} s" if row.get("compile_s") is not None else "")
-        if row["status"] == "pass":
+        if row.get("compile_only"):
+            extra += ", compiled and linked (not run)"
+        elif row["status"] == "pass":
             extra += f", max abs err {fmt_err(row.get('max_abs'))}"
             if row.get("arbiter"):
                 extra += f"; {row['arbiter']['detail']}"

@@ -16,6 +16,7 @@
  *   inputs hold that dim at VALUE, and the model runs through the checked
  *   call too. With both, for a model with both: BATCH samples, each with
  *   the bounded dim at VALUE.
+ *   With -DTCC_MODEL_GPU_ARCH (a --target cuda model), a failed run prints the CUDA error too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +243,9 @@ int main(int argc, char **argv) {
   if (st != TCC_OK) {
     fprintf(stderr, "harness: error: %s_run_packed failed: %s (status %d)\n", info->name,
             tcc_status_string(st), (int)st);
+#ifdef TCC_MODEL_GPU_ARCH
+    fprintf(stderr, "harness: CUDA: %s\n", tcc_cuda_error_message());
+#endif
     goto done;
   }
   for (i = 0; i < info->num_outputs; ++i) {
