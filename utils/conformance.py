@@ -477,8 +477,12 @@ def run_test(test: Test, tcc: str, timeout: float) -> None:
         test.seconds = time.monotonic() - start
 
 
+# More `tcc run` options (--tcc-args), for every test.
+TCC_ARGS: list[str] = []
+
+
 def _run_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float) -> str | None:
-    cmd = [tcc, "run", os.path.join(test.dir, "model.onnx")]
+    cmd = [tcc, "run", os.path.join(test.dir, "model.onnx")] + TCC_ARGS
     for k, path in enumerate(_numbered(ds, "input")):
         tp, arr = _read_pb(path)
         name = tp.name if tp.name in test.inputs else (
@@ -696,6 +700,8 @@ def main() -> int:
         epilog="Exit status: 0 no regression, 1 regressions or crashes, 2 usage or setup error.")
     p.add_argument("--tcc", default=os.path.join(REPO, "build", "bin", "tcc"),
                    help="the tcc binary (default: %(default)s)")
+    p.add_argument("--tcc-args", default="",
+                   help="more `tcc run` options, one string (\"--target cuda --gpu-emulate\")")
     p.add_argument("--jobs", "-j", type=int, default=2,
                    help="tests run at once (default: %(default)s)")
     p.add_argument("--timeout", type=float, default=60.0,
@@ -729,6 +735,9 @@ def main() -> int:
     except re.error as e:
         p.error(f"--filter: {e}")
     tcc = os.path.abspath(args.tcc)
+    TCC_ARGS[:] = shlex.split(args.tcc_args)
+    if TCC_ARGS and args.update_expected:
+        p.error("--update-expected records the default target: not with --tcc-args")
     if not args.list and not os.access(tcc, os.X_OK):
         print(f"conformance: error: no tcc binary at {tcc} (build it, or pass --tcc)",
               file=sys.stderr)

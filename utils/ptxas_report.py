@@ -8,10 +8,13 @@ architecture. Prints one line per kernel (registers, spill stores/loads in bytes
 summary; exit status 1 when ptxas rejects a kernel. Spills are a bug to look at.
 
   utils/ptxas_report.py MODEL.onnx... [--cuda-path /usr/local/cuda] [--dim NAME=N]   (sm_90, as --tcc-cuda-kernels)
+  utils/ptxas_report.py --from-suite build/model-suite/report.json   (its models, with their pins)
 """
 import argparse
 import os
+import json
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -20,6 +23,7 @@ ARCH = "sm_90"
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BINARY = re.compile(r'gpu\.binary @(\w+) .*?assembly = "((?:[^"\\]|\\.)*)"')
 USAGE = re.compile(r"Used (\d+) registers")
+ENTRY = re.compile(r"Compiling entry function '(\w+)'(.*?Used \d+ registers)", re.S)
 SPILL = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 
 
@@ -42,20 +46,34 @@ def unescape(text):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("models", nargs="+")
+    p.add_argument("models", nargs="*")
+    p.add_argument("--from-suite", metavar="REPORT.json",
+                   help="the models of a utils/model_suite.py report, each with its --dim pins")
     p.add_argument("--cuda-path", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     p.add_argument("--dim", action="append", default=[], metavar="NAME=N",
                    help="pin a symbolic dim in every model (as tcc compile --dim)")
     p.add_argument("--bin", default=os.path.join(REPO, "build", "bin"), help="tcc and tcc-opt")
     args = p.parse_args()
+    # (model, pins) to compile.
+    jobs = [(m, [a for d in args.dim for a in ("--dim", d)]) for m in args.models]
+    if args.from_suite:
+        with open(args.from_suite) as f:
+            for row in json.load(f)["results"]:
+                cmd = shlex.split(row.get("compile_cmd") or "")
+                if len(cmd) < 3:
+                    continue
+                pins = [a for i, d in enumerate(cmd) if d == "--dim" for a in ("--dim", cmd[i + 1])]
+                model = cmd[2] if os.path.isabs(cmd[2]) else os.path.join(REPO, cmd[2])
+                jobs.append((model, pins))
+    if not jobs:
+        p.error("no models: give MODEL.onnx... or --from-suite")
     ptxas = os.path.join(args.cuda_path, "bin", "ptxas")
     failed = kernels = spilling = 0
     max_regs = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for model in args.models:
+        for model, pins in jobs:
             name = os.path.splitext(os.path.basename(model))[0]
             tcc, opt = os.path.join(args.bin, "tcc"), os.path.join(args.bin, "tcc-opt")
-            pins = [a for d in args.dim for a in ("--dim", d)]
             bufferized = subprocess.run([tcc, "compile", model, "--stop-after", "bufferized",
                                          "-o", "-"] + pins, capture_output=True)
             mlir = bufferized
@@ -75,18 +93,23 @@ def main():
                 path = os.path.join(tmp, f"{name}_{module}.ptx")
                 with open(path, "wb") as f:
                     f.write(unescape(ptx))
-                r = subprocess.run([ptxas, "-v", f"-arch={ARCH}", path, "-o", os.devnull],
+                r = subprocess.run([ptxas, "-v", f"-arch={ARCH}", path, "-o",
+                                    os.path.join(tmp, "out.cubin")],
                                    capture_output=True, text=True)
-                kernels += 1
                 if r.returncode:
+                    kernels += 1
                     failed += 1
                     print(f"{name} {module}: ptxas failed: {r.stderr.strip()}")
                     continue
-                regs = int(USAGE.search(r.stderr).group(1))
-                stores, loads = map(int, SPILL.search(r.stderr).groups())
-                max_regs = max(max_regs, regs)
-                spilling += bool(stores or loads)
-                print(f"{name} {module}: {regs} registers, spill stores {stores} B, loads {loads} B")
+                # One "Compiling entry function 'K'" ... "Used N registers" block per kernel.
+                for kernel, block in ENTRY.findall(r.stderr):
+                    kernels += 1
+                    regs = int(USAGE.search(block).group(1))
+                    stores, loads = map(int, SPILL.search(block).groups())
+                    max_regs = max(max_regs, regs)
+                    spilling += bool(stores or loads)
+                    print(f"{name} {kernel}: {regs} registers, spill stores {stores} B, "
+                          f"loads {loads} B")
     print(f"ptxas: {kernels} kernels for {ARCH}, {failed} rejected, {spilling} spilling, "
           f"at most {max_regs} registers")
     return 1 if failed else 0
