@@ -2,17 +2,34 @@
  * says how each call went (the status and tcc_cuda_error_message), then
  * asks for a context on GPU 1: the runtime's side of a CUDA model, checked
  * against the mock driver (mock_cuda.c) or none. With a real GPU the
- * outputs of the second run are printed too. */
+ * outputs of the second run are printed too. Compiled with --weights file,
+ * it maps the weights file named by argv[1] first. */
 #include "digits.h"
 
 #include <stdio.h>
 
-int main(void) {
+#ifdef DIGITS_WEIGHTS_BYTES
+#define WEIGHTS weights,
+#else
+#define WEIGHTS
+#endif
+
+int main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+#ifdef DIGITS_WEIGHTS_BYTES
+  tcc_weights *weights = NULL;
+  tcc_error error;
+  if (digits_weights_open(argv[1], &weights, &error) != TCC_OK) {
+    printf("weights: %s\n", error.message);
+    return 1;
+  }
+#endif
   float image[64], logits[10];
   for (int i = 0; i < 64; ++i)
     image[i] = (float)(i % 16);
   for (int run = 0; run < 2; ++run) {
-    tcc_status st = digits_run(image, logits, NULL);
+    tcc_status st = digits_run(WEIGHTS image, logits, NULL);
     printf("run %d: %s%s%s\n", run, st == TCC_OK ? "ok" : tcc_status_string(st),
            st == TCC_OK ? "" : ": ", tcc_cuda_error_message());
   }
@@ -21,7 +38,7 @@ int main(void) {
   printf("device 1: %s%s%s\n", st == TCC_OK ? "ok" : tcc_status_string(st),
          st == TCC_OK ? "" : ": ", tcc_cuda_error_message());
   if (st == TCC_OK) {
-    st = digits_run_ctx(context, image, logits, NULL);
+    st = digits_run_ctx(context, WEIGHTS image, logits, NULL);
     printf("run on device 1: %s\n", st == TCC_OK ? "ok" : tcc_cuda_error_message());
     tcc_context_destroy(context);
   }
