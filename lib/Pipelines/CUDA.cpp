@@ -1,9 +1,10 @@
 //===- CUDA.cpp - tcc's NVIDIA GPU back half --------------------------------===//
 //
 // Bufferized memrefs -> kernels for NVIDIA GPUs, from upstream MLIR's
-// passes: each linalg op becomes a parallel loop nest, tiled into blocks of
-// threads and mapped onto the grid (gpu.launch), outlined into a gpu.module
-// and lowered to NVVM for the chosen architecture. gpu-module-to-binary
+// passes: each linalg op becomes a parallel loop nest, flattened to one
+// loop, tiled into blocks of threads and mapped onto the grid (gpu.launch),
+// outlined into a gpu.module and lowered to NVVM for the chosen
+// architecture. gpu-module-to-binary
 // then serializes each gpu.module (fatbin: SASS through ptxas, and PTX).
 //
 // The host side calls tcc's runtime, which loads the binary through the
@@ -30,6 +31,9 @@
 
 using namespace mlir;
 
+/// Threads per block of every kernel.
+static constexpr int64_t kThreadsPerBlock = 256;
+
 void tcc::buildCUDAKernelsPipeline(OpPassManager &pm,
                                    const PipelineOptions &options) {
   if (!options.gpuEmulate) {
@@ -44,17 +48,18 @@ void tcc::buildCUDAKernelsPipeline(OpPassManager &pm,
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::createGPUPrepareKernels());
   fpm.addPass(createConvertLinalgToParallelLoopsPass());
-  // Blocks of 16 x 16 threads over the two outermost parallel dims (16 x 1
-  // for one dim); the rest of the iteration space is the grid.
-  fpm.addPass(createParallelLoopTilingPass({16, 16}, /*noMinMaxBounds=*/true));
+  // Each nest one loop, tiled into blocks of 256 threads: the innermost
+  // dim on neighbouring threads (a warp's loads coalesce), every thread of
+  // a block busy but in the last; the rest is the grid.
+  fpm.addPass(tcc::createGPUFlattenLoops());
+  fpm.addPass(createParallelLoopTilingPass({kThreadsPerBlock},
+                                           /*noMinMaxBounds=*/true));
   // Thread loops of the tile's full size, each thread checking that it is
   // in bounds; SCCP folds the sizes to the constants that
   // convert-parallel-loops-to-gpu needs. Not the canonicalizer: it would
   // merge a block loop of one step into its thread loop, and the whole
   // nest would go on blocks of one thread.
   fpm.addPass(createSCCPPass());
-  // The innermost dim on thread x: neighbouring threads touch neighbouring
-  // elements, and a warp's loads coalesce.
   GpuMapParallelLoopsPassOptions mapping;
   mapping.mappingPolicyStr = "innermost-first";
   fpm.addPass(createGpuMapParallelLoopsPass(mapping));

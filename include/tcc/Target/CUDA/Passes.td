@@ -28,6 +28,22 @@ def GPUPrepareKernels
                            "::mlir::scf::SCFDialect"];
 }
 
+def GPUFlattenLoops : Pass<"tcc-gpu-flatten-loops", "::mlir::func::FuncOp"> {
+  let summary = "Makes each outermost parallel loop nest one loop";
+  let description = [{
+    After `convert-linalg-to-parallel-loops`: the parallel dims of each
+    outermost `scf.parallel` become one, row-major (the innermost dim
+    varies fastest), so that tiling it by the block size puts neighbouring
+    elements of the innermost dim on neighbouring threads of a block (a
+    warp's loads and stores coalesce) and every thread of a block has work
+    except at the end of the whole iteration space. Each thread recovers
+    its indices with divisions by the dims' sizes.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUMergeKernels : Pass<"tcc-gpu-merge-kernels", "::mlir::ModuleOp"> {
   let summary = "Puts every outlined kernel in one gpu.module, named";
   let description = [{
