@@ -64,6 +64,7 @@ void tcc::buildCUDAKernelsPipeline(OpPassManager &pm,
   mapping.mappingPolicyStr = "innermost-first";
   fpm.addPass(createGpuMapParallelLoopsPass(mapping));
   fpm.addPass(createConvertParallelLoopToGpuPass());
+  fpm.addPass(tcc::createGPUSinkLoads());
   pm.addPass(createCanonicalizerPass());
   if (options.gpuEmulate) {
     pm.nest<func::FuncOp>().addPass(tcc::createGPUEmulateLaunches());

@@ -20,6 +20,40 @@ namespace tcc {
 
 namespace {
 
+/// Whether `op` or an op in it reads or writes a memref.
+bool touchesMemory(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        auto iface = dyn_cast<MemoryEffectOpInterface>(inner);
+        if (!iface)
+          return WalkResult::advance();
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        iface.getEffects(effects);
+        for (const MemoryEffects::EffectInstance &e : effects)
+          if (isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect()) &&
+              e.getValue() && isa<MemRefType>(e.getValue().getType()))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether `op` holds a linalg op.
+bool holdsLinalg(Operation *op) {
+  return op->walk([](linalg::LinalgOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// Moves `op` into a parallel loop of one iteration (a kernel of one
+/// thread) located at `loc`.
+void wrapInOneThread(Operation *op, Location loc) {
+  OpBuilder b(op);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ParallelOp::create(b, loc, zero, one, one);
+  op->moveBefore(loop.getBody()->getTerminator());
+}
+
 struct GPUPrepareKernels
     : tcc::impl::GPUPrepareKernelsBase<GPUPrepareKernels> {
   void runOnOperation() override {
@@ -48,13 +82,35 @@ struct GPUPrepareKernels
       if (op.getNumParallelLoops() == 0 && op.hasPureBufferSemantics())
         scalars.push_back(op);
     });
-    for (linalg::LinalgOp op : scalars) {
-      OpBuilder b(op);
-      Location loc = op.getLoc();
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      Value one = arith::ConstantIndexOp::create(b, loc, 1);
-      auto loop = scf::ParallelOp::create(b, loc, zero, one, one);
-      op->moveBefore(loop.getBody()->getTerminator());
+    for (linalg::LinalgOp op : scalars)
+      wrapInOneThread(op, op.getLoc());
+    // Host code that reads or writes memory outside linalg ops (the loops
+    // a lowering wrote out: scatters, recurrent cells' gates) runs as a
+    // kernel of one thread too, named k<i>_<op>. Ops that hold kernels (a
+    // loop over time steps) stay on the host, their bodies visited; ops
+    // whose results the host uses stay too (tcc-gpu-merge-kernels says so).
+    SmallVector<Operation *> hostCode;
+    std::function<void(Block &)> visit = [&](Block &block) {
+      for (Operation &op : block) {
+        if (isa<linalg::LinalgOp, scf::ParallelOp>(op))
+          continue;
+        if (holdsLinalg(&op)) {
+          for (Region &region : op.getRegions())
+            for (Block &inner : region)
+              visit(inner);
+          continue;
+        }
+        if (op.getNumResults() == 0 && touchesMemory(&op))
+          hostCode.push_back(&op);
+      }
+    };
+    for (Block &block : fn.getBody())
+      visit(block);
+    for (Operation *op : hostCode) {
+      std::string name = "k" + std::to_string(index++) + "_" +
+                         op->getName().stripDialect().str();
+      wrapInOneThread(
+          op, NameLoc::get(StringAttr::get(&getContext(), name), op->getLoc()));
     }
   }
 };

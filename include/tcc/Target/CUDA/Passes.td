@@ -21,7 +21,9 @@ def GPUPrepareKernels
     (e.g. `k3_matmul_1x10x64`), kept through tiling, mapping and outlining
     in a `NameLoc`. An op without parallel loops (a 0-d fill or copy, a full
     reduction) goes into an `scf.parallel` of one iteration: a kernel of one
-    thread.
+    thread; so does host code outside linalg ops that reads or writes
+    memory (the loops a lowering wrote out: scatters, recurrent cells),
+    named `k<i>_<op>`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -42,6 +44,19 @@ def GPUFlattenLoops : Pass<"tcc-gpu-flatten-loops", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def GPUSinkLoads : Pass<"tcc-gpu-sink-loads", "::mlir::func::FuncOp"> {
+  let summary = "Moves host loads of device memory into the kernels using them";
+  let description = [{
+    After `convert-parallel-loops-to-gpu`: a `memref.load` in host code
+    whose value only launches use (a Pad's padding value, read from a
+    tensor) is cloned into each of them, when they are the launches that
+    follow it and none writes the buffer it reads, so that each kernel
+    reads what the host would have. Host code never touches device memory.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def GPUMergeKernels : Pass<"tcc-gpu-merge-kernels", "::mlir::ModuleOp"> {
