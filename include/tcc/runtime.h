@@ -347,6 +347,11 @@ tcc_status tcc_context_create_cuda(int32_t device, tcc_context **context);
  * or "" when there was none. */
 const char *tcc_cuda_error_message(void);
 
+/* The GPU time of the kernels of the calling thread's last successful CUDA
+ * run, in ms (CUDA events around them, after the inputs' copy and before
+ * the outputs'); -1 when there is none. */
+float tcc_cuda_last_run_kernels_ms(void);
+
 /* For generated code (--target cuda; see lib/Runtime/cuda.c). A run: */
 typedef struct tcc_cuda_image tcc_cuda_image;
 typedef struct tcc_cuda_run tcc_cuda_run;

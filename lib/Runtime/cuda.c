@@ -8,7 +8,8 @@
  *                    first call: kernels loaded, weights copied, device
  *                    memory allocated), the inputs copied to it;
  *   tcc_cuda_launch  once per kernel launch, in order, on one stream;
- *   tcc_cuda_end     the outputs copied back, the stream synchronized.
+ *   tcc_cuda_end     the outputs copied back, the stream synchronized (the
+ *                    kernels timed by events, tcc_cuda_last_run_kernels_ms).
  * The GPU is taken from begin to end: runs on one GPU take turns. The first
  * failing call of a run is kept (the launches after it do nothing) and end
  * returns it. Objects that never call these never load the driver. */
@@ -48,6 +49,7 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 typedef unsigned long long CUdeviceptr;
 #define CUDA_SUCCESS 0
 #define CU_STREAM_NON_BLOCKING 1
@@ -69,6 +71,9 @@ typedef unsigned long long CUdeviceptr;
   X(cuLaunchKernel, (CUfunction, unsigned, unsigned, unsigned, unsigned,       \
                      unsigned, unsigned, unsigned, CUstream, void **,          \
                      void **))                                                 \
+  X(cuEventCreate, (CUevent *, unsigned))                                      \
+  X(cuEventRecord, (CUevent, CUstream))                                        \
+  X(cuEventElapsedTime, (float *, CUevent, CUevent))                           \
   X(cuGetErrorName, (CUresult, const char **))                                 \
   X(cuGetErrorString, (CUresult, const char **))
 
@@ -180,6 +185,7 @@ typedef struct device_state {
   int mutex_ready, ready;
   CUcontext context;
   CUstream stream;
+  CUevent start, stop; /* around a run's kernels */
   model_state *models;
 } device_state;
 
@@ -193,6 +199,9 @@ struct tcc_cuda_run {
   tcc_status status; /* the first failure of the run */
 };
 static __thread struct tcc_cuda_run current_run;
+static __thread float last_kernels_ms = -1.0f;
+
+float tcc_cuda_last_run_kernels_ms(void) { return last_kernels_ms; }
 
 /* The driver loaded and `index` a device; a message otherwise. */
 static tcc_status check_device(int32_t index) {
@@ -232,11 +241,15 @@ static tcc_status open_device(device_state *d, int32_t index) {
     return fail_call(r, "cuDevicePrimaryCtxRetain", NULL);
   if ((r = cu.cuCtxPushCurrent_v2(d->context)) != CUDA_SUCCESS)
     return fail_call(r, "cuCtxPushCurrent", NULL);
+  const char *call = "cuStreamCreate";
   r = cu.cuStreamCreate(&d->stream, CU_STREAM_NON_BLOCKING);
+  if (r == CUDA_SUCCESS && (call = "cuEventCreate",
+                            r = cu.cuEventCreate(&d->start, 0)) == CUDA_SUCCESS)
+    r = cu.cuEventCreate(&d->stop, 0);
   CUcontext popped;
   cu.cuCtxPopCurrent_v2(&popped);
   if (r != CUDA_SUCCESS)
-    return fail_call(r, "cuStreamCreate", NULL);
+    return fail_call(r, call, NULL);
   d->ready = 1;
   return TCC_OK;
 }
@@ -363,6 +376,8 @@ tcc_status tcc_cuda_begin(tcc_context *context, const tcc_cuda_image *image,
                                      d->stream)) != CUDA_SUCCESS)
       st = fail_call(r, "copying an input to the GPU", NULL);
   }
+  if (st == TCC_OK && (r = cu.cuEventRecord(d->start, d->stream)) != CUDA_SUCCESS)
+    st = fail_call(r, "cuEventRecord", NULL);
   if (st != TCC_OK) {
     CUcontext popped;
     cu.cuCtxPopCurrent_v2(&popped);
@@ -421,6 +436,8 @@ tcc_status tcc_cuda_end(tcc_cuda_run *run, void *const *host_buffers) {
   const tcc_cuda_image *image = m->image;
   tcc_status st = run->status;
   CUresult r;
+  int timed = st == TCC_OK &&
+              cu.cuEventRecord(d->stop, d->stream) == CUDA_SUCCESS;
   for (int32_t i = image->num_inputs; st == TCC_OK && i < image->num_buffers;
        ++i)
     if (image->buffer_bytes[i] > 0 &&
@@ -431,6 +448,11 @@ tcc_status tcc_cuda_end(tcc_cuda_run *run, void *const *host_buffers) {
   /* Always wait: nothing may still use the buffers once this returns. */
   if ((r = cu.cuStreamSynchronize(d->stream)) != CUDA_SUCCESS && st == TCC_OK)
     st = fail_call(r, "cuStreamSynchronize (the kernels' run)", NULL);
+  float ms = -1.0f;
+  if (st != TCC_OK || !timed ||
+      cu.cuEventElapsedTime(&ms, d->start, d->stop) != CUDA_SUCCESS)
+    ms = -1.0f;
+  last_kernels_ms = ms;
   CUcontext popped;
   cu.cuCtxPopCurrent_v2(&popped);
   run->device = NULL;

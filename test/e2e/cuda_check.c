@@ -30,8 +30,9 @@ int main(int argc, char **argv) {
     image[i] = (float)(i % 16);
   for (int run = 0; run < 2; ++run) {
     tcc_status st = digits_run(WEIGHTS image, logits, NULL);
-    printf("run %d: %s%s%s\n", run, st == TCC_OK ? "ok" : tcc_status_string(st),
-           st == TCC_OK ? "" : ": ", tcc_cuda_error_message());
+    printf("run %d: %s%s%s (kernels %.1f ms)\n", run,
+           st == TCC_OK ? "ok" : tcc_status_string(st), st == TCC_OK ? "" : ": ",
+           tcc_cuda_error_message(), tcc_cuda_last_run_kernels_ms());
   }
   tcc_context *context = NULL;
   tcc_status st = tcc_context_create_cuda(1, &context);

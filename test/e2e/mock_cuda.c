@@ -210,6 +210,33 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
   return CUDA_SUCCESS;
 }
 
+/* Events: a start and a stop per device. */
+static int event_objects[8], num_events, recorded[8];
+CUresult cuEventCreate(void **event, unsigned flags) {
+  MOCK_CALL(cuEventCreate);
+  (void)flags;
+  check(num_events < 8, "mock limits");
+  *event = &event_objects[num_events++];
+  return CUDA_SUCCESS;
+}
+CUresult cuEventRecord(void *event, void *stream) {
+  MOCK_CALL(cuEventRecord);
+  check(stream == &stream_object, "the runtime's stream");
+  check((int *)event >= event_objects && (int *)event < event_objects + num_events,
+        "an event the mock made");
+  recorded[(int *)event - event_objects] = 1;
+  return CUDA_SUCCESS;
+}
+/* Each run's kernels took 1.5 ms. */
+CUresult cuEventElapsedTime(float *ms, void *start, void *stop) {
+  MOCK_CALL(cuEventElapsedTime);
+  check(start != stop && recorded[(int *)start - event_objects] &&
+            recorded[(int *)stop - event_objects],
+        "two recorded events");
+  *ms = 1.5f;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuGetErrorName(CUresult r, const char **name) {
   *name = r == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
           : r == CUDA_ERROR_NOT_FOUND   ? "CUDA_ERROR_NOT_FOUND"
