@@ -323,7 +323,11 @@ int32_t tcc_context_num_threads(const tcc_context *context);
  *
  * A model compiled for CUDA has the same entry points and header as a CPU
  * one, on host buffers: each call copies the inputs to the GPU, runs the
- * kernels there and copies the outputs back before it returns. It needs no
+ * kernels there and copies the outputs back before it returns. A buffer
+ * that is already memory of that GPU (cuMemAlloc, cudaMalloc, managed
+ * memory: the driver says which) is read or written in place, without a
+ * copy: models chain on the GPU that way. Memory of another GPU is
+ * TCC_ERROR_INVALID_ARGUMENT. It needs no
  * workspace (NAME_workspace_size() is 0; the device memory is the
  * runtime's). The runtime loads the CUDA driver (libcuda.so.1, or the
  * file named by the environment variable TCC_CUDA_DRIVER) with dlopen at

@@ -6,7 +6,8 @@
  * bytes of its buffers and device workspace. Its host code calls
  *   tcc_cuda_begin   the model's state on the context's GPU (made at the
  *                    first call: kernels loaded, weights copied, device
- *                    memory allocated), the inputs copied to it;
+ *                    memory allocated), the inputs copied to it (buffers
+ *                    that are already GPU memory are used in place);
  *   tcc_cuda_launch  once per kernel launch, in order, on one stream;
  *   tcc_cuda_end     the outputs copied back, the stream synchronized (the
  *                    kernels timed by events, tcc_cuda_last_run_kernels_ms).
@@ -74,6 +75,7 @@ typedef unsigned long long CUdeviceptr;
   X(cuEventCreate, (CUevent *, unsigned))                                      \
   X(cuEventRecord, (CUevent, CUstream))                                        \
   X(cuEventElapsedTime, (float *, CUevent, CUevent))                           \
+  X(cuPointerGetAttribute, (void *, int, CUdeviceptr))                         \
   X(cuGetErrorName, (CUresult, const char **))                                 \
   X(cuGetErrorString, (CUresult, const char **))
 
@@ -177,6 +179,7 @@ typedef struct model_state {
   CUdeviceptr weights;
   CUdeviceptr memory; /* the workspace, then each buffer */
   size_t *offsets;    /* of the buffers in `memory` */
+  char *on_device;    /* the run's buffers that are the caller's GPU memory */
 } model_state;
 
 /* One GPU. */
@@ -272,10 +275,12 @@ static tcc_status open_model(device_state *d, const tcc_cuda_image *image,
   size_t buffers = (size_t)(image->num_buffers > 0 ? image->num_buffers : 1);
   if (!m || !(m->functions = calloc(kernels, sizeof(CUfunction))) ||
       !(m->names = calloc(kernels, sizeof(char *))) ||
-      !(m->offsets = calloc(buffers, sizeof(size_t)))) {
+      !(m->offsets = calloc(buffers, sizeof(size_t))) ||
+      !(m->on_device = calloc(buffers, 1))) {
     if (m) {
       free(m->functions);
       free(m->names);
+      free(m->offsets);
     }
     free(m);
     return fail(TCC_ERROR_OUT_OF_MEMORY, "out of host memory");
@@ -333,8 +338,26 @@ failed:
   free(m->functions);
   free(m->names);
   free(m->offsets);
+  free(m->on_device);
   free(m);
   return st;
+}
+
+/* Whether `p` is GPU memory (cuMemAlloc, cudaMalloc, managed memory): 1 on
+ * GPU `index`, -1 on another GPU, 0 for host memory. */
+static int device_memory(const void *p, int32_t index) {
+  enum { kMemoryType = 2, kDeviceOrdinal = 9, kMemoryTypeDevice = 2 };
+  unsigned type = 0;
+  int ordinal = -1;
+  if (!p ||
+      cu.cuPointerGetAttribute(&type, kMemoryType, (CUdeviceptr)(uintptr_t)p) !=
+          CUDA_SUCCESS ||
+      type != kMemoryTypeDevice)
+    return 0;
+  if (cu.cuPointerGetAttribute(&ordinal, kDeviceOrdinal,
+                               (CUdeviceptr)(uintptr_t)p) != CUDA_SUCCESS)
+    return 1; /* unknown: take it as the model's GPU's */
+  return ordinal == index ? 1 : -1;
 }
 
 tcc_status tcc_cuda_begin(tcc_context *context, const tcc_cuda_image *image,
@@ -368,9 +391,19 @@ tcc_status tcc_cuda_begin(tcc_context *context, const tcc_cuda_image *image,
   }
   model_state *m = NULL;
   st = open_model(d, image, weights, &m);
+  /* The caller's GPU memory is used in place, host memory copied. */
+  for (int32_t i = 0; st == TCC_OK && i < image->num_buffers; ++i) {
+    int where = device_memory(host_buffers[i], index);
+    if (where < 0)
+      st = fail(TCC_ERROR_INVALID_ARGUMENT,
+                "buffer %d is the memory of another GPU than %d, where the "
+                "model runs",
+                i, index);
+    m->on_device[i] = where > 0;
+  }
   for (int32_t i = 0; st == TCC_OK && i < image->num_inputs; ++i) {
     CUdeviceptr dst = m->memory + m->offsets[i];
-    if (image->buffer_bytes[i] > 0 &&
+    if (image->buffer_bytes[i] > 0 && !m->on_device[i] &&
         (r = cu.cuMemcpyHtoDAsync_v2(dst, host_buffers[i],
                                      (size_t)image->buffer_bytes[i],
                                      d->stream)) != CUDA_SUCCESS)
@@ -386,7 +419,9 @@ tcc_status tcc_cuda_begin(tcc_context *context, const tcc_cuda_image *image,
   }
   device_buffers[0] = (void *)(uintptr_t)m->weights;
   for (int32_t i = 0; i < image->num_buffers; ++i)
-    device_buffers[1 + i] = (void *)(uintptr_t)(m->memory + m->offsets[i]);
+    device_buffers[1 + i] = m->on_device[i]
+                                ? host_buffers[i]
+                                : (void *)(uintptr_t)(m->memory + m->offsets[i]);
   device_buffers[1 + image->num_buffers] = (void *)(uintptr_t)m->memory;
   /* One run per thread at a time: the host code runs on the caller. */
   current_run.device = d;
@@ -440,7 +475,7 @@ tcc_status tcc_cuda_end(tcc_cuda_run *run, void *const *host_buffers) {
               cu.cuEventRecord(d->stop, d->stream) == CUDA_SUCCESS;
   for (int32_t i = image->num_inputs; st == TCC_OK && i < image->num_buffers;
        ++i)
-    if (image->buffer_bytes[i] > 0 &&
+    if (image->buffer_bytes[i] > 0 && !m->on_device[i] &&
         (r = cu.cuMemcpyDtoHAsync_v2(host_buffers[i], m->memory + m->offsets[i],
                                      (size_t)image->buffer_bytes[i],
                                      d->stream)) != CUDA_SUCCESS)

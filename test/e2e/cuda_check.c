@@ -6,7 +6,9 @@
  * it maps the weights file named by argv[1] first. */
 #include "digits.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #ifdef DIGITS_WEIGHTS_BYTES
 #define WEIGHTS weights,
@@ -33,6 +35,27 @@ int main(int argc, char **argv) {
     printf("run %d: %s%s%s (kernels %.1f ms)\n", run,
            st == TCC_OK ? "ok" : tcc_status_string(st), st == TCC_OK ? "" : ": ",
            tcc_cuda_error_message(), tcc_cuda_last_run_kernels_ms());
+  }
+  /* With the mock driver: buffers in GPU memory (the mock's, which this
+   * program can fill and read) are used in place; memory of another GPU is
+   * refused. */
+  void *mock = getenv("CHECK_DEVICE_BUFFERS")
+                   ? dlopen(getenv("TCC_CUDA_DRIVER"), RTLD_NOW)
+                   : NULL;
+  void *(*device_alloc)(size_t, int) =
+      mock ? (void *(*)(size_t, int))dlsym(mock, "mock_device_alloc") : NULL;
+  if (device_alloc) {
+    float *d_image = device_alloc(sizeof(image), 0);
+    float *d_logits = device_alloc(sizeof(logits), 0);
+    float *other = device_alloc(sizeof(logits), 1);
+    for (int i = 0; i < 64; ++i)
+      d_image[i] = image[i];
+    tcc_status st = digits_run(WEIGHTS d_image, d_logits, NULL);
+    printf("device buffers: %s%s\n", st == TCC_OK ? "ok" : "",
+           tcc_cuda_error_message());
+    st = digits_run(WEIGHTS image, other, NULL);
+    printf("another GPU's buffer: %s: %s\n", tcc_status_string(st),
+           tcc_cuda_error_message());
   }
   tcc_context *context = NULL;
   tcc_status st = tcc_context_create_cuda(1, &context);

@@ -38,6 +38,7 @@ static CUresult maybe_fail(const char *call) {
 typedef struct block {
   char *data;
   size_t bytes;
+  int ordinal; /* the GPU it is on */
 } block;
 static block blocks[64];
 static int num_blocks;
@@ -141,7 +142,7 @@ CUresult cuMemAlloc_v2(uintptr_t *p, size_t bytes) {
   MOCK_CALL(cuMemAlloc_v2);
   check(num_blocks < 64, "mock limits");
   void *data = calloc(1, bytes);
-  blocks[num_blocks++] = (block){data, bytes};
+  blocks[num_blocks++] = (block){data, bytes, 0};
   fprintf(stderr, "mock: cuMemAlloc(%zu)\n", bytes);
   *p = (uintptr_t)data;
   return CUDA_SUCCESS;
@@ -163,6 +164,34 @@ CUresult cuMemcpyDtoHAsync_v2(void *dst, uintptr_t src, size_t bytes,
   memcpy(dst, (void *)src, bytes);
   fprintf(stderr, "mock: cuMemcpyDtoHAsync(%zu bytes)\n", bytes);
   return CUDA_SUCCESS;
+}
+
+/* For test programs: device memory of GPU `ordinal` (host memory here, so
+ * the program can fill and read it). */
+void *mock_device_alloc(size_t bytes, int ordinal) {
+  check(num_blocks < 64, "mock limits");
+  void *data = calloc(1, bytes);
+  blocks[num_blocks++] = (block){data, bytes, ordinal};
+  fprintf(stderr, "mock: device memory of %zu bytes on GPU %d\n", bytes, ordinal);
+  return data;
+}
+
+/* MEMORY_TYPE (2): DEVICE (2) for device memory, else the call fails, as
+ * for unregistered host memory; DEVICE_ORDINAL (9). */
+CUresult cuPointerGetAttribute(void *data, int attribute, uintptr_t p) {
+  MOCK_CALL(cuPointerGetAttribute);
+  for (int i = 0; i < num_blocks; ++i)
+    if (p >= (uintptr_t)blocks[i].data &&
+        p < (uintptr_t)blocks[i].data + blocks[i].bytes) {
+      if (attribute == 2)
+        *(unsigned *)data = 2;
+      else if (attribute == 9)
+        *(int *)data = blocks[i].ordinal;
+      else
+        return CUDA_ERROR_INVALID_VALUE;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
 }
 
 /* The kernel's parameters in the PTX: .param .u64 / .f32 / ... */
