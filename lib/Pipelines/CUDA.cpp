@@ -127,13 +127,18 @@ LogicalResult tcc::checkKernelsLinked(ModuleOp module) {
   WalkResult walk = module.walk([&](gpu::BinaryOp binary) {
     for (Attribute attr : binary.getObjects()) {
       StringRef bytes = cast<gpu::ObjectAttr>(attr).getObject().getValue();
-      size_t at = bytes.find("__nv_");
+      // The first call into libdevice in a kernel's body (the declarations
+      // come before the first .entry), and the kernel it is in.
+      size_t first = bytes.find(".entry ");
+      size_t at = first == StringRef::npos ? first : bytes.find("__nv_", first);
       if (at == StringRef::npos)
         continue;
       StringRef function = bytes.substr(at).take_while(
           [](char c) { return llvm::isAlnum(c) || c == '_'; });
-      module.emitError() << "kernel '" << binary.getSymName() << "' calls "
-                         << function
+      size_t entry = bytes.take_front(at).rfind(".entry ");
+      StringRef kernel = bytes.substr(entry + 7).take_while(
+          [](char c) { return llvm::isAlnum(c) || c == '_'; });
+      module.emitError() << "kernel '" << kernel << "' calls " << function
                          << " from CUDA's libdevice, which only a CUDA "
                             "toolkit has: give --cuda-path (or CUDA_HOME)";
       return WalkResult::interrupt();
