@@ -105,6 +105,25 @@ def graph_inputs(model, dims=None):
     return result
 
 
+def name_unknown_dims(model):
+    """An input dim written as dim_value -1 (an exporter's unknown dim) gets the symbolic name tcc
+    gives it, <input>_dim<i> (see nameUnknownDims in lib/Import/ONNXImporter.cpp)."""
+    inits = {i.name for i in model.graph.initializer}
+    taken = {d.dim_param for v in model.graph.input for d in v.type.tensor_type.shape.dim
+             if d.dim_param}
+    for v in model.graph.input:
+        if v.name in inits:
+            continue
+        for i, d in enumerate(v.type.tensor_type.shape.dim):
+            if d.HasField("dim_value") and d.dim_value == -1:
+                name = f"{v.name}_dim{i}"
+                while name in taken:
+                    name += "_"
+                taken.add(name)
+                d.dim_param = name
+    return model
+
+
 def make_inputs(model, seed, dims=None):
     rng = np.random.default_rng(seed)
     feeds = {}
@@ -357,7 +376,7 @@ def main():
         print(f"e2e_check: {onnx_path} ({'tcc run' if args.tcc_run else 'C harness'}), "
               f"workdir {work}, seed {args.seed}")
 
-        model = onnx.load(onnx_path, load_external_data=False)
+        model = name_unknown_dims(onnx.load(onnx_path, load_external_data=False))
         if args.max_dim:
             return check_bounded(args, onnx_path, name, model, work)
         if args.batches:

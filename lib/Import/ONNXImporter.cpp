@@ -35,8 +35,11 @@
 #include "llvm/Support/Path.h"
 
 #include <onnx/defs/schema.h>
-#include <limits>
 #include <onnx/onnx_pb.h>
+
+#include <functional>
+#include <limits>
+#include <set>
 
 using namespace mlir;
 
@@ -228,6 +231,68 @@ static bool isIf(const onnx::NodeProto &node) {
 /// A Loop of the default domain: unrolled.
 static bool isLoop(const onnx::NodeProto &node) {
   return isDefaultDomain(node.domain()) && node.op_type() == "Loop";
+}
+
+/// Some exporters write an unknown dim as dim_value -1. Those dims become
+/// symbolic: in a graph input, one named `<input>_dim<i>` (made unique),
+/// which --dim pins, messages name and the header shows; elsewhere (graph
+/// outputs, value_info, subgraphs) just unknown. Other negative values stay
+/// errors.
+static void nameUnknownDims(onnx::ModelProto &model) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  std::set<std::string> initializers, taken;
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializers.insert(init.name());
+  for (const onnx::ValueInfoProto &input : graph.input())
+    for (const auto &dim : input.type().tensor_type().shape().dim())
+      if (dim.has_dim_param())
+        taken.insert(dim.dim_param());
+  for (onnx::ValueInfoProto &input : *graph.mutable_input()) {
+    if (initializers.count(input.name()) ||
+        !input.type().tensor_type().has_shape())
+      continue;
+    auto *dims =
+        input.mutable_type()->mutable_tensor_type()->mutable_shape();
+    for (int d = 0; d < dims->dim_size(); ++d) {
+      onnx::TensorShapeProto::Dimension *dim = dims->mutable_dim(d);
+      if (!dim->has_dim_value() || dim->dim_value() != -1)
+        continue;
+      std::string name = input.name() + "_dim" + std::to_string(d);
+      while (!taken.insert(name).second)
+        name += "_";
+      dim->set_dim_param(name);
+    }
+  }
+  std::function<void(onnx::GraphProto &)> clear = [&](onnx::GraphProto &g) {
+    auto unknown = [](onnx::ValueInfoProto &info) {
+      if (!info.type().tensor_type().has_shape())
+        return;
+      for (auto &dim : *info.mutable_type()
+                            ->mutable_tensor_type()
+                            ->mutable_shape()
+                            ->mutable_dim())
+        if (dim.has_dim_value() && dim.dim_value() == -1)
+          dim.clear_dim_value();
+    };
+    for (auto &info : *g.mutable_output())
+      unknown(info);
+    for (auto &info : *g.mutable_value_info())
+      unknown(info);
+    for (onnx::NodeProto &node : *g.mutable_node())
+      for (onnx::AttributeProto &attr : *node.mutable_attribute()) {
+        if (attr.has_g()) {
+          for (auto &info : *attr.mutable_g()->mutable_input())
+            unknown(info);
+          clear(*attr.mutable_g());
+        }
+        for (onnx::GraphProto &sub : *attr.mutable_graphs()) {
+          for (auto &info : *sub.mutable_input())
+            unknown(info);
+          clear(sub);
+        }
+      }
+  };
+  clear(graph);
 }
 
 static std::string domainName(const onnx::NodeProto &node) {
@@ -1445,6 +1510,7 @@ OwningOpRef<ModuleOp> Importer::importBytes(StringRef bytes, StringRef path) {
     opset = imp.version();
     imported = true;
   }
+  nameUnknownDims(model);
   for (const onnx::FunctionProto &fn : model.functions())
     functions[fn.domain() + ":" + fn.name()] = &fn;
   if (!imported) {

@@ -642,7 +642,24 @@ def bounded_transposed():
     return model("bounded_transposed", nodes, [vi("x", [1, "seq", 4])], [vi("y", [1, 4, "seq"])])
 
 
-CHECKED = [constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
+def unknown_dims():
+    # An exporter's unknown dims written as dim_value -1 (in the input, the output and a
+    # value_info): dim 0 of x becomes the symbolic dim 'x_dim0', a run-time batch.
+    nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu0"),
+             helper.make_node("Add", ["r", "bias"], ["y"], name="add0")]
+    inits = [init("bias", np.arange(4, dtype=np.float32))]
+    m = model("unknown_dims", nodes, [vi("x", [-1, 3, 4])], [vi("y", [-1, 3, 4])], inits)
+    m.graph.value_info.append(vi("r", [-1, 3, 4]))
+    return m
+
+
+def unknown_dims_inner():
+    # dim_value -1 inside: 'x_dim1' must be pinned (a Softmax over it mixes its elements).
+    nodes = [helper.make_node("Softmax", ["x"], ["y"], name="softmax0", axis=-1)]
+    return model("unknown_dims_inner", nodes, [vi("x", [2, -1])], [vi("y", [2, -1])])
+
+
+CHECKED = [unknown_dims, unknown_dims_inner, constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
            norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10,
            batch_mlp, batch_rows, batch_seq_first, batch_rows_behind, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq,
            nonzero, nonzero_transposed, nonzero_reduced, bounded_attention, batch_bounded_attention, bounded_count,
@@ -1128,7 +1145,8 @@ SYMBOLIC_MULTIPLES = {"rows": 2}
 
 
 def dims_of(info):
-    return [d.dim_value if d.HasField("dim_value")
+    # dim_value -1: an exporter's unknown dim (unknown_dims), run as a symbolic one.
+    return [d.dim_value if d.HasField("dim_value") and d.dim_value >= 0
             else SYMBOLIC_DIM * SYMBOLIC_MULTIPLES.get(d.dim_param, 1)
             for d in info.type.tensor_type.shape.dim]
 
