@@ -848,11 +848,26 @@ def groupnorm_v18_input_scale():
                  [vi("x", [1, 4, 2]), vi("s", [2]), vi("b", [2])], [vi("y", [1, 4, 2])], opset=18)
 
 
+def cumsum_axis_input():
+    # CumSum's axis a model input: known only at run time.
+    nodes = [helper.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum0")]
+    return model("cumsum_axis_input", nodes, [vi("x", [2, 3]), vi("axis", [], TensorProto.INT64)],
+                 [vi("y", [2, 3])])
+
+
+def squeeze_axes_input():
+    # Squeeze's axes a model input: the output's rank depends on their values.
+    nodes = [helper.make_node("Squeeze", ["x", "axes"], ["y"], name="squeeze0")]
+    return model("squeeze_axes_input", nodes,
+                 [vi("x", [1, 3, 1]), vi("axes", [1], TensorProto.INT64)],
+                 [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+
+
 BAD = [no_opset, old_opset, sequence_input, string_input, no_shape, external_data,
        bad_initializer, undefined_input, softmax_v11_axis, bn_spatial0, unknown_attr,
        maxpool_indices, dangling_output, constant_string, tensors_attr, conv_bad_channels,
        cast_string_to, cast_fp8,
-       groupnorm_v18_input_scale]
+       groupnorm_v18_input_scale, cumsum_axis_input, squeeze_axes_input]
 
 
 def if_runtime():

@@ -55,6 +55,18 @@ struct ConvertONNXToLinalg
     target.addIllegalDialect<tcc::onnx::ONNXDialect>();
     // `none` placeholders die with their users.
     target.addLegalOp<tcc::onnx::NoValueOp>();
+    // A pattern that refuses an op says why; the driver's "failed to
+    // legalize" after it would only repeat that the op is left.
+    DenseSet<Location> explained;
+    ScopedDiagnosticHandler quiet(ctx, [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      if (StringRef(diag.str()).starts_with("failed to legalize operation") &&
+          explained.contains(diag.getLocation()))
+        return success();
+      explained.insert(diag.getLocation());
+      return failure();
+    });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

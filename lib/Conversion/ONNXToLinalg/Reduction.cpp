@@ -1,5 +1,8 @@
 //===- Reduction.cpp - ONNX Reduce*, Arg*, CumSum, TopK to linalg --------===//
 #include "Patterns.h"
+#include "tcc/Header.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -242,9 +245,25 @@ struct CumulativePattern : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     std::optional<int64_t> axisValue = onnx::getConstantInt(op.getAxis());
-    if (!axisValue)
-      return op.emitOpError()
-             << "with a non-constant axis is not supported yet";
+    if (!axisValue) {
+      InFlightDiagnostic diag = op.emitOpError()
+                                << "needs a constant axis (here known only at "
+                                   "run time); ";
+      Value axis = op.getAxis();
+      BlockArgument arg = dyn_cast<BlockArgument>(axis);
+      func::FuncOp fn =
+          arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+              : func::FuncOp();
+      StringAttr name = fn ? fn.getArgAttrOfType<StringAttr>(
+                                 arg.getArgNumber(), tcc::kNameAttr)
+                           : StringAttr();
+      if (name)
+        diag << "it is input '" << name.getValue() << "': bind it with --bind "
+             << name.getValue() << "=FILE";
+      else
+        diag << "bind the inputs it depends on with --bind";
+      return diag;
+    }
     auto type = dyn_cast<RankedTensorType>(adaptor.getX().getType());
     if (!type || !type.hasStaticShape())
       return op.emitOpError() << "with a dynamic shape is not supported yet";

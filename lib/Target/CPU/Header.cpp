@@ -133,7 +133,10 @@ FailureOr<tcc::ModelSignature> tcc::getSignature(func::FuncOp func) {
     t.dtype = dtype ? dtype.getInt() : 0;
     auto ranked = dyn_cast<RankedTensorType>(type);
     if (!ranked)
-      return func.emitError() << what << " '" << t.name << "' has no rank";
+      return func.emitError()
+             << what << " '" << t.name
+             << "' has a rank that depends on input values (axes, a shape, "
+                "...); bind them at compile time with --bind NAME=FILE";
     auto dimNames = attrs ? attrs.getAs<ArrayAttr>(kDimNamesAttr) : ArrayAttr();
     bool dataDependent = what == "output" && !ranked.hasStaticShape() &&
                          fromNonZero(func, index);
