@@ -17,10 +17,14 @@
 //       RMSNormalization(X, scale)
 //   FusedMatMul(A, B; alpha, transA, transB)
 //       alpha * MatMul(A or A^T, B or B^T) (last two axes)
+//   FusedConv(X, W, B?, Z?; activation, activation_params, Conv's)
+//       activation(Conv(X, W, B) + Z): Relu, Tanh, Sigmoid, LeakyRelu(alpha),
+//       Clip(min, max), HardSigmoid(alpha, beta)
 //
 //===----------------------------------------------------------------------===//
 #include "Contrib.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -118,6 +122,14 @@ public:
     a->set_name(name);
     a->set_type(onnx::AttributeProto::STRING);
     a->set_s(v);
+  }
+
+  /// Copies the node's attributes to `n`, but those named in `except`.
+  void copyAttrs(onnx::NodeProto &n,
+                 std::initializer_list<llvm::StringRef> except) const {
+    for (const onnx::AttributeProto &a : node.attribute())
+      if (llvm::none_of(except, [&](llvm::StringRef e) { return a.name() == e; }))
+        *n.add_attribute() = a;
   }
 
   /// A float scalar of the element type of `like`.
@@ -249,6 +261,57 @@ bool fusedMatMul(Body &f, llvm::ArrayRef<int64_t> ranks, std::string &error) {
   return true;
 }
 
+bool fusedConv(Body &f, llvm::ArrayRef<int64_t>, std::string &error) {
+  std::string activation;
+  if (const onnx::AttributeProto *a = f.attr("activation"))
+    activation = a->s();
+  std::vector<float> params;
+  if (const onnx::AttributeProto *a = f.attr("activation_params"))
+    params.assign(a->floats().begin(), a->floats().end());
+  std::vector<std::string> convInputs = {Body::in(0), Body::in(1)};
+  if (f.has(2))
+    convInputs.push_back(Body::in(2));
+  bool plain = activation.empty() || activation == "Identity";
+  std::string conv = plain && !f.has(3) ? Body::out(0) : f.temp();
+  f.copyAttrs(f.add("Conv", convInputs, {conv}),
+              {"activation", "activation_params"});
+  std::string x = conv;
+  if (f.has(3)) {
+    x = plain ? Body::out(0) : f.temp();
+    f.add("Add", {conv, Body::in(3)}, {x});
+  }
+  if (plain)
+    return true;
+  auto param = [&](size_t i, float dflt) {
+    return i < params.size() ? params[i] : dflt;
+  };
+  if (activation == "Relu" || activation == "Tanh" ||
+      activation == "Sigmoid") {
+    f.add(activation == "Relu"   ? "Relu"
+          : activation == "Tanh" ? "Tanh"
+                                 : "Sigmoid",
+          {x}, {Body::out(0)});
+  } else if (activation == "LeakyRelu") {
+    Body::setFloat(f.add("LeakyRelu", {x}, {Body::out(0)}), "alpha",
+                   param(0, 0.01f));
+  } else if (activation == "HardSigmoid") {
+    onnx::NodeProto &n = f.add("HardSigmoid", {x}, {Body::out(0)});
+    Body::setFloat(n, "alpha", param(0, 0.2f));
+    Body::setFloat(n, "beta", param(1, 0.5f));
+  } else if (activation == "Clip") {
+    if (params.size() < 2) {
+      error = "activation Clip needs activation_params (min, max)";
+      return false;
+    }
+    f.add("Clip", {x, f.scalarLike(params[0], x), f.scalarLike(params[1], x)},
+          {Body::out(0)});
+  } else {
+    error = "activation '" + activation + "' is not supported";
+    return false;
+  }
+  return true;
+}
+
 const std::pair<const char *, Expander> kExpanders[] = {
     {"Gelu", gelu},
     {"BiasGelu", biasGelu},
@@ -259,6 +322,7 @@ const std::pair<const char *, Expander> kExpanders[] = {
     {"SkipSimplifiedLayerNormalization", skipSimplifiedLayerNorm},
     {"SimplifiedLayerNormalization", simplifiedLayerNorm},
     {"FusedMatMul", fusedMatMul},
+    {"FusedConv", fusedConv},
 };
 
 } // namespace

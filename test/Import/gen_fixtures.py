@@ -962,7 +962,36 @@ def contrib_ops():
                  [vi("mm", [2, 3, 6]), vi("sum", [2, 3, h])], inits, extra_opsets=[(ms, 1)])
 
 
-CHECKED += [if_runtime, loop_unrolled, local_function, contrib_ops]
+def contrib_conv():
+    # com.microsoft FusedConv (onnxruntime's conv + activation fusion, with the sum input Z), and
+    # LayerNormalization in an opset-13 file (onnxruntime registers it in the default domain
+    # before ONNX had it), as its optimizer writes them into files.
+    r = rng(33)
+    ms = "com.microsoft"
+    inits = [init("w1", r.standard_normal((4, 3, 3, 3)).astype(np.float32)),
+             init("b1", r.standard_normal(4).astype(np.float32)),
+             init("w2", r.standard_normal((4, 4, 1, 1)).astype(np.float32)),
+             init("w3", r.standard_normal((4, 2, 3, 3)).astype(np.float32)),
+             init("gamma", r.standard_normal(6).astype(np.float32)),
+             init("beta", r.standard_normal(6).astype(np.float32))]
+    nodes = [helper.make_node("FusedConv", ["x", "w1", "b1"], ["c1"], name="fusedconv_relu",
+                              domain=ms, activation="Relu", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1]),
+             helper.make_node("FusedConv", ["c1", "w2", "", "c1"], ["c2"], name="fusedconv_sum",
+                              domain=ms, activation="LeakyRelu", activation_params=[0.1]),
+             helper.make_node("FusedConv", ["c2", "w3"], ["c3"], name="fusedconv_clip",
+                              domain=ms, activation="Clip", activation_params=[-0.5, 0.5],
+                              group=2, kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+             helper.make_node("FusedConv", ["c3", "w2"], ["c4"], name="fusedconv_hardsigmoid",
+                              domain=ms, activation="HardSigmoid", activation_params=[0.3, 0.4]),
+             helper.make_node("LayerNormalization", ["x", "gamma", "beta"], ["ln"],
+                              name="layernorm0", axis=-1, epsilon=1e-5)]
+    return model("contrib_conv", nodes, [vi("x", [1, 3, 6, 6])],
+                 [vi("c4", [1, 4, 3, 3]), vi("ln", [1, 3, 6, 6])], inits, opset=13,
+                 extra_opsets=[(ms, 1)])
+
+
+CHECKED += [if_runtime, loop_unrolled, local_function, contrib_ops, contrib_conv]
 
 
 def contractions():
@@ -1073,6 +1102,24 @@ def contrib_mean():
                  [init("g", np.ones(4, np.float32))], extra_opsets=[("com.microsoft", 1)])
 
 
+def fusedconv(name, **attrs):
+    ms = "com.microsoft"
+    w = init("w", np.ones((1, 1, 1, 1), np.float32))
+    nodes = [helper.make_node("FusedConv", ["x", "w"], ["y"], name=name, domain=ms, **attrs)]
+    return model(name, nodes, [vi("x", [1, 1, 2, 2])], [vi("y", [1, 1, 2, 2])], [w],
+                 extra_opsets=[(ms, 1)])
+
+
+def fusedconv_activation():
+    # FusedConv with an activation onnxruntime's fusions never write.
+    return fusedconv("fusedconv_activation", activation="Selu")
+
+
+def fusedconv_clip():
+    # FusedConv with a Clip activation without its bounds.
+    return fusedconv("fusedconv_clip", activation="Clip")
+
+
 def contrib_unknown():
     nodes = [helper.make_node("EmbedLayerNormalization", ["x"], ["y"], name="embed0",
                               domain="com.microsoft")]
@@ -1149,7 +1196,8 @@ def fusedmatmul_batch():
 
 BAD += [external_escape, external_absolute, external_short]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
-        contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive]
+        contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive,
+        fusedconv_activation, fusedconv_clip]
 
 
 SYMBOLIC_DIM = 2  # value fed for a dim_param (e.g. "batch") when checking
@@ -1175,7 +1223,7 @@ def random_feeds(m, seed=0):
 
 
 # Valid for onnxruntime but not for onnx.checker (ops onnxruntime adds to the default domain).
-ORT_ONLY = {"contrib_ops"}
+ORT_ONLY = {"contrib_ops", "contrib_conv"}
 
 
 def check(path, m):
