@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# check.sh - sets up, builds, runs the lit suite and ONNX's conformance tests, then the hardening
+# check.sh - sets up, builds, runs the lit suite and ONNX's conformance tests (CPU, and the CUDA
+# target's kernels emulated on the CPU), then the hardening
 # checks: the lit suite again on an ASan + UBSan build (utils/sanitize.sh) and a short run of each
 # fuzzer (utils/fuzz.sh, 60 s each); last line: "N passed, N failed, N skipped".
 set -euo pipefail
@@ -25,24 +26,34 @@ echo "lit: $passed passed, $failed failed, $skipped skipped"
 # ONNX backend conformance (test/conformance/README.md): a test on the
 # expected-pass list that fails, or any crash, is a failure; tests tcc does
 # not support yet are reported, and counted as skipped.
-summary=build/conformance/summary.json
 mkdir -p build/conformance
-rm -f "$summary"
-crc=0
-.venv/bin/python utils/conformance.py --summary "$summary" > build/conformance.log 2>&1 || crc=$?
-tail -n 25 build/conformance.log
-if [[ -f "$summary" ]]; then
-  read -r cp cf cs creg ccrash < <(.venv/bin/python -c \
-    "import json,sys; d=json.load(open(sys.argv[1])); print(d['passed'], d['failed'], d['skipped'], d['regressions'], d['crashes'])" \
-    "$summary")
-  echo "conformance: $cp passed, $((cf - creg)) not supported yet (known failures), $cs out of scope, $creg regressions, $ccrash crashes"
-  passed=$((passed + cp))
-  failed=$((failed + creg + ccrash))
-  skipped=$((skipped + cf - creg + cs))
-else
-  echo "check: conformance.py wrote no summary (status $crc)" >&2
-  failed=$((failed + 1))
-fi
+# conformance LABEL SUFFIX [conformance.py options]: one run, its counts added to the totals.
+conformance() {
+  local label=$1 suffix=$2 summary=build/conformance/summary$2.json crc=0
+  shift 2
+  rm -f "$summary"
+  .venv/bin/python utils/conformance.py "$@" --report "build/conformance/report$suffix.md" \
+    --json "build/conformance/results$suffix.json" --summary "$summary" \
+    > "build/conformance$suffix.log" 2>&1 || crc=$?
+  tail -n 25 "build/conformance$suffix.log"
+  if [[ -f "$summary" ]]; then
+    read -r cp cf cs creg ccrash < <(.venv/bin/python -c \
+      "import json,sys; d=json.load(open(sys.argv[1])); print(d['passed'], d['failed'], d['skipped'], d['regressions'], d['crashes'])" \
+      "$summary")
+    echo "$label: $cp passed, $((cf - creg)) not supported yet (known failures), $cs out of scope, $creg regressions, $ccrash crashes"
+    passed=$((passed + cp))
+    failed=$((failed + creg + ccrash))
+    skipped=$((skipped + cf - creg + cs))
+  else
+    echo "check: conformance.py ($label) wrote no summary (status $crc)" >&2
+    failed=$((failed + 1))
+  fi
+}
+conformance conformance ""
+# The same tests with the CUDA target's kernels emulated on the CPU (--gpu-emulate: the GPU
+# tiling, thread mapping and bounds checks against ONNX's data, without a GPU).
+conformance "conformance (--target cuda --gpu-emulate)" -gpu-emulate \
+  --tcc-args "--target cuda --gpu-emulate"
 # Hardening: the same lit suite on the sanitizer build (a sanitizer report fails its test), then
 # each fuzzer for a minute from seeds of ONNX's test models (a finding fails the run).
 src=0
