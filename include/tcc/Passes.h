@@ -101,6 +101,13 @@ bool isMultiplyAccumulate(mlir::linalg::LinalgOp op);
 /// no results.
 bool isKernelOp(mlir::Operation *op);
 
+/// Whether `op` or an op nested in it has a memory effect that `pred`
+/// accepts.
+bool anyMemoryEffect(
+    mlir::Operation *op,
+    llvm::function_ref<bool(const mlir::MemoryEffects::EffectInstance &)>
+        pred);
+
 /// `_<static loop ranges>` of a linalg op (`d` where dynamic), else "".
 std::string kernelRangesSuffix(mlir::Operation *op);
 

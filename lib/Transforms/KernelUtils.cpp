@@ -99,6 +99,22 @@ int64_t tcc::rowBytes(ValueRange buffers, ArrayRef<int64_t> rows) {
   return bytes;
 }
 
+bool tcc::anyMemoryEffect(
+    Operation *op,
+    function_ref<bool(const MemoryEffects::EffectInstance &)> pred) {
+  return op
+      ->walk([&](Operation *inner) {
+        auto iface = dyn_cast<MemoryEffectOpInterface>(inner);
+        if (!iface)
+          return WalkResult::advance();
+        SmallVector<MemoryEffects::EffectInstance> effects;
+        iface.getEffects(effects);
+        return llvm::any_of(effects, pred) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 std::string tcc::kernelRangesSuffix(Operation *op) {
   std::string suffix;
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {

@@ -22,20 +22,10 @@ namespace {
 
 /// Whether `op` or an op in it reads or writes a memref.
 bool touchesMemory(Operation *op) {
-  return op
-      ->walk([](Operation *inner) {
-        auto iface = dyn_cast<MemoryEffectOpInterface>(inner);
-        if (!iface)
-          return WalkResult::advance();
-        SmallVector<MemoryEffects::EffectInstance> effects;
-        iface.getEffects(effects);
-        for (const MemoryEffects::EffectInstance &e : effects)
-          if (isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect()) &&
-              e.getValue() && isa<MemRefType>(e.getValue().getType()))
-            return WalkResult::interrupt();
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
+  return tcc::anyMemoryEffect(op, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect()) &&
+           e.getValue() && isa<MemRefType>(e.getValue().getType());
+  });
 }
 
 /// Whether `op` holds a linalg op.

@@ -59,20 +59,11 @@ Place placeOf(Value v) {
 
 /// Whether `launch` may write memory at `place`.
 bool writes(gpu::LaunchOp launch, const Place &place) {
-  return launch
-      ->walk([&](Operation *op) {
-        auto iface = dyn_cast<MemoryEffectOpInterface>(op);
-        if (!iface)
-          return WalkResult::advance();
-        SmallVector<MemoryEffects::EffectInstance> effects;
-        iface.getEffects(effects);
-        for (const MemoryEffects::EffectInstance &e : effects)
-          if (isa<MemoryEffects::Write>(e.getEffect()) &&
-              (!e.getValue() || placeOf(e.getValue()).overlaps(place)))
-            return WalkResult::interrupt();
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
+  return tcc::anyMemoryEffect(
+      launch, [&](const MemoryEffects::EffectInstance &e) {
+        return isa<MemoryEffects::Write>(e.getEffect()) &&
+               (!e.getValue() || placeOf(e.getValue()).overlaps(place));
+      });
 }
 
 struct GPUSinkLoads : tcc::impl::GPUSinkLoadsBase<GPUSinkLoads> {
