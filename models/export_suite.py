@@ -7,6 +7,9 @@ Flavours:
   ts17  the TorchScript exporter (torch.onnx.export(..., dynamo=False)) at opset 17
   new   the newest exporter (torch.onnx.export(..., dynamo=True), needs onnxscript) at the newest
         opset it supports (torch < 2.5: the TorchScript exporter at its newest opset)
+  ortopt  the ts17 file as onnxruntime's optimizer rewrites it (ORT_ENABLE_EXTENDED, written with
+        optimized_model_filepath): com.microsoft fused ops (FusedConv, FusedGemm, FusedMatMul,
+        BiasGelu, SkipLayerNormalization, ...) as files people ship have them
 
 No weights are downloaded: timm models use pretrained=False, transformers models are built with
 `from_config` from the architecture's published configuration (e.g. BertConfig() is bert-base).
@@ -31,7 +34,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from export_torchvision import calibrate_batchnorm, publish  # noqa: E402
 
-FLAVOURS = ("ts17", "new")
+FLAVOURS = ("ts17", "new", "ortopt")
 DEFAULT_CACHE = os.path.join(ROOT, "build", "models", "suite")
 
 # Concrete values of the symbolic dims: the export examples (batch 2 so that no exporter
@@ -501,6 +504,30 @@ def onnx_path(cache_dir, flavour, name):
     return os.path.join(cache_dir, flavour, name + ".onnx")
 
 
+def optimize_with_onnxruntime(src, out_path, verbose=True):
+    """Writes `src` as onnxruntime's CPU optimizer leaves it (extended level: its fusions into
+    com.microsoft ops, no layout changes) to out_path; returns out_path."""
+    try:
+        import onnxruntime as ort
+    except ImportError as e:
+        raise ExportError(f"onnxruntime is not installed: {e}")
+    start = time.monotonic()
+    os.makedirs(os.path.dirname(out_path), exist_ok=True)
+    tmp = out_path + ".tmp.onnx"
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    so.optimized_model_filepath = tmp
+    try:
+        ort.InferenceSession(src, so, providers=["CPUExecutionProvider"])
+    except Exception as e:
+        raise ExportError(f"onnxruntime cannot optimize {src}: {_first_line(e)}")
+    os.replace(tmp, out_path)
+    if verbose:
+        print(f"export_suite: wrote {out_path} (onnxruntime-optimized, "
+              f"{time.monotonic() - start:.1f} s)", file=sys.stderr)
+    return out_path
+
+
 def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
     """Writes <cache_dir>/<flavour>/<name>.onnx unless it exists; returns its path.
     Raises ExportError (with the exporter's reason) when the model cannot be built or exported."""
@@ -509,6 +536,9 @@ def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
     out_path = onnx_path(cache_dir, flavour, spec.name)
     if os.path.exists(out_path):
         return out_path
+    if flavour == "ortopt":
+        return optimize_with_onnxruntime(export(spec, "ts17", cache_dir, verbose), out_path,
+                                         verbose)
     try:
         import torch
     except ImportError as e:

@@ -20,6 +20,8 @@
 //   FusedConv(X, W, B?, Z?; activation, activation_params, Conv's)
 //       activation(Conv(X, W, B) + Z): Relu, Tanh, Sigmoid, LeakyRelu(alpha),
 //       Clip(min, max), HardSigmoid(alpha, beta)
+//   FusedGemm(A, B, C?; Gemm's, activation, activation_alpha, _beta)
+//       activation(Gemm(A, B, C))
 //
 //===----------------------------------------------------------------------===//
 #include "Contrib.h"
@@ -261,32 +263,18 @@ bool fusedMatMul(Body &f, llvm::ArrayRef<int64_t> ranks, std::string &error) {
   return true;
 }
 
-bool fusedConv(Body &f, llvm::ArrayRef<int64_t>, std::string &error) {
-  std::string activation;
-  if (const onnx::AttributeProto *a = f.attr("activation"))
-    activation = a->s();
-  std::vector<float> params;
-  if (const onnx::AttributeProto *a = f.attr("activation_params"))
-    params.assign(a->floats().begin(), a->floats().end());
-  std::vector<std::string> convInputs = {Body::in(0), Body::in(1)};
-  if (f.has(2))
-    convInputs.push_back(Body::in(2));
-  bool plain = activation.empty() || activation == "Identity";
-  std::string conv = plain && !f.has(3) ? Body::out(0) : f.temp();
-  f.copyAttrs(f.add("Conv", convInputs, {conv}),
-              {"activation", "activation_params"});
-  std::string x = conv;
-  if (f.has(3)) {
-    x = plain ? Body::out(0) : f.temp();
-    f.add("Add", {conv, Body::in(3)}, {x});
-  }
-  if (plain)
-    return true;
+/// Output 0 = `activation`(x), as onnxruntime's fused kernels apply it
+/// (MLAS activations); `params`: LeakyRelu's alpha, HardSigmoid's alpha and
+/// beta, Clip's min and max.
+bool activate(Body &f, const std::string &x, const std::string &activation,
+              const std::vector<float> &params, std::string &error) {
   auto param = [&](size_t i, float dflt) {
     return i < params.size() ? params[i] : dflt;
   };
-  if (activation == "Relu" || activation == "Tanh" ||
-      activation == "Sigmoid") {
+  if (activation.empty() || activation == "Identity") {
+    f.add("Identity", {x}, {Body::out(0)});
+  } else if (activation == "Relu" || activation == "Tanh" ||
+             activation == "Sigmoid") {
     f.add(activation == "Relu"   ? "Relu"
           : activation == "Tanh" ? "Tanh"
                                  : "Sigmoid",
@@ -300,7 +288,7 @@ bool fusedConv(Body &f, llvm::ArrayRef<int64_t>, std::string &error) {
     Body::setFloat(n, "beta", param(1, 0.5f));
   } else if (activation == "Clip") {
     if (params.size() < 2) {
-      error = "activation Clip needs activation_params (min, max)";
+      error = "activation Clip needs its min and max";
       return false;
     }
     f.add("Clip", {x, f.scalarLike(params[0], x), f.scalarLike(params[1], x)},
@@ -310,6 +298,42 @@ bool fusedConv(Body &f, llvm::ArrayRef<int64_t>, std::string &error) {
     return false;
   }
   return true;
+}
+
+/// The node's `activation` attribute ("" when none).
+std::string activationOf(const Body &f) {
+  const onnx::AttributeProto *a = f.attr("activation");
+  return a ? a->s() : "";
+}
+
+bool fusedConv(Body &f, llvm::ArrayRef<int64_t>, std::string &error) {
+  std::vector<float> params;
+  if (const onnx::AttributeProto *a = f.attr("activation_params"))
+    params.assign(a->floats().begin(), a->floats().end());
+  std::vector<std::string> convInputs = {Body::in(0), Body::in(1)};
+  if (f.has(2))
+    convInputs.push_back(Body::in(2));
+  std::string x = f.temp();
+  f.copyAttrs(f.add("Conv", convInputs, {x}),
+              {"activation", "activation_params"});
+  if (f.has(3))
+    x = f.apply("Add", {x, Body::in(3)});
+  return activate(f, x, activationOf(f), params, error);
+}
+
+bool fusedGemm(Body &f, llvm::ArrayRef<int64_t>, std::string &error) {
+  std::vector<float> params;
+  for (const char *name : {"activation_alpha", "activation_beta"})
+    if (const onnx::AttributeProto *a = f.attr(name))
+      params.push_back(a->f());
+  std::vector<std::string> inputs = {Body::in(0), Body::in(1)};
+  if (f.has(2))
+    inputs.push_back(Body::in(2));
+  std::string x = f.temp();
+  f.copyAttrs(f.add("Gemm", inputs, {x}),
+              {"activation", "activation_alpha", "activation_beta",
+               "activation_gamma"});
+  return activate(f, x, activationOf(f), params, error);
 }
 
 const std::pair<const char *, Expander> kExpanders[] = {
@@ -323,6 +347,7 @@ const std::pair<const char *, Expander> kExpanders[] = {
     {"SimplifiedLayerNormalization", simplifiedLayerNorm},
     {"FusedMatMul", fusedMatMul},
     {"FusedConv", fusedConv},
+    {"FusedGemm", fusedGemm},
 };
 
 } // namespace

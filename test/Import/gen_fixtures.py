@@ -963,7 +963,8 @@ def contrib_ops():
 
 
 def contrib_conv():
-    # com.microsoft FusedConv (onnxruntime's conv + activation fusion, with the sum input Z), and
+    # com.microsoft FusedConv (onnxruntime's conv + activation fusion, with the sum input Z) and
+    # FusedGemm, and
     # LayerNormalization in an opset-13 file (onnxruntime registers it in the default domain
     # before ONNX had it), as its optimizer writes them into files.
     r = rng(33)
@@ -973,7 +974,9 @@ def contrib_conv():
              init("w2", r.standard_normal((4, 4, 1, 1)).astype(np.float32)),
              init("w3", r.standard_normal((4, 2, 3, 3)).astype(np.float32)),
              init("gamma", r.standard_normal(6).astype(np.float32)),
-             init("beta", r.standard_normal(6).astype(np.float32))]
+             init("beta", r.standard_normal(6).astype(np.float32)),
+             init("wg", r.standard_normal((4, 6)).astype(np.float32)),
+             init("cg", r.standard_normal(4).astype(np.float32))]
     nodes = [helper.make_node("FusedConv", ["x", "w1", "b1"], ["c1"], name="fusedconv_relu",
                               domain=ms, activation="Relu", kernel_shape=[3, 3],
                               pads=[1, 1, 1, 1]),
@@ -985,10 +988,13 @@ def contrib_conv():
              helper.make_node("FusedConv", ["c3", "w2"], ["c4"], name="fusedconv_hardsigmoid",
                               domain=ms, activation="HardSigmoid", activation_params=[0.3, 0.4]),
              helper.make_node("LayerNormalization", ["x", "gamma", "beta"], ["ln"],
-                              name="layernorm0", axis=-1, epsilon=1e-5)]
-    return model("contrib_conv", nodes, [vi("x", [1, 3, 6, 6])],
-                 [vi("c4", [1, 4, 3, 3]), vi("ln", [1, 3, 6, 6])], inits, opset=13,
-                 extra_opsets=[(ms, 1)])
+                              name="layernorm0", axis=-1, epsilon=1e-5),
+             helper.make_node("FusedGemm", ["a", "wg", "cg"], ["gm"], name="fusedgemm0",
+                              domain=ms, transB=1, alpha=0.5, beta=2.0, activation="LeakyRelu",
+                              activation_alpha=0.2)]
+    return model("contrib_conv", nodes, [vi("x", [1, 3, 6, 6]), vi("a", [2, 6])],
+                 [vi("c4", [1, 4, 3, 3]), vi("ln", [1, 3, 6, 6]), vi("gm", [2, 4])], inits,
+                 opset=13, extra_opsets=[(ms, 1)])
 
 
 CHECKED += [if_runtime, loop_unrolled, local_function, contrib_ops, contrib_conv]
