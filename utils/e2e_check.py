@@ -148,7 +148,7 @@ def reference(onnx_path, feeds):
 
 def run_harness(args, onnx_path, name, feeds, refs, work):
     obj = os.path.join(work, name + ".o")
-    run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name])
+    run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name] + args.tcc_args)
     exe = link_harness(args, name, obj, work)
     return run_harness_exe(exe, feeds, refs, work)
 
@@ -209,7 +209,7 @@ def run_tcc_run(args, onnx_path, feeds, refs, work):
         path = os.path.join(out_dir, oname + ".npy")
         if os.path.exists(path):
             os.unlink(path)
-    run(cmd + ["--output-dir", out_dir])
+    run(cmd + ["--output-dir", out_dir] + args.tcc_args)
     return {oname: np.load(os.path.join(out_dir, oname + ".npy")) for oname in refs}
 
 
@@ -272,7 +272,7 @@ def check_batches(args, onnx_path, name, model, work):
     """Compiles the model once, its symbolic batch dim left to run time, and checks it at each of
     args.batches (every symbolic input dim takes the batch's value)."""
     obj = os.path.join(work, name + ".o")
-    run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name])
+    run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name] + args.tcc_args)
     exe = link_harness(args, name, obj, work)
     symbolic = {d.dim_param for v in model.graph.input
                 for d in v.type.tensor_type.shape.dim if d.dim_param}
@@ -310,7 +310,7 @@ def check_bounded(args, onnx_path, name, model, work):
         k, v = spec.split("=")
         pins[k] = int(v)
     run([args.tcc, "compile", onnx_path, "-o", obj, "--name", name, "--max-dim", args.max_dim]
-        + [f for spec in args.dim or [] for f in ("--dim", spec)])
+        + args.tcc_args + [f for spec in args.dim or [] for f in ("--dim", spec)])
     exe = link_harness(args, name, obj, work)
     if args.batches:
         if len(args.batches) != len(args.values):
@@ -356,6 +356,9 @@ def main():
                    help="B1,B2,...: compile once with the symbolic batch dim left to run time, "
                         "run the C harness at each batch (with --max-dim: at each batch with the "
                         "matching one of --values)")
+    p.add_argument("--tcc-args", type=shlex.split, default=[],
+                   help="more options of tcc compile / tcc run, one string "
+                        "(e.g. \"--target cuda --gpu-emulate\")")
     args = p.parse_args()
 
     try:

@@ -11,7 +11,9 @@
 // CUDA driver and copies the buffers (tcc-gpu-lower-launches). With
 // `gpuEmulate`, the mapped launches run as loops in a CPU object instead.
 //
-// Not yet: shared-memory tiles and tensor cores (issues 39, 45).
+// Matmuls and convolutions (two inputs folded into the output over
+// reduction loops) are kernels on shared-memory tiles of their own
+// (tcc-gpu-tile-contractions). Not yet: tensor cores (issue 45).
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines.h"
@@ -47,6 +49,9 @@ void tcc::buildCUDAKernelsPipeline(OpPassManager &pm,
   }
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::createGPUPrepareKernels());
+  // Matmuls and convolutions on shared-memory tiles, each its own launch;
+  // the other linalg ops one thread per output element.
+  fpm.addPass(tcc::createGPUTileContractions());
   fpm.addPass(createConvertLinalgToParallelLoopsPass());
   // Each nest one loop, tiled into blocks of 256 threads: the innermost
   // dim on neighbouring threads (a warp's loads coalesce), every thread of

@@ -1039,6 +1039,42 @@ def parallel():
                  [vi("c", [2, 16, 22, 22]), vi("m1", [512, 40]), vi("m2", [256, 48])], inits)
 
 
+def gpu_tiles():
+    """Contractions for --target cuda's shared-memory tiles (tcc-gpu-tile-contractions) whose
+    extents leave tiles partly empty (M, N, K not multiples of 16 or 64): a matmul, batch dims
+    broadcast from either side, Gemm with transB and a bias, a strided, dilated, padded
+    convolution (an implicit GEMM over channels and taps), a grouped one (the group a batch dim),
+    and MatMulInteger (u8 x s8 with zero points, s32 accumulation)."""
+    r = rng(42)
+    nodes = [helper.make_node("MatMul", ["a", "w1"], ["m1"], name="matmul_odd"),
+             helper.make_node("MatMul", ["p", "q"], ["m2"], name="matmul_broadcast"),
+             helper.make_node("Gemm", ["g", "wg", "cg"], ["gm"], name="gemm_transb", transB=1),
+             helper.make_node("Conv", ["x", "wc"], ["c1"], name="conv_s2_d2", kernel_shape=[3, 3],
+                              pads=[2, 2, 2, 2], strides=[2, 2], dilations=[2, 2]),
+             helper.make_node("Conv", ["x2", "wc2"], ["c2"], name="conv_grouped", group=2,
+                              kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             helper.make_node("MatMulInteger", ["iu", "wi", "azp", "bzp"], ["mi"],
+                              name="matmul_integer")]
+    inits = [init("w1", r.standard_normal((20, 40), dtype=np.float32)),
+             init("wg", r.standard_normal((48, 29), dtype=np.float32)),
+             init("cg", r.standard_normal(48, dtype=np.float32)),
+             init("wc", r.standard_normal((24, 5, 3, 3), dtype=np.float32)),
+             init("wc2", r.standard_normal((32, 4, 3, 3), dtype=np.float32)),
+             init("wi", r.integers(-128, 128, (33, 20)).astype(np.int8)),
+             init("azp", np.array(3, dtype=np.uint8)),
+             init("bzp", np.array(-5, dtype=np.int8))]
+    return model("gpu_tiles", nodes,
+                 [vi("a", [70, 20]), vi("p", [3, 1, 33, 17]), vi("q", [1, 2, 17, 50]),
+                  vi("g", [37, 29]), vi("x", [2, 5, 19, 17]), vi("x2", [1, 8, 12, 12]),
+                  vi("iu", [40, 33], TensorProto.UINT8)],
+                 [vi("m1", [70, 40]), vi("m2", [3, 2, 33, 50]), vi("gm", [37, 48]),
+                  vi("c1", [2, 24, 10, 9]), vi("c2", [1, 32, 12, 12]),
+                  vi("mi", [40, 20], TensorProto.INT32)], inits)
+
+
+CHECKED += [gpu_tiles]
+
+
 def parallel_rest():
     """Ops that are not contractions, large enough (>= 2^16 iterations) to be split over a
     context's threads (tcc-split-kernels): a softmax over rows (split along a dim) and a Relu
@@ -1224,7 +1260,11 @@ def random_feeds(m, seed=0):
     r = rng(seed)
     feeds = {}
     for v in m.graph.input:
-        feeds[v.name] = r.standard_normal(dims_of(v)).astype(np.float32)
+        dtype = helper.tensor_dtype_to_np_dtype(v.type.tensor_type.elem_type)
+        if np.issubdtype(dtype, np.integer):
+            feeds[v.name] = r.integers(0, 4, dims_of(v)).astype(dtype)
+        else:
+            feeds[v.name] = r.standard_normal(dims_of(v)).astype(dtype)
     return feeds
 
 

@@ -30,6 +30,37 @@ def GPUPrepareKernels
                            "::mlir::scf::SCFDialect"];
 }
 
+def GPUTileContractions
+    : Pass<"tcc-gpu-tile-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Makes matmuls and convolutions kernels on shared-memory tiles";
+  let description = [{
+    Before `convert-linalg-to-parallel-loops`: a linalg op on buffers with
+    two inputs, one output and reduction loops, where each parallel loop
+    indexes the first input (the M dims), the second (the N dims) or both
+    (batch dims), with M and N at least 16 (a matmul, a batched matmul, a
+    convolution as an implicit GEMM, integer and mixed-type forms: any
+    body that folds `a`, `b` into the output's value), becomes a
+    `gpu.launch` of its own. Each block of 16 x 16 threads computes a
+    TM x TN tile of the output (TM, TN each 64, 32 or 16 as M, N allow;
+    each thread TM/16 x TN/16 elements, strided by 16 so that a warp's
+    loads and stores of a row are consecutive): the output tile starts
+    from the output's values (in registers: the iteration arguments of
+    the loops), then for each step of
+    16 along the flattened reduction dims, the block loads the two input
+    tiles into shared memory (coalesced along each input's innermost dim;
+    rows padded by one element against bank conflicts), waits
+    (`gpu.barrier`), folds the step into each thread's elements with the
+    op's own body, and waits again; last, the tile is stored. Every load
+    and store outside the iteration space is guarded. The grid is one-
+    dimensional over the batch, the M tiles and the N tiles (N fastest).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUFlattenLoops : Pass<"tcc-gpu-flatten-loops", "::mlir::func::FuncOp"> {
   let summary = "Makes each outermost parallel loop nest one loop";
   let description = [{
@@ -87,11 +118,22 @@ def GPUEmulateLaunches
     threads (z, y, x; blocks outside threads), the body inlined with the
     block and thread ids and dims replaced by the loops' values. The same
     tiling, mapping and bounds checks then run on the CPU, so an indexing
-    bug fails a CPU test. A launch with a barrier or shared memory (whose
-    threads must run in lockstep) is an error.
+    bug fails a CPU test.
+
+    Barriers are respected: in a launch with barriers or memory
+    attributions, the body is cut at each `gpu.barrier` and around each
+    `scf.for` holding one (run once per block, its bounds the same for all
+    threads), and each piece between runs as its own loop over the threads,
+    so that every thread finishes a piece before any starts the next.
+    Shared memory is one buffer per block, private memory one per thread;
+    ops that do not depend on the thread (constants, index arithmetic on
+    block ids) run once, before the thread loops. A value computed by a
+    thread and used past a barrier, a barrier under a condition or in a
+    loop with results, are errors.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def GPULowerLaunches : Pass<"tcc-gpu-lower-launches", "::mlir::ModuleOp"> {
