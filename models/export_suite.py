@@ -10,6 +10,10 @@ Flavours:
   ortopt  the ts17 file as onnxruntime's optimizer rewrites it (ORT_ENABLE_EXTENDED, written with
         optimized_model_filepath): com.microsoft fused ops (FusedConv, FusedGemm, FusedMatMul,
         BiasGelu, SkipLayerNormalization, ...) as files people ship have them
+  trf   the ts17 file of a transformer as onnxruntime's transformers optimizer
+        (onnxruntime.transformers.optimizer, the model type of TRANSFORMER_TYPES, its Python
+        fusions only) rewrites it: SkipLayerNormalization, BiasGelu, FastGelu, Attention where
+        it finds the pattern; only the models of TRANSFORMER_TYPES have this flavour
 
 No weights are downloaded: timm models use pretrained=False, transformers models are built with
 `from_config` from the architecture's published configuration (e.g. BertConfig() is bert-base).
@@ -34,7 +38,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from export_torchvision import calibrate_batchnorm, publish  # noqa: E402
 
-FLAVOURS = ("ts17", "new", "ortopt")
+FLAVOURS = ("ts17", "new", "ortopt", "trf")
 DEFAULT_CACHE = os.path.join(ROOT, "build", "models", "suite")
 
 # Concrete values of the symbolic dims: the export examples (batch 2 so that no exporter
@@ -504,6 +508,43 @@ def onnx_path(cache_dir, flavour, name):
     return os.path.join(cache_dir, flavour, name + ".onnx")
 
 
+# The onnxruntime.transformers optimizer's model type of each suite model it optimizes (the trf
+# flavour).
+TRANSFORMER_TYPES = {"hf_bert_base": "bert", "hf_bert_tiny": "bert", "hf_distilbert_base": "bert",
+                     "hf_roberta_base": "bert", "hf_albert_base_v2": "bert",
+                     "hf_electra_small": "bert", "hf_gpt2": "gpt2", "hf_vit_base": "vit"}
+
+
+def has_flavour(spec, flavour):
+    """Whether `spec` is exported in `flavour` (trf: only the models of TRANSFORMER_TYPES)."""
+    return flavour != "trf" or spec.name in TRANSFORMER_TYPES
+
+
+def optimize_transformer(src, out_path, model_type, verbose=True):
+    """Writes `src` as onnxruntime's transformers optimizer rewrites it for `model_type` (its
+    Python fusions, opt_level 0: no onnxruntime session optimizations) to out_path."""
+    try:
+        from onnxruntime.transformers import optimizer
+    except ImportError as e:
+        raise ExportError(f"onnxruntime.transformers is not installed: {e}")
+    start = time.monotonic()
+    os.makedirs(os.path.dirname(out_path), exist_ok=True)
+    tmp = out_path + ".tmp.onnx"
+    try:
+        model = optimizer.optimize_model(src, model_type=model_type, num_heads=0, hidden_size=0,
+                                         opt_level=0, use_gpu=False)
+        model.save_model_to_file(tmp)
+    except Exception as e:
+        raise ExportError(f"onnxruntime.transformers cannot optimize {src}: {_first_line(e)}")
+    os.replace(tmp, out_path)
+    if verbose:
+        fused = ", ".join(f"{k} {v}" for k, v in sorted(model.get_fused_operator_statistics().items())
+                          if v)
+        print(f"export_suite: wrote {out_path} (transformers optimizer, {model_type}: "
+              f"{fused or 'nothing fused'}; {time.monotonic() - start:.1f} s)", file=sys.stderr)
+    return out_path
+
+
 def optimize_with_onnxruntime(src, out_path, verbose=True):
     """Writes `src` as onnxruntime's CPU optimizer leaves it (extended level: its fusions into
     com.microsoft ops, no layout changes) to out_path; returns out_path."""
@@ -539,6 +580,11 @@ def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
     if flavour == "ortopt":
         return optimize_with_onnxruntime(export(spec, "ts17", cache_dir, verbose), out_path,
                                          verbose)
+    if flavour == "trf":
+        if not has_flavour(spec, flavour):
+            raise ExportError(f"{spec.name} is not a transformer the trf flavour optimizes")
+        return optimize_transformer(export(spec, "ts17", cache_dir, verbose), out_path,
+                                    TRANSFORMER_TYPES[spec.name], verbose)
     try:
         import torch
     except ImportError as e:
@@ -683,6 +729,8 @@ def main():
     failed = 0
     for flavour in flavours:
         for spec in specs:
+            if not has_flavour(spec, flavour):
+                continue
             try:
                 path = export(spec, flavour, args.cache_dir)
             except ExportError as e:
@@ -693,7 +741,8 @@ def main():
                 err = check_against_torch(spec, path)
                 print(f"export_suite: {flavour}/{spec.name}: onnxruntime vs PyTorch max abs err "
                       f"{err:.3g}", flush=True)
-    print(f"export_suite: {len(specs) * len(flavours) - failed} exported or cached, "
+    total = sum(has_flavour(s, f) for f in flavours for s in specs)
+    print(f"export_suite: {total - failed} exported or cached, "
           f"{failed} failed")
     return 1 if failed else 0
 
