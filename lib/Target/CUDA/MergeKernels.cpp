@@ -80,8 +80,34 @@ struct GPUMergeKernels : tcc::impl::GPUMergeKernelsBase<GPUMergeKernels> {
     llvm::StringSet<> taken;
     // Old kernel symbol -> new.
     DenseMap<Attribute, SymbolRefAttr> renamed;
+    // Kept kernels by type and size: one whose body another repeats (the
+    // same op on the same shapes, e.g. ResNet's repeated blocks) is that
+    // one, compiled once.
+    DenseMap<std::pair<Type, unsigned>, SmallVector<gpu::GPUFuncOp>> kept;
     for (gpu::GPUModuleOp old : modules) {
       for (auto fn : llvm::make_early_inc_range(old.getOps<gpu::GPUFuncOp>())) {
+        auto oldRef = SymbolRefAttr::get(
+            old.getNameAttr(), {FlatSymbolRefAttr::get(fn.getNameAttr())});
+        unsigned size = 0;
+        fn.walk([&](Operation *) { ++size; });
+        SmallVector<gpu::GPUFuncOp> &same = kept[{fn.getFunctionType(), size}];
+        // Outlined kernels are all named as their function (main_kernel):
+        // only their bodies can differ.
+        auto twin = llvm::find_if(same, [&](gpu::GPUFuncOp other) {
+          StringAttr name = other.getNameAttr();
+          other.setName(fn.getName());
+          bool equal = OperationEquivalence::isEquivalentTo(
+              fn, other, OperationEquivalence::IgnoreLocations);
+          other.setName(name);
+          return equal;
+        });
+        if (twin != same.end()) {
+          renamed[oldRef] = SymbolRefAttr::get(
+              merged.getNameAttr(), {FlatSymbolRefAttr::get(*twin)});
+          fn.erase();
+          continue;
+        }
+        same.push_back(fn);
         // Symbols of C's alphabet (a name from the model may hold any).
         std::string name = kernelNameIn(fn.getLoc()).str();
         for (char &c : name)
@@ -91,8 +117,6 @@ struct GPUMergeKernels : tcc::impl::GPUMergeKernelsBase<GPUMergeKernels> {
         std::string unique = name;
         for (int n = 1; !taken.insert(unique).second; ++n)
           unique = name + "_" + std::to_string(n);
-        auto oldRef = SymbolRefAttr::get(
-            old.getNameAttr(), {FlatSymbolRefAttr::get(fn.getNameAttr())});
         fn->moveBefore(merged.getBody(), merged.getBody()->end());
         fn.setName(unique);
         renamed[oldRef] = SymbolRefAttr::get(

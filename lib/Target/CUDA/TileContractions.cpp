@@ -151,6 +151,8 @@ private:
   Value extentK;
   /// Kernel values: the batch index, thread ids and linear thread id.
   Value batchIndex, tx, ty, tid;
+  /// The scalar of the fill this kernel absorbs, if any.
+  Value fillValue;
 };
 
 void KernelBuilder::loadTile(OpBuilder &b, unsigned operand, Value tile,
@@ -200,6 +202,15 @@ void KernelBuilder::loadTile(OpBuilder &b, unsigned operand, Value tile,
 }
 
 void KernelBuilder::build() {
+  // The fill that writes the whole output just before (the usual zeros of
+  // a matmul) needs no kernel of its own: each thread's part starts from
+  // its value.
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (fill && fill.hasPureBufferSemantics() &&
+      fill.getDpsInits()[0] == op.getDpsInits()[0]) {
+    fillValue = fill.getInputs()[0];
+    fill->erase();
+  }
   OpBuilder b(op);
   MLIRContext *ctx = op->getContext();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -263,21 +274,40 @@ void KernelBuilder::build() {
     colInside.push_back(
         less(b, arith::AddIOp::create(b, loc, n0, col), extentN));
   }
+  // The loop values of the thread's rows and columns, computed once (the
+  // divisions by the extents are safe outside them too).
+  SmallVector<SmallVector<Value>> rowDims, colDims;
+  SmallVector<Value> batchDims(op.getNumLoops(), Value());
+  delinearize(b, batchIndex, c.batch, batchDims);
+  for (int64_t i = 0; i < perM; ++i) {
+    rowDims.emplace_back(op.getNumLoops(), Value());
+    delinearize(b, arith::AddIOp::create(b, loc, m0, rowsOf[i]), c.m,
+                rowDims.back());
+  }
+  for (int64_t j = 0; j < perN; ++j) {
+    colDims.emplace_back(op.getNumLoops(), Value());
+    delinearize(b, arith::AddIOp::create(b, loc, n0, colsOf[j]), c.n,
+                colDims.back());
+  }
   // The output's indices at element (i, j) of the thread's part.
   auto outIndices = [&](OpBuilder &b, int64_t i, int64_t j) {
     SmallVector<Value> dimValues(op.getNumLoops(), index(b, 0));
-    delinearize(b, arith::AddIOp::create(b, loc, m0, rowsOf[i]), c.m,
-                dimValues);
-    delinearize(b, arith::AddIOp::create(b, loc, n0, colsOf[j]), c.n,
-                dimValues);
-    delinearize(b, batchIndex, c.batch, dimValues);
+    for (unsigned d = 0, e = op.getNumLoops(); d < e; ++d)
+      for (Value v : {rowDims[i][d], colDims[j][d], batchDims[d]})
+        if (v)
+          dimValues[d] = v;
     return indices(b, 2, dimValues);
   };
   Value out = op.getDpsInits()[0];
-  // The thread's part starts from the output's values (zero outside).
+  // The thread's part starts from the output's values (zero outside), or
+  // from the fill's value (see above).
   SmallVector<Value> init;
   for (int64_t i = 0; i < perM; ++i)
     for (int64_t j = 0; j < perN; ++j) {
+      if (fillValue) {
+        init.push_back(fillValue);
+        continue;
+      }
       auto guarded = scf::IfOp::create(
           b, loc, typeC, both(b, rowInside[i], colInside[j]), true);
       init.push_back(guarded.getResult(0));

@@ -142,3 +142,21 @@ func.func @not_tiled(%a: memref<8x32xf32>, %b: memref<32x40xf32>, %c: memref<8x4
   }
   return
 }
+
+// -----
+
+// The fill that writes the whole output just before is absorbed: each
+// thread's part starts from its value, and the output is not read.
+// CHECK-LABEL: func.func @fill
+// CHECK-NOT: linalg.fill
+// CHECK: gpu.launch
+// CHECK-NOT: memref.load %arg2
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %cst, %{{.*}} = %cst,
+// CHECK-NOT: memref.load %arg2
+// CHECK: memref.store %{{.*}}, %arg2
+func.func @fill(%a: memref<32x20xf32>, %b: memref<20x32xf32>, %c: memref<32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x32xf32>)
+  linalg.matmul ins(%a, %b : memref<32x20xf32>, memref<20x32xf32>) outs(%c : memref<32x32xf32>)
+  return
+}

@@ -53,6 +53,9 @@ def GPUTileContractions
     op's own body, and waits again; last, the tile is stored. Every load
     and store outside the iteration space is guarded. The grid is one-
     dimensional over the batch, the M tiles and the N tiles (N fastest).
+    A `linalg.fill` of the whole output just before the op (a matmul's
+    zeros) is absorbed: the tile starts from its value, the output is not
+    read, and the fill is no kernel.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
@@ -97,7 +100,9 @@ def GPUMergeKernels : Pass<"tcc-gpu-merge-kernels", "::mlir::ModuleOp"> {
     the kernels move into one `gpu.module @<model-name>_kernels` (one PTX
     file, one ptxas run, one `cuModuleLoadData` at run time), each named
     `<model-name>_<kernel name>` from its location (tcc-gpu-prepare-kernels),
-    and the launches follow. Checks that what stays on the host only views
+    and the launches follow. A kernel whose body repeats one already kept
+    (the same op on the same shapes: ResNet's repeated blocks) is not kept:
+    its launches call that one. Checks that what stays on the host only views
     buffers and launches kernels: any other op that touches memory there
     (it would read device memory on the CPU) is an error naming it.
   }];
