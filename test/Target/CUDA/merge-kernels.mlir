@@ -29,6 +29,40 @@ func.func @main(%a: memref<8xf32>, %b: memref<8xf32>, %ws: memref<64xi8>) {
 
 // -----
 
+// Kernels with equal bodies (the same op on the same shapes) are compiled
+// once: the second copy's launch calls the first kernel; a body that
+// differs (a product, not a sum) is a kernel of its own.
+// CHECK-LABEL: func.func @main
+// CHECK: gpu.launch_func @net_kernels::@net_k0_generic_8
+// CHECK: gpu.launch_func @net_kernels::@net_k0_generic_8
+// CHECK: gpu.launch_func @net_kernels::@net_k2_generic_8
+// CHECK: gpu.module @net_kernels
+// CHECK-COUNT-2: gpu.func
+// CHECK-NOT: gpu.func
+func.func @main(%a: memref<8xf32>, %b: memref<8xf32>, %ws: memref<64xi8>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.mulf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // What stays on the host may only view buffers and launch kernels.
 func.func @main(%a: memref<8xf32>, %b: memref<8xf32>, %ws: memref<64xi8>) {
   %c0 = arith.constant 0 : index
