@@ -257,3 +257,43 @@ LogicalResult AffineGridOp::inferShapes() {
   shape.back() = spatial;
   return setShape(*this, shape, elem);
 }
+
+//===----------------------------------------------------------------------===//
+// NonMaxSuppression
+//===----------------------------------------------------------------------===//
+
+LogicalResult NonMaxSuppressionOp::verify() {
+  auto boxes = rankedShape(getBoxes());
+  auto scores = rankedShape(getScores());
+  if (boxes && (boxes->size() != 3 || (*boxes)[2] != 4))
+    return emitOpError() << "expects boxes of shape [batch, boxes, 4], got "
+                         << formatShape(*boxes);
+  if (scores && scores->size() != 3)
+    return emitOpError()
+           << "expects scores of shape [batch, classes, boxes], got "
+           << formatShape(*scores);
+  if (boxes && scores &&
+      ((!ShapedType::isDynamic((*boxes)[0]) &&
+        !ShapedType::isDynamic((*scores)[0]) && (*boxes)[0] != (*scores)[0]) ||
+       (!ShapedType::isDynamic((*boxes)[1]) &&
+        !ShapedType::isDynamic((*scores)[2]) && (*boxes)[1] != (*scores)[2])))
+    return emitOpError() << "has boxes " << formatShape(*boxes)
+                         << " and scores " << formatShape(*scores)
+                         << " of different batches or box counts";
+  for (Value scalar : {getMaxOutputBoxesPerClass(), getIouThreshold(),
+                       getScoreThreshold()}) {
+    auto shape = rankedShape(scalar);
+    if (shape && mulDims(*shape) != 1)
+      return emitOpError() << "expects scalar limits, got a tensor of shape "
+                           << formatShape(*shape);
+  }
+  if (getCenterPointBox() != 0 && getCenterPointBox() != 1)
+    return emitOpError() << "has center_point_box " << getCenterPointBox()
+                         << ", expected 0 or 1";
+  return success();
+}
+
+LogicalResult NonMaxSuppressionOp::inferShapes() {
+  return setShape(*this, {ShapedType::kDynamic, 3},
+                  IntegerType::get(getContext(), 64));
+}

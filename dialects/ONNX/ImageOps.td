@@ -65,4 +65,26 @@ def ONNX_AffineGridOp : ONNX_Op<"AffineGrid"> {
   let hasVerifier = 1;
 }
 
+def ONNX_NonMaxSuppressionOp : ONNX_Op<"NonMaxSuppression"> {
+  let summary = "[batch, class, box] of the boxes each class keeps, best score first";
+  let description = [{
+    For each batch and class: the boxes scoring above `score_threshold`,
+    taken best first (the lower index among equal scores), each dropping
+    the boxes that overlap it by an IoU above `iou_threshold`, at most
+    `max_output_boxes_per_class` (0 or absent: none). Boxes are corners
+    [y1, x1, y2, x2] in either order, or (center_point_box = 1) [xc, yc, w,
+    h]. The count is known only at run time: the result's dim 0 is dynamic.
+  }];
+  let arguments = (ins TensorOf<[F32]>:$boxes, TensorOf<[F32]>:$scores,
+                   TensorOrNone:$max_output_boxes_per_class,
+                   TensorOrNone:$iou_threshold, TensorOrNone:$score_threshold,
+                   DefaultValuedAttr<ONNX_I64Attr, "0">:$center_point_box);
+  let results = (outs AnyTensor:$selected_indices);
+  let assemblyFormat = [{
+    $boxes `,` $scores `,` $max_output_boxes_per_class `,` $iou_threshold `,`
+    $score_threshold attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCC_ONNX_IMAGEOPS_TD

@@ -187,6 +187,48 @@ LogicalResult EyeLikeOp::inferShapes() {
 }
 
 //===----------------------------------------------------------------------===//
+// Compress
+//===----------------------------------------------------------------------===//
+
+LogicalResult CompressOp::verify() {
+  auto c = rankedShape(getCondition());
+  if (c && c->size() != 1)
+    return emitOpError() << "expects a 1-D condition, got "
+                         << formatShape(*c);
+  auto x = rankedShape(getInput());
+  if (x && getAxis())
+    return verifyAxis(*this, *getAxis(), x->size(), false);
+  return success();
+}
+
+LogicalResult CompressOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getInput());
+  auto x = rankedShape(getInput());
+  if (!x)
+    return keepUnranked(*this, elem);
+  SmallVector<int64_t> shape{mulDims(*x)};
+  int64_t axis = 0;
+  if (getAxis()) {
+    shape.assign(x->begin(), x->end());
+    axis = normAxis(*getAxis(), x->size());
+  }
+  // A constant condition: the slices it keeps, up to the dim's end.
+  int64_t count = ShapedType::kDynamic;
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(
+          constantAttr(getCondition()));
+      dense && !ShapedType::isDynamic(shape[axis])) {
+    count = 0;
+    auto keeps = dense.getValues<bool>();
+    for (int64_t i = 0, e = std::min<int64_t>(dense.getNumElements(),
+                                              shape[axis]);
+         i < e; ++i)
+      count += keeps[i];
+  }
+  shape[axis] = count;
+  return setShape(*this, shape, elem);
+}
+
+//===----------------------------------------------------------------------===//
 // NonZero
 //===----------------------------------------------------------------------===//
 

@@ -118,4 +118,20 @@ def ONNX_NonZeroOp : ONNX_Op<"NonZero"> {
   let hasFolder = 1;
 }
 
+def ONNX_CompressOp : ONNX_Op<"Compress"> {
+  let summary = "The slices along axis (or the elements, flattened) where condition holds";
+  let description = [{
+    The count is known only at run time, so the result's dim `axis` (its
+    only dim, without `axis`) is dynamic unless the condition is constant.
+    A condition shorter than that dim drops the slices past its end.
+  }];
+  let arguments = (ins AnyTensor:$input, TensorOf<[I1]>:$condition,
+                   OptionalAttr<ONNX_I64Attr>:$axis);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $condition attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCC_ONNX_INDEXINGOPS_TD

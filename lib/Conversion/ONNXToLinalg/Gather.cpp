@@ -338,11 +338,97 @@ struct NonZeroPattern : OpConversionPattern<onnx::NonZeroOp> {
   }
 };
 
+/// Compress: one loop over the condition (up to the dim's end) copies each
+/// kept slice along the axis (an element of the flattened input, without
+/// one) to position `count` of a buffer with room for all, then counts it.
+/// The result is the buffer's first `count` slices, a dim known at run time
+/// as NonZero's.
+struct CompressPattern : OpConversionPattern<onnx::CompressOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::CompressOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getInput(), condition = adaptor.getCondition();
+    auto xType = dyn_cast<RankedTensorType>(x.getType());
+    auto cType = dyn_cast<RankedTensorType>(condition.getType());
+    if (!xType || !xType.hasStaticShape() || !cType || !cType.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    Location loc = op.getLoc();
+    int64_t axis = 0;
+    if (op.getAxis()) {
+      axis = *op.getAxis() < 0 ? *op.getAxis() + xType.getRank()
+                               : *op.getAxis();
+    } else if (xType.getRank() != 1) {
+      ReassociationIndices all;
+      for (int64_t d = 0; d < xType.getRank(); ++d)
+        all.push_back(d);
+      x = tensor::CollapseShapeOp::create(rewriter, loc, x,
+                                          ArrayRef<ReassociationIndices>{all});
+      xType = cast<RankedTensorType>(x.getType());
+    }
+    int64_t rank = xType.getRank();
+    int64_t length =
+        std::min(cType.getDimSize(0), xType.getDimSize(axis));
+    SmallVector<int64_t> room(xType.getShape());
+    room[axis] = length;
+    Value buffer = tensor::EmptyOp::create(rewriter, loc, room,
+                                           xType.getElementType());
+    Value zero = constantIndex(rewriter, loc, 0);
+    Value one = constantIndex(rewriter, loc, 1);
+    // A slice of one along the axis at `at`.
+    auto slice = [&](OpBuilder &b, Value at) {
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+          strides(rank, b.getIndexAttr(1));
+      for (int64_t d = 0; d < rank; ++d)
+        sizes.push_back(b.getIndexAttr(d == axis ? 1 : xType.getDimSize(d)));
+      offsets[axis] = at;
+      return std::make_tuple(offsets, sizes, strides);
+    };
+    auto scan = scf::ForOp::create(
+        rewriter, loc, zero, constantIndex(rewriter, loc, length), one,
+        ValueRange{buffer, zero},
+        [&](OpBuilder &b, Location l, Value i, ValueRange args) {
+          Value keep = tensor::ExtractOp::create(b, l, condition, i);
+          auto copy = scf::IfOp::create(
+              b, l, keep,
+              [&](OpBuilder &tb, Location tl) {
+                auto [from, sizes, strides] = slice(tb, i);
+                Value part = tensor::ExtractSliceOp::create(
+                    tb, tl, x, from, sizes, strides);
+                auto [to, toSizes, toStrides] = slice(tb, args[1]);
+                Value t = tensor::InsertSliceOp::create(
+                    tb, tl, part, args[0], to, toSizes, toStrides);
+                scf::YieldOp::create(
+                    tb, tl,
+                    ValueRange{t, arith::AddIOp::create(tb, tl, args[1],
+                                                        constantIndex(tb, tl, 1))});
+              },
+              [&](OpBuilder &eb, Location el) {
+                scf::YieldOp::create(eb, el, args);
+              });
+          scf::YieldOp::create(b, l, copy.getResults());
+        });
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(d == axis ? OpFoldResult(scan.getResult(1))
+                                : rewriter.getIndexAttr(xType.getDimSize(d)));
+    Value result = tensor::ExtractSliceOp::create(
+        rewriter, loc, scan.getResult(0), offsets, sizes, strides);
+    Type type = toSignless(op.getType());
+    if (result.getType() != type)
+      result = tensor::CastOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void tcc::onnx_to_linalg::populateGatherPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<GatherPattern, GatherElementsPattern, GatherNDPattern,
+  patterns.add<CompressPattern, GatherPattern, GatherElementsPattern, GatherNDPattern,
                NonZeroPattern, OneHotPattern, SlicePattern, TilePattern>(converter,
                                                          patterns.getContext());
 }

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::onnx_to_linalg;
@@ -525,8 +527,250 @@ struct AffineGridPattern : OpConversionPattern<onnx::AffineGridOp> {
 };
 } // namespace
 
+namespace {
+
+/// NonMaxSuppression, as onnxruntime computes it: for each batch and class,
+/// up to min(max_output_boxes_per_class, boxes) times, a scan picks the
+/// best-scoring box not yet dropped and above the score threshold (the
+/// lower index among equal scores), appends [batch, class, box] at row
+/// `count` of a buffer with room for every box of every class, and drops
+/// the boxes that overlap it by an IoU above the threshold. The result is
+/// the buffer's first `count` rows (a dim known at run time, as NonZero's).
+struct NonMaxSuppressionPattern
+    : OpConversionPattern<onnx::NonMaxSuppressionOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  /// The scalar in `t` (any rank, one element), or `fallback` when absent.
+  static Value scalar(OpBuilder &b, Location loc, Value t, Value fallback) {
+    auto type = dyn_cast<RankedTensorType>(t.getType());
+    if (!type)
+      return fallback;
+    SmallVector<Value> at(type.getRank(), constantIndex(b, loc, 0));
+    return tensor::ExtractOp::create(b, loc, t, at);
+  }
+
+  /// Whether boxes `p` and `q` (4 corner or center values each) overlap
+  /// by an IoU above `threshold` (onnxruntime's SuppressByIOU).
+  static Value overlaps(OpBuilder &b, Location loc, ArrayRef<Value> p,
+                        ArrayRef<Value> q, Value threshold, bool center) {
+    Type f32 = b.getF32Type();
+    Value half = constantScalar(b, loc, f32, 0.5);
+    Value zero = constantScalar(b, loc, f32, 0.0);
+    // [y_min, x_min, y_max, x_max] of a box.
+    auto corners = [&](ArrayRef<Value> v) -> std::array<Value, 4> {
+      if (center) { // [xc, yc, w, h]
+        Value hw = arith::MulFOp::create(b, loc, v[2], half);
+        Value hh = arith::MulFOp::create(b, loc, v[3], half);
+        return {arith::SubFOp::create(b, loc, v[1], hh),
+                arith::SubFOp::create(b, loc, v[0], hw),
+                arith::AddFOp::create(b, loc, v[1], hh),
+                arith::AddFOp::create(b, loc, v[0], hw)};
+      }
+      return {arith::MinimumFOp::create(b, loc, v[0], v[2]),
+              arith::MinimumFOp::create(b, loc, v[1], v[3]),
+              arith::MaximumFOp::create(b, loc, v[0], v[2]),
+              arith::MaximumFOp::create(b, loc, v[1], v[3])};
+    };
+    std::array<Value, 4> a = corners(p), c = corners(q);
+    auto positive = [&](Value lo, Value hi) {
+      return arith::MaximumFOp::create(
+          b, loc, arith::SubFOp::create(b, loc, hi, lo), zero);
+    };
+    Value iy = positive(arith::MaximumFOp::create(b, loc, a[0], c[0]),
+                        arith::MinimumFOp::create(b, loc, a[2], c[2]));
+    Value ix = positive(arith::MaximumFOp::create(b, loc, a[1], c[1]),
+                        arith::MinimumFOp::create(b, loc, a[3], c[3]));
+    Value inter = arith::MulFOp::create(b, loc, iy, ix);
+    auto area = [&](const std::array<Value, 4> &v) {
+      return arith::MulFOp::create(b, loc,
+                                   arith::SubFOp::create(b, loc, v[2], v[0]),
+                                   arith::SubFOp::create(b, loc, v[3], v[1]));
+    };
+    Value areaA = area(a), areaC = area(c);
+    Value unionArea = arith::SubFOp::create(
+        b, loc, arith::AddFOp::create(b, loc, areaA, areaC), inter);
+    auto gt = [&](Value x, Value y) {
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, y);
+    };
+    Value valid = arith::AndIOp::create(
+        b, loc,
+        arith::AndIOp::create(b, loc, gt(inter, zero), gt(areaA, zero)),
+        arith::AndIOp::create(b, loc, gt(areaC, zero), gt(unionArea, zero)));
+    Value iou = arith::DivFOp::create(b, loc, inter, unionArea);
+    return arith::AndIOp::create(b, loc, valid, gt(iou, threshold));
+  }
+
+  LogicalResult
+  matchAndRewrite(onnx::NonMaxSuppressionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value boxes = adaptor.getBoxes(), scores = adaptor.getScores();
+    auto boxesType = dyn_cast<RankedTensorType>(boxes.getType());
+    auto scoresType = dyn_cast<RankedTensorType>(scores.getType());
+    if (!boxesType || !boxesType.hasStaticShape() || !scoresType ||
+        !scoresType.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Type f32 = b.getF32Type(), i64 = b.getI64Type(), i1 = b.getI1Type();
+    int64_t batches = scoresType.getDimSize(0),
+            classes = scoresType.getDimSize(1), n = scoresType.getDimSize(2);
+    bool center = op.getCenterPointBox() == 1;
+    Value maxOut = scalar(b, loc, adaptor.getMaxOutputBoxesPerClass(),
+                          constantScalar(b, loc, i64, 0.0));
+    Value iouThreshold = scalar(b, loc, adaptor.getIouThreshold(),
+                                constantScalar(b, loc, f32, 0.0));
+    Value scoreThreshold = scalar(
+        b, loc, adaptor.getScoreThreshold(),
+        arith::ConstantOp::create(
+            b, loc, b.getFloatAttr(f32, -std::numeric_limits<float>::infinity())));
+    // min(max(max_out, 0), boxes) picks per class.
+    Value picks = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        arith::MinSIOp::create(
+            b, loc,
+            arith::MaxSIOp::create(b, loc, maxOut,
+                                   constantScalar(b, loc, i64, 0.0)),
+            constantScalar(b, loc, i64, (double)n)));
+    Value zero = constantIndex(b, loc, 0), one = constantIndex(b, loc, 1);
+    Value rows = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{std::max<int64_t>(batches * classes * n, 1), 3},
+        i64);
+    Value none = constantScalar(b, loc, i64, -1.0);
+    Value noScore = arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(f32, -std::numeric_limits<float>::infinity()));
+    Value falseValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+    Value trueValue = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+
+    auto box = [&](OpBuilder &b, Location l, Value batch, Value i) {
+      SmallVector<Value> v;
+      for (int64_t k = 0; k < 4; ++k)
+        v.push_back(tensor::ExtractOp::create(
+            b, l, boxes, ValueRange{batch, i, constantIndex(b, l, k)}));
+      return v;
+    };
+    auto perBatch = scf::ForOp::create(
+        b, loc, zero, constantIndex(b, loc, batches), one,
+        ValueRange{rows, zero},
+        [&](OpBuilder &b, Location l, Value batch, ValueRange outer) {
+          auto perClass = scf::ForOp::create(
+              b, l, zero, constantIndex(b, l, classes), one, outer,
+              [&](OpBuilder &b, Location l, Value cls, ValueRange state) {
+                Value dropped = linalg::FillOp::create(
+                                    b, l, falseValue,
+                                    ValueRange{tensor::EmptyOp::create(
+                                        b, l, ArrayRef<int64_t>{n}, i1)})
+                                    .getResult(0);
+                auto pick = scf::ForOp::create(
+                    b, l, zero, picks, one,
+                    ValueRange{state[0], state[1], dropped},
+                    [&](OpBuilder &b, Location l, Value, ValueRange s) {
+                      // The best box left.
+                      auto scan = scf::ForOp::create(
+                          b, l, zero, constantIndex(b, l, n), one,
+                          ValueRange{none, noScore},
+                          [&](OpBuilder &b, Location l, Value j,
+                              ValueRange best) {
+                            Value score = tensor::ExtractOp::create(
+                                b, l, scores, ValueRange{batch, cls, j});
+                            Value gone = tensor::ExtractOp::create(
+                                b, l, s[2], j);
+                            Value better = arith::AndIOp::create(
+                                b, l,
+                                arith::CmpFOp::create(
+                                    b, l, arith::CmpFPredicate::OGT, score,
+                                    scoreThreshold),
+                                arith::OrIOp::create(
+                                    b, l,
+                                    arith::CmpIOp::create(
+                                        b, l, arith::CmpIPredicate::slt,
+                                        best[0], constantScalar(b, l, i64, 0.0)),
+                                    arith::CmpFOp::create(
+                                        b, l, arith::CmpFPredicate::OGT, score,
+                                        best[1])));
+                            Value take = arith::AndIOp::create(
+                                b, l, better,
+                                arith::XOrIOp::create(b, l, gone, trueValue));
+                            Value j64 = arith::IndexCastOp::create(b, l, i64, j);
+                            scf::YieldOp::create(
+                                b, l,
+                                ValueRange{arith::SelectOp::create(
+                                               b, l, take, j64, best[0]),
+                                           arith::SelectOp::create(
+                                               b, l, take, score, best[1])});
+                          });
+                      Value found = arith::CmpIOp::create(
+                          b, l, arith::CmpIPredicate::sge, scan.getResult(0),
+                          constantScalar(b, l, i64, 0.0));
+                      auto keep = scf::IfOp::create(
+                          b, l, found,
+                          [&](OpBuilder &b, Location l) {
+                            Value bestIndex = arith::IndexCastOp::create(
+                                b, l, b.getIndexType(), scan.getResult(0));
+                            Value out = s[0];
+                            Value fields[3] = {
+                                arith::IndexCastOp::create(b, l, i64, batch),
+                                arith::IndexCastOp::create(b, l, i64, cls),
+                                scan.getResult(0)};
+                            for (int64_t k = 0; k < 3; ++k)
+                              out = tensor::InsertOp::create(
+                                  b, l, fields[k], out,
+                                  ValueRange{s[1], constantIndex(b, l, k)});
+                            Value marks = tensor::InsertOp::create(
+                                b, l, trueValue, s[2], bestIndex);
+                            SmallVector<Value> kept = box(b, l, batch, bestIndex);
+                            // Drop what overlaps it.
+                            auto drop = scf::ForOp::create(
+                                b, l, zero, constantIndex(b, l, n), one,
+                                ValueRange{marks},
+                                [&](OpBuilder &b, Location l, Value j,
+                                    ValueRange m) {
+                                  Value hit = overlaps(b, l, kept,
+                                                       box(b, l, batch, j),
+                                                       iouThreshold, center);
+                                  Value gone = tensor::ExtractOp::create(
+                                      b, l, m[0], j);
+                                  Value now =
+                                      arith::OrIOp::create(b, l, gone, hit);
+                                  scf::YieldOp::create(
+                                      b, l,
+                                      ValueRange{tensor::InsertOp::create(
+                                          b, l, now, m[0], j)});
+                                });
+                            scf::YieldOp::create(
+                                b, l,
+                                ValueRange{out,
+                                           arith::AddIOp::create(b, l, s[1],
+                                                                 constantIndex(b, l, 1)),
+                                           drop.getResult(0)});
+                          },
+                          [&](OpBuilder &b, Location l) {
+                            scf::YieldOp::create(b, l, s);
+                          });
+                      scf::YieldOp::create(b, l, keep.getResults());
+                    });
+                scf::YieldOp::create(
+                    b, l, ValueRange{pick.getResult(0), pick.getResult(1)});
+              });
+          scf::YieldOp::create(b, l, perClass.getResults());
+        });
+    SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes{perBatch.getResult(1), b.getIndexAttr(3)};
+    Value result = tensor::ExtractSliceOp::create(
+        b, loc, perBatch.getResult(0), offsets, sizes, strides);
+    Type type = toSignless(op.getType());
+    if (result.getType() != type)
+      result = tensor::CastOp::create(b, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
 void tcc::onnx_to_linalg::populateImagePatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
-  patterns.add<AffineGridPattern, GridSamplePattern, ResizePattern>(
+  patterns.add<AffineGridPattern, GridSamplePattern, NonMaxSuppressionPattern,
+               ResizePattern>(
       converter, patterns.getContext());
 }

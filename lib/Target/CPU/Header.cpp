@@ -68,8 +68,9 @@ static const char *dtypeEnum(int dtype) {
   }
 }
 
-/// Whether output `index` of `func` is computed from a NonZero with a
-/// dynamic count: its dynamic dims are known only after the run.
+/// Whether output `index` of `func` is computed from a NonZero, Compress or
+/// NonMaxSuppression with a dynamic count: its dynamic dims are known only
+/// after the run.
 static bool fromNonZero(func::FuncOp func, unsigned index) {
   Operation *ret = func.getBody().front().getTerminator();
   SmallVector<Value> work{ret->getOperand(index)};
@@ -79,7 +80,9 @@ static bool fromNonZero(func::FuncOp func, unsigned index) {
     Operation *def = v.getDefiningOp();
     if (!def || !seen.insert(v).second)
       continue;
-    if (def->getName().getStringRef() == "onnx.NonZero" &&
+    if (llvm::is_contained({StringRef("onnx.NonZero"), StringRef("onnx.Compress"),
+                            StringRef("onnx.NonMaxSuppression")},
+                           def->getName().getStringRef()) &&
         !cast<ShapedType>(v.getType()).hasStaticShape())
       return true;
     llvm::append_range(work, def->getOperands());

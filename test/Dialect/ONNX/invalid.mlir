@@ -1989,3 +1989,55 @@ func.func @nhwc_average_pool_rank(%x: tensor<1x8x8x8x3xf32>) -> tensor<*xf32> {
   %0 = onnx.NhwcAveragePool %x {kernel_shape = array<i64: 2, 2>} : (tensor<1x8x8x8x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @compress_condition_rank(%x: tensor<3x2xf32>, %c: tensor<2x2xi1>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a 1-D condition, got [2,2]}}
+  %0 = onnx.Compress %x, %c {axis = 0 : i64} : (tensor<3x2xf32>, tensor<2x2xi1>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @compress_axis(%x: tensor<3x2xf32>, %c: tensor<2xi1>) -> tensor<*xf32> {
+  // expected-error @+1 {{has axis 2 out of range [-2, 1] for rank 2}}
+  %0 = onnx.Compress %x, %c {axis = 2 : i64} : (tensor<3x2xf32>, tensor<2xi1>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @nms_boxes(%b: tensor<1x6x5xf32>, %s: tensor<1x1x6xf32>) -> tensor<*xi64> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects boxes of shape [batch, boxes, 4], got [1,6,5]}}
+  %0 = onnx.NonMaxSuppression %b, %s, %none, %none, %none : (tensor<1x6x5xf32>, tensor<1x1x6xf32>, none, none, none) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
+func.func @nms_counts(%b: tensor<1x6x4xf32>, %s: tensor<1x1x5xf32>) -> tensor<*xi64> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has boxes [1,6,4] and scores [1,1,5] of different batches or box counts}}
+  %0 = onnx.NonMaxSuppression %b, %s, %none, %none, %none : (tensor<1x6x4xf32>, tensor<1x1x5xf32>, none, none, none) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
+func.func @nms_limit(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>, %m: tensor<2xi64>) -> tensor<*xi64> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects scalar limits, got a tensor of shape [2]}}
+  %0 = onnx.NonMaxSuppression %b, %s, %m, %none, %none : (tensor<1x6x4xf32>, tensor<1x1x6xf32>, tensor<2xi64>, none, none) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}
+
+// -----
+
+func.func @nms_center(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>) -> tensor<*xi64> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{has center_point_box 2, expected 0 or 1}}
+  %0 = onnx.NonMaxSuppression %b, %s, %none, %none, %none {center_point_box = 2 : i64} : (tensor<1x6x4xf32>, tensor<1x1x6xf32>, none, none, none) -> tensor<*xi64>
+  return %0 : tensor<*xi64>
+}

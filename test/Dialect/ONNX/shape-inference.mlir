@@ -464,3 +464,23 @@ func.func @conv_transpose_stride_huge(%x: tensor<1x3x8x8xf32>, %w: tensor<3x4x3x
   %0 = onnx.ConvTranspose %x, %w, %none {strides = array<i64: 9223372036854775807, 1>} : (tensor<1x3x8x8xf32>, tensor<3x4x3x3xf32>, none) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Compress: the kept count is known at compile time only for a constant
+// condition (counted up to the dim's end); without axis, the input is
+// flattened. NonMaxSuppression: [count, 3].
+// CHECK-LABEL: func @compress_nms
+// CHECK: onnx.Compress {{.*}} -> tensor<3x?xf32>
+// CHECK: onnx.Compress {{.*}} -> tensor<?xf32>
+// CHECK: onnx.Compress {{.*}} -> tensor<2x4xf32>
+// CHECK: onnx.NonMaxSuppression {{.*}} -> tensor<?x3xi64>
+func.func @compress_nms(%x: tensor<3x4xf32>, %c: tensor<4xi1>, %b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>) {
+  %0 = onnx.Compress %x, %c {axis = -1 : i64} : (tensor<3x4xf32>, tensor<4xi1>) -> tensor<*xf32>
+  %1 = onnx.Compress %x, %c : (tensor<3x4xf32>, tensor<4xi1>) -> tensor<*xf32>
+  %k = onnx.Constant dense<[false, true, true, true, true]> : tensor<5xi1>
+  %2 = onnx.Compress %x, %k {axis = 0 : i64} : (tensor<3x4xf32>, tensor<5xi1>) -> tensor<*xf32>
+  %none = onnx.NoValue
+  %3 = onnx.NonMaxSuppression %b, %s, %none, %none, %none : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, none, none, none) -> tensor<*xi64>
+  return
+}
