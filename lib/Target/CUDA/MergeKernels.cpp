@@ -24,6 +24,9 @@ namespace tcc {
 
 namespace {
 
+/// The registers a thread of a tiled kernel may use.
+constexpr int64_t kTiledKernelRegisters = 128;
+
 /// The kernel name in `loc` (tcc-gpu-prepare-kernels' NameLoc), else "".
 StringRef kernelNameIn(Location loc) {
   if (auto fused = dyn_cast<FusedLoc>(loc))
@@ -133,6 +136,14 @@ struct GPUMergeKernels : tcc::impl::GPUMergeKernelsBase<GPUMergeKernels> {
       }
       old.erase();
     }
+    // A kernel with shared memory (tcc-gpu-tile-contractions') may use 128
+    // registers a thread (2 blocks of 256 threads an SM): left to itself,
+    // ptxas aims at more blocks and spills.
+    for (auto fn : merged.getOps<gpu::GPUFuncOp>())
+      if (!fn.getWorkgroupAttributions().empty())
+        fn->setAttr("nvvm.maxnreg",
+                    IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                     kTiledKernelRegisters));
     WalkResult launches = module.walk([&](gpu::LaunchFuncOp launch) {
       SymbolRefAttr to = renamed.lookup(launch.getKernel());
       if (!to) {

@@ -274,28 +274,15 @@ void KernelBuilder::build() {
     colInside.push_back(
         less(b, arith::AddIOp::create(b, loc, n0, col), extentN));
   }
-  // The loop values of the thread's rows and columns, computed once (the
-  // divisions by the extents are safe outside them too).
-  SmallVector<SmallVector<Value>> rowDims, colDims;
-  SmallVector<Value> batchDims(op.getNumLoops(), Value());
-  delinearize(b, batchIndex, c.batch, batchDims);
-  for (int64_t i = 0; i < perM; ++i) {
-    rowDims.emplace_back(op.getNumLoops(), Value());
-    delinearize(b, arith::AddIOp::create(b, loc, m0, rowsOf[i]), c.m,
-                rowDims.back());
-  }
-  for (int64_t j = 0; j < perN; ++j) {
-    colDims.emplace_back(op.getNumLoops(), Value());
-    delinearize(b, arith::AddIOp::create(b, loc, n0, colsOf[j]), c.n,
-                colDims.back());
-  }
-  // The output's indices at element (i, j) of the thread's part.
+  // The output's indices at element (i, j) of the thread's part, computed
+  // where they are used (kept live through the steps, they would spill).
   auto outIndices = [&](OpBuilder &b, int64_t i, int64_t j) {
     SmallVector<Value> dimValues(op.getNumLoops(), index(b, 0));
-    for (unsigned d = 0, e = op.getNumLoops(); d < e; ++d)
-      for (Value v : {rowDims[i][d], colDims[j][d], batchDims[d]})
-        if (v)
-          dimValues[d] = v;
+    delinearize(b, arith::AddIOp::create(b, loc, m0, rowsOf[i]), c.m,
+                dimValues);
+    delinearize(b, arith::AddIOp::create(b, loc, n0, colsOf[j]), c.n,
+                dimValues);
+    delinearize(b, batchIndex, c.batch, dimValues);
     return indices(b, 2, dimValues);
   };
   Value out = op.getDpsInits()[0];
