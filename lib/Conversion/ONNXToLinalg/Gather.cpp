@@ -324,16 +324,8 @@ struct NonZeroPattern : OpConversionPattern<onnx::NonZeroOp> {
               });
           scf::YieldOp::create(b, l, write.getResults());
         });
-    SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
-    SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(rank),
-                                    scan.getResult(1)};
-    Value result = tensor::ExtractSliceOp::create(
-        rewriter, loc, scan.getResult(0), offsets, sizes, strides);
-    Type type = toSignless(op.getType());
-    if (result.getType() != type)
-      result = tensor::CastOp::create(rewriter, loc, type, result);
-    rewriter.replaceOp(op, result);
+    replaceByLeadingBlock(rewriter, op, scan.getResult(0),
+                          {rewriter.getIndexAttr(rank), scan.getResult(1)});
     return success();
   }
 };
@@ -408,18 +400,11 @@ struct CompressPattern : OpConversionPattern<onnx::CompressOp> {
               });
           scf::YieldOp::create(b, l, copy.getResults());
         });
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     SmallVector<OpFoldResult> sizes;
     for (int64_t d = 0; d < rank; ++d)
       sizes.push_back(d == axis ? OpFoldResult(scan.getResult(1))
                                 : rewriter.getIndexAttr(xType.getDimSize(d)));
-    Value result = tensor::ExtractSliceOp::create(
-        rewriter, loc, scan.getResult(0), offsets, sizes, strides);
-    Type type = toSignless(op.getType());
-    if (result.getType() != type)
-      result = tensor::CastOp::create(rewriter, loc, type, result);
-    rewriter.replaceOp(op, result);
+    replaceByLeadingBlock(rewriter, op, scan.getResult(0), sizes);
     return success();
   }
 };

@@ -753,15 +753,8 @@ struct NonMaxSuppressionPattern
               });
           scf::YieldOp::create(b, l, perClass.getResults());
         });
-    SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
-    SmallVector<OpFoldResult> sizes{perBatch.getResult(1), b.getIndexAttr(3)};
-    Value result = tensor::ExtractSliceOp::create(
-        b, loc, perBatch.getResult(0), offsets, sizes, strides);
-    Type type = toSignless(op.getType());
-    if (result.getType() != type)
-      result = tensor::CastOp::create(b, loc, type, result);
-    rewriter.replaceOp(op, result);
+    replaceByLeadingBlock(rewriter, op, perBatch.getResult(0),
+                          {perBatch.getResult(1), b.getIndexAttr(3)});
     return success();
   }
 };

@@ -61,6 +61,13 @@ using BodyBuilder = llvm::function_ref<mlir::Value(
 /// as arith and linalg want them; ONNX's signedness stays on the onnx ops.
 mlir::Type toSignless(mlir::Type type);
 
+/// Replaces `op` (a NonZero, Compress, NonMaxSuppression: a count known
+/// only at run time) by the leading block of `buffer` of `sizes` (static
+/// sizes as attributes, the count as a value), cast to op's result type.
+void replaceByLeadingBlock(mlir::ConversionPatternRewriter &rewriter,
+                           mlir::Operation *op, mlir::Value buffer,
+                           llvm::ArrayRef<mlir::OpFoldResult> sizes);
+
 /// The type converter of the ONNX to linalg conversion (toSignless).
 void populateSignlessTypeConversion(mlir::TypeConverter &converter);
 

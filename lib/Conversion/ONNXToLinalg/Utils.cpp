@@ -461,3 +461,17 @@ Value tcc::onnx_to_linalg::wrapIndex(OpBuilder &b, Location loc, Value index,
       arith::AddIOp::create(b, loc, i, constantIndex(b, loc, size));
   return arith::SelectOp::create(b, loc, negative, wrapped, i);
 }
+
+void tcc::onnx_to_linalg::replaceByLeadingBlock(
+    ConversionPatternRewriter &rewriter, Operation *op, Value buffer,
+    ArrayRef<OpFoldResult> sizes) {
+  Location loc = op->getLoc();
+  SmallVector<OpFoldResult> offsets(sizes.size(), rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(sizes.size(), rewriter.getIndexAttr(1));
+  Value result = tensor::ExtractSliceOp::create(rewriter, loc, buffer, offsets,
+                                                sizes, strides);
+  Type type = toSignless(op->getResult(0).getType());
+  if (result.getType() != type)
+    result = tensor::CastOp::create(rewriter, loc, type, result);
+  rewriter.replaceOp(op, result);
+}
