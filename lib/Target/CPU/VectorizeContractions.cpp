@@ -76,6 +76,10 @@ struct TilePlan {
   /// loops, so that each panel of a packed input is read for all of them
   /// while it is in cache (set when some input is packed).
   bool columnsFirst = false;
+  /// Whether tiles prefetch the next panel of their packed inputs (not
+  /// when the op runs in a loop of its kernel, an RNN's step, over panels
+  /// that stay in L2 from one trip to the next).
+  bool prefetchPanels = true;
 };
 
 } // namespace
@@ -139,11 +143,9 @@ bool planVectorDim(linalg::LinalgOp op, TilePlan &plan, unsigned v,
       return dim && dim.getPosition() == v;
     });
     int pos = plain - results.begin();
-    bool packable = uses == 1 && plain != results.end() &&
-                    cast<MemRefType>(in->get().getType())
-                        .getLayout()
-                        .isIdentity() &&
-                    isConstant(in->get());
+    // (isConstant: a contiguous run of a constant, whatever its layout.)
+    bool packable =
+        uses == 1 && plain != results.end() && isConstant(in->get());
     plan.packPos.push_back(packable ? pos : -1);
     if (uses == 0) {
       plan.vStride.push_back(0);
@@ -435,6 +437,25 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
                    : rowsPerTile(best->sizes[*best->uDim], maxRows);
   if (best->outStride && !best->transposed && !contiguousOut)
     return std::nullopt;
+  // Packed inputs that fit in half of L2 stay there from one trip to the
+  // next of a loop around the op (an RNN's time steps): its tiles do not
+  // prefetch them. A tile of one row (a matrix-vector product: an RNN's
+  // step at batch 1) over such inputs takes more vectors along the row,
+  // so that independent FMA chains hide each FMA's latency: 8 (4 on
+  // narrow vectors). Weights streamed from memory keep 2: wider panels
+  // slowed a 1x1000x2048 Gemm from 0.37 to 0.53 ms.
+  int64_t packedBytes = 0;
+  for (auto [in, pos] : llvm::zip(op.getDpsInputOperands(), best->packPos))
+    if (pos >= 0)
+      packedBytes +=
+          cast<MemRefType>(in->get().getType()).getNumElements() * 4;
+  bool cached = packedBytes <= l2Bytes / 2;
+  if (cached && best->rows == 1 && !best->outStride)
+    best->vectors = std::max<int64_t>(
+        best->vectors,
+        std::min<int64_t>(accumulators / 3,
+                          llvm::divideCeil(best->sizes[best->vDim], lanes)));
+  best->prefetchPanels = !(cached && op->getParentOfType<scf::ForOp>());
   best->columnsFirst = columnsFirst(op, *best, l2Bytes);
   // A vector dim no longer than half a register runs on narrower vectors
   // (down to 256 bits): as many instructions, at twice the throughput
@@ -458,6 +479,9 @@ bool canFuse(linalg::LinalgOp op, linalg::LinalgOp fused,
       outMap.getResultPosition(getAffineDimExpr(plan.vDim, op.getContext()));
   auto outType = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
   if (!vPos || fused.getNumLoops() != outType.getRank())
+    return false;
+  // Tiles evaluate the body on vectors of elements, without their indices.
+  if (!fused.getBlock()->getOps<linalg::IndexOp>().empty())
     return false;
   for (OpOperand &operand : fused->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -1152,7 +1176,7 @@ private:
         bool prefetchHere =
             !flatPanels ||
             vec * plan.lanes % ((kCacheLineBytes / 4) << shift) == 0;
-        if (numPanels > 1 && prefetchHere) {
+        if (numPanels > 1 && prefetchHere && plan.prefetchPanels) {
           Value next = arith::MinUIOp::create(
               b, loc, arith::AddIOp::create(b, loc, panel, index(1)),
               index(numPanels - 1));
@@ -1481,20 +1505,44 @@ private:
   DenseMap<Value, Value> flatPanelViews;
 };
 
-/// The constant global `value` is (through a reshape), or null.
-memref::GlobalOp constantGlobal(Value value, SymbolTable &symbols) {
-  // Reshapes of a contiguous buffer keep its elements in order.
-  while (isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp>(
-      value.getDefiningOp()))
+/// A contiguous run of a constant global's elements: the global, and the
+/// element at which the run starts.
+struct ConstantView {
+  memref::GlobalOp global;
+  int64_t offset = 0;
+  explicit operator bool() const { return bool(global); }
+};
+
+/// The constant global `value` reads as one contiguous row-major run (the
+/// global itself, a reshape of it, or a view of one slice, such as one
+/// direction's weights of an LSTM: W[d]), or null.
+ConstantView constantGlobal(Value value, SymbolTable &symbols) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return {};
+  // Views of the global's buffer: their layout's offset counts from the
+  // global's first element.
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset))
+    return {};
+  SmallVector<int64_t> contiguous = computeStrides(type.getShape());
+  for (auto [d, stride] : llvm::enumerate(strides))
+    if (type.getDimSize(d) != 1 && stride != contiguous[d])
+      return {};
+  while (isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp,
+                         memref::SubViewOp>(value.getDefiningOp()))
     value = value.getDefiningOp()->getOperand(0);
   auto get = value.getDefiningOp<memref::GetGlobalOp>();
   if (!get)
     return {};
   auto global = symbols.lookup<memref::GlobalOp>(get.getName());
   if (!global || !global.getConstant() || !global.getInitialValue() ||
-      !global.getType().getLayout().isIdentity())
+      !global.getType().getLayout().isIdentity() ||
+      offset + type.getNumElements() > global.getType().getNumElements())
     return {};
-  return global;
+  return {global, offset};
 }
 
 /// The f32 elements of a constant global's value: raw data, or a splat.
@@ -1537,12 +1585,10 @@ public:
 
   /// Whether `value` is a constant global this packer can repack.
   bool isPackable(Value value) {
-    memref::GlobalOp global = constantGlobal(value, symbols);
-    if (!global)
-      return false;
-    auto type = cast<MemRefType>(value.getType());
-    return floatData(*global.getInitialValue(), type.getNumElements())
-        .has_value();
+    ConstantView view = constantGlobal(value, symbols);
+    return view && floatData(*view.global.getInitialValue(),
+                             view.global.getType().getNumElements())
+                       .has_value();
   }
 
   /// Fills `plan.packed` with a view of the panels of each input the plan
@@ -1567,8 +1613,8 @@ public:
                                       utils::IteratorType::parallel))
             order.push_back(i);
         }
-      memref::GlobalOp global = constantGlobal(in->get(), symbols);
-      memref::GlobalOp panels = packedGlobal(global, type, pos, order, width);
+      ConstantView view = constantGlobal(in->get(), symbols);
+      memref::GlobalOp panels = packedGlobal(view, type, pos, order, width);
       SmallVector<int64_t> shape{
           (int64_t)llvm::divideCeil(type.getShape()[pos], width)};
       for (int64_t d : order)
@@ -1580,7 +1626,7 @@ public:
       plan.packed.back() = memref::ExpandShapeOp::create(
           b, op.getLoc(), MemRefType::get(shape, b.getF32Type()), flat,
           tcc::wholeShapeGroup(shape.size()));
-      replaced.insert(global);
+      replaced.insert(view.global);
     }
   }
 
@@ -1599,16 +1645,17 @@ public:
   }
 
 private:
-  /// The panels of `global` read as `type`, split along dim `pos` into
+  /// The panels of `view` read as `type`, split along dim `pos` into
   /// panels of `width`, its other dims in `order`: panels[t][i...][w] =
   /// data[the index with dim pos = t * width + w and dim order[j] = i[j]],
   /// zero past the end of dim `pos`.
-  memref::GlobalOp packedGlobal(memref::GlobalOp global, MemRefType type,
-                                int pos, ArrayRef<int64_t> order,
-                                int64_t width) {
+  memref::GlobalOp packedGlobal(ConstantView view, MemRefType type, int pos,
+                                ArrayRef<int64_t> order, int64_t width) {
+    memref::GlobalOp global = view.global;
     std::string key;
     llvm::raw_string_ostream os(key);
-    os << global.getSymName() << "_" << pos << "_" << width << "_" << type;
+    os << global.getSymName() << "_" << view.offset << "_" << pos << "_"
+       << width << "_" << type;
     for (int64_t d : order)
       os << "_" << d;
     memref::GlobalOp &result = cache[key];
@@ -1617,8 +1664,8 @@ private:
     ArrayRef<int64_t> shape = type.getShape();
     SmallVector<int64_t> strides = computeStrides(shape);
     int64_t n = shape[pos], count = llvm::divideCeil(n, width);
-    FloatData data =
-        *floatData(*global.getInitialValue(), type.getNumElements());
+    FloatData data = *floatData(*global.getInitialValue(),
+                                global.getType().getNumElements());
     std::vector<float> out(count * type.getNumElements() / n * width, 0.0f);
     float *dst = out.data();
     SmallVector<int64_t> at(order.size(), 0);
@@ -1628,7 +1675,7 @@ private:
         for (auto [d, i] : llvm::zip(order, at))
           base += i * strides[d];
         for (int64_t w = 0; w < width && t * width + w < n; ++w)
-          dst[w] = data[base + (t * width + w) * strides[pos]];
+          dst[w] = data[view.offset + base + (t * width + w) * strides[pos]];
         dst += width;
         // The next index of the other dims, the last fastest.
         more = false;
