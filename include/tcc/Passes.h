@@ -41,6 +41,11 @@ constexpr llvm::StringLiteral kRegisterTiled = "tcc.register_tiled";
 /// (tcc-parallelize-loops).
 constexpr llvm::StringLiteral kParallel = "tcc.parallel";
 constexpr llvm::StringLiteral kParallelChunk = "tcc.parallel_chunk";
+/// On a loop of a lowering (an RNN's time steps) whose trips read and
+/// write each sample's entries of the batched values they carry only from
+/// that sample's: a run-time batch may run its samples one by one
+/// (tcc::analyzeRunTimeBatch trusts it and does not look inside).
+constexpr llvm::StringLiteral kSamplesApart = "tcc.samples_apart";
 /// A function whose last argument is the call's `tcc_context *`.
 constexpr llvm::StringLiteral kTakesContext = "tcc.takes_context";
 /// On @main after tcc-externalize-weights: the weights file's data bytes

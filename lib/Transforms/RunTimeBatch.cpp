@@ -13,10 +13,12 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/RunTimeBatch.h"
 #include "tcc/Header.h"
+#include "tcc/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/Support/Format.h"
@@ -180,6 +182,21 @@ private:
   LogicalResult check(Operation *op, Operation *twin) {
     if (isa<ModuleOp, func::FuncOp, func::ReturnOp, tensor::EmptyOp>(op))
       return success();
+    // A loop that keeps the samples apart by construction (an RNN's time
+    // steps): each value it carries keeps the batch where it came in; its
+    // body (loops over the batch, its size in their bounds) is its own.
+    if (isInSamplesApartLoop(op))
+      return success();
+    if (auto loop = dyn_cast<scf::ForOp>(op);
+        loop && loop->hasAttr(tcc::attr::kSamplesApart)) {
+      if (failed(sameAttributes(op, twin)))
+        return failure();
+      for (auto [init, result] :
+           llvm::zip(loop.getInitArgs(), loop.getResults()))
+        if (failed(sameAs(op, batched.lookup(init), batched.lookup(result))))
+          return failure();
+      return success();
+    }
     // Reads inside a linalg body are the linalg op's to check.
     if (isa<tensor::ExtractOp>(op) && isa<linalg::LinalgOp>(op->getParentOp()))
       return success();
@@ -227,6 +244,13 @@ private:
     return sameAttributes(op, twin);
   }
 
+  static bool isInSamplesApartLoop(Operation *op) {
+    for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+      if (isa<scf::ForOp>(p) && p->hasAttr(tcc::attr::kSamplesApart))
+        return true;
+    return false;
+  }
+
   LogicalResult sameAttributes(Operation *op, Operation *twin) {
     if (op->getRawDictionaryAttrs() != twin->getRawDictionaryAttrs() ||
         op->getPropertiesAsAttribute() != twin->getPropertiesAsAttribute())
@@ -265,6 +289,13 @@ private:
   }
 
   LogicalResult checkConstant(arith::ConstantOp op, arith::ConstantOp twin) {
+    // A bound of a loop over the batch inside a loop that keeps the samples
+    // apart, hoisted out of it.
+    if (!op->use_empty() &&
+        llvm::all_of(op->getUsers(), [](Operation *user) {
+          return isInSamplesApartLoop(user);
+        }))
+      return success();
     if (!batched.lookup(op.getResult()) &&
         isa<IntegerAttr, FloatAttr, SplatElementsAttr>(op.getValue()) &&
         op.getValue() != twin.getValue()) {

@@ -659,9 +659,33 @@ def unknown_dims_inner():
     return model("unknown_dims_inner", nodes, [vi("x", [2, -1])], [vi("y", [2, -1])])
 
 
+def batch_recurrent():
+    # A run-time batch through recurrences, batch first as PyTorch exports them (Transposes
+    # around seq-first ops): a bidirectional LSTM with an initial state, then a GRU over its
+    # output. Each sample's steps read only that sample.
+    r = rng(41)
+    w = lambda name, *shape: init(name, r.standard_normal(shape, dtype=np.float32) * 0.5)
+    t = lambda x, y, perm: helper.make_node("Transpose", [x], [y], name=f"t_{y}", perm=perm)
+    nodes = [t("x", "xs", [1, 0, 2]), t("h0", "h0s", [1, 0, 2]),
+             helper.make_node("LSTM", ["xs", "lw", "lr", "lb", "", "h0s"], ["y", "yhs"],
+                              name="lstm0", hidden_size=4, direction="bidirectional"),
+             t("y", "yb", [2, 0, 1, 3]), t("yhs", "yh", [1, 0, 2]),
+             helper.make_node("Reshape", ["yb", "flat_shape"], ["yflat"], name="reshape0"),
+             t("yflat", "ys", [1, 0, 2]),
+             helper.make_node("GRU", ["ys", "gw", "gr", "gb"], ["zs", "zhs"], name="gru0",
+                              hidden_size=5, linear_before_reset=1),
+             t("zs", "z", [2, 0, 1, 3]), t("zhs", "zh", [1, 0, 2])]
+    inits = [w("lw", 2, 16, 3), w("lr", 2, 16, 4), w("lb", 2, 32), w("gw", 1, 15, 8),
+             w("gr", 1, 15, 5), w("gb", 1, 30),
+             init("flat_shape", np.array([0, 0, 8], dtype=np.int64))]
+    return model("batch_recurrent", nodes, [vi("x", ["batch", 5, 3]), vi("h0", ["batch", 2, 4])],
+                 [vi("z", ["batch", 5, 1, 5]), vi("yh", ["batch", 2, 4]),
+                  vi("zh", ["batch", 1, 5])], inits)
+
+
 CHECKED = [unknown_dims, unknown_dims_inner, constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
            norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10,
-           batch_mlp, batch_rows, batch_seq_first, batch_rows_behind, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq,
+           batch_mlp, batch_rows, batch_seq_first, batch_recurrent, batch_rows_behind, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq,
            nonzero, nonzero_transposed, nonzero_reduced, bounded_attention, batch_bounded_attention, bounded_count,
            bounded_sqrt, bounded_transposed]
 

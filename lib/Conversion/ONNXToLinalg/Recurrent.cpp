@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
+#include "tcc/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -496,6 +497,9 @@ DirectionResult lowerDirection(OpBuilder &b, Location loc, const Recurrence &p,
           yields.push_back(acc2);
         scf::YieldOp::create(nb, l, yields);
       });
+  // ONNX's recurrences run each sample on its own: the body indexes every
+  // batched value by the sample it computes.
+  loop->setAttr(tcc::attr::kSamplesApart, b.getUnitAttr());
 
   DirectionResult result;
   Value finalStates = loop.getResult(0);
