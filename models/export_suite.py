@@ -446,9 +446,85 @@ def yolo_head():
 register("yolo_head", "custom", "detection", yolo_head, image(256), ["output"],
          note="YOLOv5-style detect head with a small Conv-BN-SiLU backbone, 256x256")
 
+# --------------------------------------------------------------------------------------------
+# recurrent nets: PyTorch's LSTM and GRU export as ONNX LSTM/GRU nodes (one per layer, both
+# directions in one node), with the Transposes/Squeezes of batch_first around them
+
+
+def sequence(features, name="input"):
+    return [Input(name, ("batch", "seq", features))]
+
+
+def recurrent_tagger(cell, features=64, hidden=128, layers=2, classes=32):
+    """A sequence tagger: a bidirectional `cell` (LSTM or GRU) stack, batch first, then a
+    linear layer per step (as in speech and text taggers)."""
+    def build():
+        import torch
+
+        nn = torch.nn
+
+        class Tagger(nn.Module):
+            def __init__(self):
+                super().__init__()
+                rnn = nn.LSTM if cell == "lstm" else nn.GRU
+                self.rnn = rnn(features, hidden, num_layers=layers, batch_first=True,
+                               bidirectional=True)
+                self.head = nn.Linear(2 * hidden, classes)
+
+            def forward(self, input):
+                y, _ = self.rnn(input)
+                return self.head(y)
+
+        return Tagger().eval()
+    return build
+
+
+def crnn(height=32, width=128, classes=37, hidden=128):
+    """A CRNN text recogniser (Shi et al.): a VGG-style conv stack whose pools halve the height
+    to 1 and the width to width/4, the columns as a sequence through a 2-layer bidirectional
+    LSTM, per-column class scores (CTC logits, [batch, width/4, classes])."""
+    def build():
+        import torch
+
+        nn = torch.nn
+
+        def block(cin, cout, pool):
+            layers = [nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+            if pool:
+                layers.append(nn.MaxPool2d(pool, pool))
+            return layers
+
+        class CRNN(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.cnn = nn.Sequential(*block(1, 32, (2, 2)), *block(32, 64, (2, 2)),
+                                         *block(64, 128, (2, 1)), *block(128, 128, (2, 1)),
+                                         *block(128, 128, (2, 1)))
+                self.rnn = nn.LSTM(128, hidden, num_layers=2, batch_first=True,
+                                   bidirectional=True)
+                self.head = nn.Linear(2 * hidden, classes)
+
+            def forward(self, input):
+                f = self.cnn(input)                   # [batch, 128, 1, width / 4]
+                f = f.squeeze(2).permute(0, 2, 1)     # [batch, width / 4, 128]
+                y, _ = self.rnn(f)
+                return self.head(y)
+
+        return calibrate_batchnorm(CRNN(), input_shape=(1, height, width))
+    return build
+
+
+register("lstm_tagger", "custom", "recurrent", recurrent_tagger("lstm"), sequence(64), ["output"],
+         note="2-layer bidirectional LSTM (hidden 128, batch first) + linear, seq 32")
+register("gru_tagger", "custom", "recurrent", recurrent_tagger("gru"), sequence(64), ["output"],
+         note="2-layer bidirectional GRU (hidden 128, batch first) + linear, seq 32")
+register("crnn", "custom", "recurrent", crnn(), [Input("input", ("batch", 1, 32, 128))],
+         ["output"], note="CRNN text recogniser: conv stack + 2-layer BiLSTM, 32x128 grey input")
+
 SUBSETS = {
     # small models for CI: the whole subset (export, compile, run) takes well under 5 minutes
-    "ci": ["squeezenet1_1", "mobilenet_v3_small", "hf_bert_tiny", "yolo_head"],
+    "ci": ["squeezenet1_1", "mobilenet_v3_small", "hf_bert_tiny", "yolo_head", "crnn",
+           "gru_tagger"],
 }
 
 # --------------------------------------------------------------------------------------------
