@@ -374,8 +374,10 @@ Value tcc::onnx_to_linalg::buildArgReduction(OpBuilder &b, Location loc,
 }
 
 /// Reshapes `src` to the static `type`: one expand or collapse when the
-/// dims regroup, else a collapse to 1-d followed by an expand. Both are
-/// views once bufferized.
+/// dims regroup; a collapse to the dims other than 1 and an expand when
+/// only dims of 1 move (a transpose of a 1-channel image to channels-last:
+/// a bounded dim keeps a dim of its own); else a collapse to 1-d followed
+/// by an expand. All are views once bufferized.
 Value tcc::onnx_to_linalg::reshapeStatic(OpBuilder &b, Location loc,
                                          Value src, RankedTensorType type) {
   auto srcType = cast<RankedTensorType>(src.getType());
@@ -389,6 +391,24 @@ Value tcc::onnx_to_linalg::reshapeStatic(OpBuilder &b, Location loc,
     if (auto reassoc = getReassociationIndicesForCollapse(type.getShape(),
                                                           srcType.getShape()))
       return tensor::ExpandShapeOp::create(b, loc, type, src, *reassoc);
+  }
+  auto nonUnit = [](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> dims;
+    llvm::copy_if(shape, std::back_inserter(dims),
+                  [](int64_t d) { return d != 1; });
+    return dims;
+  };
+  SmallVector<int64_t> kept = nonUnit(srcType.getShape());
+  if (!kept.empty() && kept == nonUnit(type.getShape()) &&
+      (int64_t)kept.size() < std::min(srcType.getRank(), type.getRank())) {
+    auto collapse = getReassociationIndicesForCollapse(srcType.getShape(), kept);
+    auto expand = getReassociationIndicesForCollapse(type.getShape(), kept);
+    if (collapse && expand) {
+      Value mid = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get(kept, type.getElementType()), src,
+          *collapse);
+      return tensor::ExpandShapeOp::create(b, loc, type, mid, *expand);
+    }
   }
   auto flatType =
       RankedTensorType::get({srcType.getNumElements()}, type.getElementType());
