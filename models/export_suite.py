@@ -482,7 +482,8 @@ def recurrent_tagger(cell, features=64, hidden=128, layers=2, classes=32):
 def crnn(height=32, width=128, classes=37, hidden=128):
     """A CRNN text recogniser (Shi et al.): a VGG-style conv stack whose pools halve the height
     to 1 and the width to width/4, the columns as a sequence through a 2-layer bidirectional
-    LSTM, per-column class scores (CTC logits, [batch, width/4, classes])."""
+    LSTM, per-column class scores (CTC logits, [batch, width/4, classes]). The width is
+    symbolic (the suite's seq dim)."""
     def build():
         import torch
 
@@ -518,8 +519,9 @@ register("lstm_tagger", "custom", "recurrent", recurrent_tagger("lstm"), sequenc
          note="2-layer bidirectional LSTM (hidden 128, batch first) + linear, seq 32")
 register("gru_tagger", "custom", "recurrent", recurrent_tagger("gru"), sequence(64), ["output"],
          note="2-layer bidirectional GRU (hidden 128, batch first) + linear, seq 32")
-register("crnn", "custom", "recurrent", crnn(), [Input("input", ("batch", 1, 32, 128))],
-         ["output"], note="CRNN text recogniser: conv stack + 2-layer BiLSTM, 32x128 grey input")
+register("crnn", "custom", "recurrent", crnn(), [Input("input", ("batch", 1, 32, "seq"))],
+         ["output"], note="CRNN text recogniser: conv stack + 2-layer BiLSTM, 32 x seq grey "
+         "input (the width is its sequence: seq / 4 LSTM steps)")
 
 SUBSETS = {
     # small models for CI: the whole subset (export, compile, run) takes well under 5 minutes

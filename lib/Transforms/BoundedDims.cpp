@@ -1,8 +1,10 @@
 //===- BoundedDims.cpp - symbolic dims that vary at run time up to a bound ===//
 //
-// The model's linalg IR at the bound B, at B - 1 and at B - 2 is walked in
-// step. A dim that differs between the three is a x S + b for the dim's
-// value S (checked on all three). The IR at B is then made to run at any
+// The model's linalg IR at the bound B and at smaller values of S (the
+// probes: B - 1, B - 2 and, for dims that strided layers divide, more) is
+// walked in step. A dim that differs between them is floor((a x S + b) / d)
+// for the dim's value S (checked on every probe; d = 1 but where strided
+// convolutions and pools divide it). The IR at B is then made to run at any
 // S <= B with the same buffers:
 //  - every linalg op with a loop whose extent depends on S is marked with
 //    its loops' extents (tcc.loop_extents); after bufferization,
@@ -14,10 +16,12 @@
 //    and the actual one agree: reshapes that keep the dim outermost in its
 //    group, slices at fixed offsets, constants whose elements at every
 //    index do not depend on S (a range of positions, a causal mask).
-// A scalar constant that is a x S + b at the three (the count a mean over
-// the dim divides by) is computed from S at run time; any other value that
-// differs between the three means the model computes with S in a way the
-// bound layout cannot serve.
+// A scalar constant that is such an extent at every probe (the count a mean
+// over the dim divides by, a recurrence's number of steps) is computed from
+// S at run time; any other value that differs between the probes means the
+// model computes with S in a way the bound layout cannot serve. An RNN's
+// loop over time steps (tcc.samples_apart) reads and writes step t only: it
+// runs its actual number of steps, its body unchecked.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/BoundedDims.h"
@@ -27,6 +31,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -37,32 +42,42 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <numeric>
 
 using namespace mlir;
 
 namespace {
 
-/// The extent of one dim: a x S + b (a == 0: it does not depend on S).
+/// The extent of one dim: m x floor((a x S + b) / d), at least 0 (a == 0:
+/// it does not depend on S; b is then the dim, d and m 1). m: a dim that
+/// merges a divided one with others (a reshape of [S / 4, 256] to one).
 struct Extent {
-  int64_t a = 0, b = 0;
+  int64_t a = 0, b = 0, d = 1, m = 1;
   bool varies() const { return a != 0; }
-  bool operator==(const Extent &o) const { return a == o.a && b == o.b; }
+  int64_t at(int64_t s) const {
+    return m * std::max<int64_t>(0, llvm::divideFloorSigned(a * s + b, d));
+  }
+  bool operator==(const Extent &o) const {
+    return a == o.a && b == o.b && d == o.d && m == o.m;
+  }
 };
 
-using Triple = std::array<Operation *, 3>;
+/// An op of the model at each probe (the first at the bound).
+using Twins = SmallVector<Operation *, 4>;
 
 class Bounder {
 public:
-  Bounder(MLIRContext *ctx, int64_t bound, StringRef dimName)
-      : bound(bound), dimName(dimName), b(ctx) {}
+  Bounder(MLIRContext *ctx, ArrayRef<int64_t> probes, StringRef dimName)
+      : probes(probes), bound(probes.front()), dimName(dimName), b(ctx) {}
 
-  FailureOr<tcc::BoundedLayout> run(ModuleOp m0, ModuleOp m1, ModuleOp m2) {
-    SmallVector<Triple> ops;
-    if (failed(pair({m0, m1, m2}, ops)))
+  FailureOr<tcc::BoundedLayout> run(ArrayRef<ModuleOp> modules) {
+    SmallVector<Twins> ops;
+    if (failed(pair(modules, ops)))
       return failure();
-    for (Triple &t : ops)
+    for (Twins &t : ops)
       if (failed(check(t)))
         return failure();
+    ModuleOp m0 = modules.front();
     auto main = m0.lookupSymbol<func::FuncOp>("main");
     if (!main || main.isExternal())
       return m0.emitError("no @main to bound");
@@ -104,96 +119,175 @@ private:
   // Pairing the three modules
   //===--------------------------------------------------------------------===//
 
-  LogicalResult pair(std::array<ModuleOp, 3> modules, SmallVector<Triple> &ops) {
-    std::array<SmallVector<Operation *>, 3> walked;
-    for (int i = 0; i < 3; ++i)
+  LogicalResult pair(ArrayRef<ModuleOp> modules, SmallVector<Twins> &ops) {
+    size_t n = modules.size();
+    SmallVector<SmallVector<Operation *>> walked(n);
+    for (size_t i = 0; i < n; ++i)
       modules[i]->walk<WalkOrder::PreOrder>(
           [&](Operation *op) { walked[i].push_back(op); });
-    if (walked[1].size() != walked[0].size() ||
-        walked[2].size() != walked[0].size())
-      return changes(modules[0]);
-    for (size_t n = 0; n < walked[0].size(); ++n) {
-      Triple t = {walked[0][n], walked[1][n], walked[2][n]};
-      for (int i = 1; i < 3; ++i)
+    for (size_t i = 1; i < n; ++i)
+      if (walked[i].size() != walked[0].size())
+        return changes(modules[0]);
+    for (size_t k = 0; k < walked[0].size(); ++k) {
+      Twins t;
+      for (size_t i = 0; i < n; ++i)
+        t.push_back(walked[i][k]);
+      for (size_t i = 1; i < n; ++i)
         if (t[i]->getName() != t[0]->getName() ||
             t[i]->getNumResults() != t[0]->getNumResults() ||
             t[i]->getNumOperands() != t[0]->getNumOperands() ||
             t[i]->getNumRegions() != t[0]->getNumRegions())
           return changes(t[0]);
-      for (unsigned r = 0; r < t[0]->getNumResults(); ++r)
-        if (failed(classify(t[0], {t[0]->getResult(r), t[1]->getResult(r),
-                                   t[2]->getResult(r)})))
+      for (unsigned r = 0; r < t[0]->getNumResults(); ++r) {
+        SmallVector<Value> v;
+        for (Operation *op : t)
+          v.push_back(op->getResult(r));
+        if (failed(classify(t[0], v)))
           return failure();
+      }
       for (unsigned r = 0; r < t[0]->getNumRegions(); ++r) {
         Region &r0 = t[0]->getRegion(r);
-        if (r0.getBlocks().size() != t[1]->getRegion(r).getBlocks().size() ||
-            r0.getBlocks().size() != t[2]->getRegion(r).getBlocks().size())
-          return changes(t[0]);
+        for (size_t i = 1; i < n; ++i)
+          if (r0.getBlocks().size() != t[i]->getRegion(r).getBlocks().size())
+            return changes(t[0]);
         if (r0.empty())
           continue;
         // Only entry blocks carry arguments worth pairing here (linalg bodies
         // and functions have one block).
-        Block &b0 = r0.front(), &b1 = t[1]->getRegion(r).front(),
-              &b2 = t[2]->getRegion(r).front();
-        if (b0.getNumArguments() != b1.getNumArguments() ||
-            b0.getNumArguments() != b2.getNumArguments())
-          return changes(t[0]);
-        for (unsigned a = 0; a < b0.getNumArguments(); ++a)
-          if (failed(classify(t[0], {b0.getArgument(a), b1.getArgument(a),
-                                     b2.getArgument(a)})))
+        for (size_t i = 1; i < n; ++i)
+          if (t[i]->getRegion(r).front().getNumArguments() !=
+              r0.front().getNumArguments())
+            return changes(t[0]);
+        for (unsigned a = 0; a < r0.front().getNumArguments(); ++a) {
+          SmallVector<Value> v;
+          for (Operation *op : t)
+            v.push_back(op->getRegion(r).front().getArgument(a));
+          if (failed(classify(t[0], v)))
             return failure();
+        }
       }
       ops.push_back(t);
     }
     return success();
   }
 
+  /// "B, B - 1 and B - 2" (or "B, B - 1, ..., B - k and F"): the probes,
+  /// for messages.
+  std::string probeList() const {
+    std::string list;
+    size_t n = probes.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (n > 5 && i >= 2 && i + 2 < n) {
+        if (i == 2)
+          list += ", ...";
+        continue;
+      }
+      list += (i == 0 ? "" : i + 1 == n ? " and " : ", ") +
+              std::to_string(probes[i]);
+    }
+    return list;
+  }
+
   LogicalResult changes(Operation *op) {
+    changed = true;
     return fail(op, "the graph changes with its value (compared at " +
-                        Twine(bound) + ", " + Twine(bound - 1) + " and " +
-                        Twine(bound - 2) + "; a fold that fires at " +
+                        probeList() + "; a fold that fires at " +
                         Twine(bound) + " alone, as a gather of a whole " +
                         "table of " + Twine(bound) +
                         " rows, does this: try a smaller bound)");
   }
 
-  /// The extent of each loop or dim from its static sizes at B, B-1, B-2.
-  FailureOr<SmallVector<Extent>> fit(Operation *op, ArrayRef<int64_t> s0,
-                                     ArrayRef<int64_t> s1,
-                                     ArrayRef<int64_t> s2) {
+  /// The extent that takes values `v` at the probes: floor((a x S + b) /
+  /// d) with the smallest d (at most half the run of consecutive probes, so
+  /// that each d shows two whole periods), or nullopt.
+  std::optional<Extent> fitValues(ArrayRef<int64_t> v) const {
+    if (llvm::all_equal(v))
+      return Extent{0, v[0], 1, 1};
+    if (std::optional<Extent> e = fitDivided(v))
+      return e;
+    // m x floor(...): m the gcd of the values, when that divides them all.
+    int64_t m = 0;
+    for (int64_t x : v)
+      m = std::gcd(m, x);
+    if (m <= 1)
+      return std::nullopt;
+    SmallVector<int64_t> quotients;
+    for (int64_t x : v)
+      quotients.push_back(x / m);
+    std::optional<Extent> e = fitDivided(quotients);
+    if (e && e->d != 1)
+      e->m = m;
+    else
+      e.reset();
+    return e;
+  }
+
+  /// floor((a x S + b) / d) taking values `v` at the probes, or nullopt.
+  std::optional<Extent> fitDivided(ArrayRef<int64_t> v) const {
+    // The consecutive probes B, B - 1, ...: all but a last far one.
+    int64_t run = probes.size() > 3 ? probes.size() - 1 : probes.size();
+    int64_t last = run - 1;
+    for (int64_t d = 1; d <= std::max<int64_t>(1, last / 2); ++d) {
+      double slope = (double)(v[0] - v[last]) * d / (probes[0] - probes[last]);
+      int64_t a = std::llround(slope);
+      if (a <= 0)
+        continue;
+      for (int64_t b0 = v[0] * d - a * bound, bEnd = b0 + d; b0 < bEnd; ++b0) {
+        Extent e{a, b0, d, 1};
+        if (llvm::all_of(llvm::enumerate(probes), [&](auto p) {
+              return e.at(p.value()) == v[p.index()] &&
+                     llvm::divideFloorSigned(a * p.value() + b0, d) >= 0;
+            }))
+          return e;
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// The extent of each loop or dim from its static sizes at the probes
+  /// (sizes[i]: at probes[i]).
+  FailureOr<SmallVector<Extent>> fit(Operation *op,
+                                     ArrayRef<SmallVector<int64_t>> sizes) {
     SmallVector<Extent> extents;
-    for (size_t d = 0; d < s0.size(); ++d) {
-      if (ShapedType::isDynamic(s0[d]) || ShapedType::isDynamic(s1[d]) ||
-          ShapedType::isDynamic(s2[d])) {
-        (void)fail(op, "a dim of its value is not known at compile time");
+    for (size_t d = 0; d < sizes[0].size(); ++d) {
+      SmallVector<int64_t> v;
+      for (const SmallVector<int64_t> &s : sizes) {
+        if (ShapedType::isDynamic(s[d])) {
+          (void)fail(op, "a dim of its value is not known at compile time");
+          return failure();
+        }
+        v.push_back(s[d]);
+      }
+      std::optional<Extent> e = fitValues(v);
+      if (!e) {
+        unfitted = true;
+        std::string seen;
+        for (auto [i, x] : llvm::enumerate(v))
+          seen += (i ? ", " : "") + std::to_string(x);
+        (void)fail(op, "a dim changes with it other than as floor((a x " +
+                           dimName + " + b) / d) (" + seen + " at " +
+                           probeList() + ")");
         return failure();
       }
-      int64_t a = s0[d] - s1[d];
-      if (s1[d] - s2[d] != a || a < 0) {
-        (void)fail(op, "a dim changes with it other than in proportion (" +
-                           Twine(s0[d]) + ", " + Twine(s1[d]) + ", " +
-                           Twine(s2[d]) + " at " + Twine(bound) + ", " +
-                           Twine(bound - 1) + ", " + Twine(bound - 2) + ")");
-        return failure();
-      }
-      extents.push_back({a, s0[d] - a * bound});
+      extents.push_back(*e);
     }
     return extents;
   }
 
-  LogicalResult classify(Operation *op, std::array<Value, 3> v) {
-    if (v[0].getType() == v[1].getType() && v[0].getType() == v[2].getType())
+  LogicalResult classify(Operation *op, ArrayRef<Value> v) {
+    if (llvm::all_of(v, [&](Value x) { return x.getType() == v[0].getType(); }))
       return success();
-    std::array<RankedTensorType, 3> t;
-    for (int i = 0; i < 3; ++i) {
-      t[i] = dyn_cast<RankedTensorType>(v[i].getType());
-      if (!t[i] || t[i].getRank() != t[0].getRank() ||
-          t[i].getElementType() != t[0].getElementType() ||
-          t[i].getEncoding() != t[0].getEncoding())
+    SmallVector<SmallVector<int64_t>> shapes;
+    auto t0 = dyn_cast<RankedTensorType>(v[0].getType());
+    for (Value x : v) {
+      auto t = dyn_cast<RankedTensorType>(x.getType());
+      if (!t || !t0 || t.getRank() != t0.getRank() ||
+          t.getElementType() != t0.getElementType() ||
+          t.getEncoding() != t0.getEncoding())
         return fail(op, "a value's type changes with it in more than its dims");
+      shapes.emplace_back(t.getShape());
     }
-    FailureOr<SmallVector<Extent>> e =
-        fit(op, t[0].getShape(), t[1].getShape(), t[2].getShape());
+    FailureOr<SmallVector<Extent>> e = fit(op, shapes);
     if (failed(e))
       return failure();
     extents[v[0]] = *e;
@@ -212,10 +306,33 @@ private:
   // Checks
   //===--------------------------------------------------------------------===//
 
-  LogicalResult check(Triple t) {
+  static bool inRecurrence(Operation *op) {
+    for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+      if (isa<scf::ForOp>(p) && p->hasAttr(tcc::attr::kSamplesApart))
+        return true;
+    return false;
+  }
+
+  LogicalResult check(Twins t) {
     Operation *op = t[0];
     if (isa<ModuleOp, func::FuncOp, func::ReturnOp, tensor::EmptyOp,
             tensor::CastOp>(op))
+      return success();
+    // An RNN's loop over time steps: it runs its actual number of steps
+    // (its upper bound a constant extent, computed from S at run time), and
+    // step t reads and writes step t of the values it carries and reads
+    // only: those may follow S. Its body is the lowering's.
+    if (auto loop = dyn_cast<scf::ForOp>(op);
+        loop && loop->hasAttr(tcc::attr::kSamplesApart)) {
+      if (!isa_and_nonnull<arith::ConstantOp>(
+              loop.getUpperBound().getDefiningOp()) ||
+          !isa_and_nonnull<arith::ConstantOp>(
+              loop.getLowerBound().getDefiningOp()) ||
+          !isa_and_nonnull<arith::ConstantOp>(loop.getStep().getDefiningOp()))
+        return fail(op, "a recurrence's number of steps is not a constant");
+      return sameAttributes(t);
+    }
+    if (inRecurrence(op) && !isa<arith::ConstantOp>(op))
       return success();
     // Reads inside a linalg body stay inside the loops' (actual) extents.
     if (isa<tensor::ExtractOp>(op) && isa<linalg::LinalgOp>(op->getParentOp()))
@@ -233,7 +350,7 @@ private:
     if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op))
       return checkSlice(t);
     if (auto pad = dyn_cast<tensor::PadOp>(op)) {
-      for (int i = 1; i < 3; ++i) {
+      for (size_t i = 1; i < t.size(); ++i) {
         auto twin = cast<tensor::PadOp>(t[i]);
         if (twin.getStaticLow() != pad.getStaticLow() ||
             twin.getStaticHigh() != pad.getStaticHigh())
@@ -262,8 +379,8 @@ private:
     return sameAttributes(t);
   }
 
-  LogicalResult sameAttributes(Triple t) {
-    for (int i = 1; i < 3; ++i)
+  LogicalResult sameAttributes(Twins t) {
+    for (size_t i = 1; i < t.size(); ++i)
       if (t[0]->getRawDictionaryAttrs() != t[i]->getRawDictionaryAttrs() ||
           t[0]->getPropertiesAsAttribute() != t[i]->getPropertiesAsAttribute())
         return fail(t[0], "'" + t[0]->getName().getStringRef() +
@@ -273,12 +390,12 @@ private:
 
   /// A linalg op: every loop whose extent depends on S must index some
   /// operand directly (so slicing the operands sets it).
-  LogicalResult checkLinalg(Triple t) {
+  LogicalResult checkLinalg(Twins t) {
     auto op = cast<linalg::LinalgOp>(t[0]);
-    SmallVector<int64_t> r[3];
-    for (int i = 0; i < 3; ++i)
-      r[i] = cast<linalg::LinalgOp>(t[i]).getStaticLoopRanges();
-    FailureOr<SmallVector<Extent>> loops = fit(op, r[0], r[1], r[2]);
+    SmallVector<SmallVector<int64_t>> r;
+    for (Operation *twin : t)
+      r.push_back(cast<linalg::LinalgOp>(twin).getStaticLoopRanges());
+    FailureOr<SmallVector<Extent>> loops = fit(op, r);
     if (failed(loops))
       return failure();
     if (llvm::none_of(*loops, [](Extent e) { return e.varies(); }))
@@ -332,27 +449,36 @@ private:
     return std::nullopt;
   }
 
-  LogicalResult checkConstant(Triple t) {
+  LogicalResult checkConstant(Twins t) {
     auto c0 = cast<arith::ConstantOp>(t[0]);
     auto type0 = dyn_cast<RankedTensorType>(c0.getType());
-    // A scalar that is a x S + b (the count a mean divides by): computed
-    // from S at run time.
-    std::array<std::optional<double>, 3> v;
-    for (int i = 0; i < 3; ++i)
-      v[i] = scalarValue(cast<arith::ConstantOp>(t[i]).getValue());
-    if (v[0] && v[1] && v[2] && *v[0] != *v[1] &&
-        c0.getType() == t[1]->getResultTypes()[0]) {
-      double a = *v[0] - *v[1], b0 = *v[0] - a * bound;
-      if (a != std::round(a) || *v[1] - *v[2] != a || b0 != std::round(b0) ||
-          std::abs(a) > 1e9 || std::abs(b0) > 1e15)
+    // A scalar that is an extent (the count a mean over the dim divides by,
+    // a recurrence's number of steps): computed from S at run time.
+    SmallVector<std::optional<double>> v;
+    for (Operation *twin : t)
+      v.push_back(scalarValue(cast<arith::ConstantOp>(twin).getValue()));
+    bool scalar = llvm::all_of(v, [](auto x) { return x.has_value(); }) &&
+                  llvm::any_of(v, [&](auto x) { return *x != *v[0]; }) &&
+                  llvm::all_of(t, [&](Operation *twin) {
+                    return twin->getResultTypes()[0] == c0.getType();
+                  });
+    if (scalar) {
+      SmallVector<int64_t> values;
+      for (std::optional<double> x : v)
+        if (*x == std::round(*x) && std::abs(*x) < 1e15)
+          values.push_back((int64_t)*x);
+      std::optional<Extent> e;
+      if (values.size() == v.size())
+        e = fitValues(values);
+      if (!e)
         return fail(c0, "the model computes with its value (a constant is " +
                             llvm::formatv("{0}", *v[0]) + " at " +
                             Twine(bound) + ", " + llvm::formatv("{0}", *v[1]) +
-                            " at " + Twine(bound - 1) + ")");
-      scalars.push_back({c0, Extent{(int64_t)a, (int64_t)b0}});
+                            " at " + Twine(probes[1]) + ")");
+      scalars.push_back({c0, *e});
       return success();
     }
-    for (int i = 1; i < 3; ++i) {
+    for (size_t i = 1; i < t.size(); ++i) {
       auto ci = cast<arith::ConstantOp>(t[i]);
       auto d0 = rawData(c0.getValue()), di = rawData(ci.getValue());
       if (!type0 || !d0 || !di) {
@@ -406,7 +532,7 @@ private:
     return success();
   }
 
-  LogicalResult checkSlice(Triple t) {
+  LogicalResult checkSlice(Twins t) {
     auto s0 = cast<OffsetSizeAndStrideOpInterface>(t[0]);
     if (!s0.getOffsets().empty() || !s0.getSizes().empty() ||
         !s0.getStrides().empty())
@@ -414,7 +540,7 @@ private:
                           [&](Value v) { return varies(v); })
                  ? fail(t[0], "it slices at run-time offsets")
                  : success();
-    for (int i = 1; i < 3; ++i) {
+    for (size_t i = 1; i < t.size(); ++i) {
       auto si = cast<OffsetSizeAndStrideOpInterface>(t[i]);
       if (si.getStaticOffsets() != s0.getStaticOffsets() ||
           si.getStaticStrides() != s0.getStaticStrides())
@@ -444,13 +570,19 @@ private:
                             why);
     };
     int64_t found = -1;
+    bool behind = false;
     for (int64_t d = 0; d < (int64_t)e.size(); ++d) {
       if (!e[d].varies()) {
         if (found < 0 && e[d].b != 1 && llvm::any_of(e.drop_front(d), [](Extent x) {
               return x.varies();
-            }))
-          return refuse("holds it behind dim " + Twine(d) +
-                        "; it must lead the dims that are not 1");
+            })) {
+          // An input's actual elements are copied into the bound layout
+          // on entry (an image of a variable width: [1, 32, width]).
+          if (!input)
+            return refuse("holds it behind dim " + Twine(d) +
+                          "; it must lead the dims that are not 1");
+          behind = true;
+        }
         continue;
       }
       if (found >= 0)
@@ -459,21 +591,60 @@ private:
         return refuse("holds a multiple of it");
       found = d;
     }
+    if (behind)
+      repacked.push_back(cast<BlockArgument>(v));
     return found;
+  }
+
+  /// Input `arg` (at the bound), whose caller's buffer holds the actual
+  /// elements in a row-major run, in the bound layout: the run reshaped to
+  /// the actual dims and inserted into a tensor of the bound's.
+  void repack(BlockArgument arg) {
+    Location loc = arg.getLoc();
+    auto type = cast<RankedTensorType>(arg.getType());
+    SmallVector<OpFoldResult> sizes = actualSizes(arg);
+    Value count = arith::ConstantIndexOp::create(b, loc, 1);
+    for (OpFoldResult size : sizes)
+      count = arith::MulIOp::create(
+          b, loc, count, getValueOrCreateConstantIndexOp(b, loc, size));
+    auto flatType =
+        RankedTensorType::get({type.getNumElements()}, type.getElementType());
+    Value flat = tensor::CollapseShapeOp::create(
+        b, loc, flatType, arg, tcc::wholeShapeGroup(type.getRank()));
+    Value run = tensor::ExtractSliceOp::create(
+        b, loc, flat, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{count},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    SmallVector<int64_t> actualShape;
+    for (OpFoldResult size : sizes) {
+      std::optional<int64_t> c = getConstantIntValue(size);
+      actualShape.push_back(c ? *c : ShapedType::kDynamic);
+    }
+    Value actual = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(actualShape, type.getElementType()), run,
+        tcc::wholeShapeGroup(type.getRank()), sizes);
+    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                          type.getElementType());
+    Value bound = tensor::InsertSliceOp::create(
+        b, loc, actual, empty,
+        SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(0)), sizes,
+        SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1)));
+    arg.replaceAllUsesExcept(bound, flat.getDefiningOp());
   }
 
   //===--------------------------------------------------------------------===//
   // The rewrite
   //===--------------------------------------------------------------------===//
 
-  /// a x S + b as an index.
+  /// m x floor((a x S + b) / d) as an index.
   Value extent(Extent e) {
-    auto key = std::make_pair(e.a, e.b);
+    auto key = std::make_tuple(e.a, e.b, e.d, e.m);
     if (auto it = extentValues.find(key); it != extentValues.end())
       return it->second;
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointAfter(s.getDefiningOp());
-    return extentValues[key] = tcc::buildExtent(b, s.getLoc(), s, e.a, e.b);
+    return extentValues[key] =
+               tcc::buildExtent(b, s.getLoc(), s, {e.a, e.b, e.d, e.m});
   }
 
   /// The sizes of `v` with each dim that depends on S at its actual extent.
@@ -499,10 +670,10 @@ private:
   /// operands to them after bufferization (slices of its inits here would
   /// make one-shot bufferization copy them).
   void markLinalg(linalg::LinalgOp op, ArrayRef<Extent> loops) {
-    SmallVector<int64_t> pairs;
+    SmallVector<int64_t> quads;
     for (Extent e : loops)
-      pairs.append({e.a, e.b});
-    op->setAttr(tcc::kLoopExtentsAttr, b.getDenseI64ArrayAttr(pairs));
+      quads.append({e.a, e.b, e.d, e.m});
+    op->setAttr(tcc::kLoopExtentsAttr, b.getDenseI64ArrayAttr(quads));
   }
 
   /// Replaces constant `c` (a scalar or a splat) by a x S + b.
@@ -597,6 +768,8 @@ private:
         b, loc, entry.getArgument(numInputs),
         ValueRange{arith::ConstantIndexOp::create(b, loc, 0)});
     s = arith::IndexCastOp::create(b, loc, b.getIndexType(), first);
+    for (BlockArgument arg : repacked)
+      repack(arg);
 
     for (auto &[op, loops] : loopExtents)
       markLinalg(cast<linalg::LinalgOp>(op), loops);
@@ -630,6 +803,15 @@ private:
       extentsAtReturn.push_back(d >= 0 ? of(ret.getOperand(i))[d] : Extent());
   }
 
+public:
+  /// Whether a dim did not fit floor((a x S + b) / d) at these probes (more
+  /// probes may find its d).
+  bool unfitted = false;
+  /// Whether the graph differs between the probes.
+  bool changed = false;
+
+private:
+  SmallVector<int64_t> probes;
   int64_t bound;
   StringRef dimName;
   DenseMap<Value, SmallVector<Extent>> extents;
@@ -637,24 +819,45 @@ private:
   SmallVector<Operation *> copies;
   SmallVector<std::pair<arith::ConstantOp, Extent>> scalars;
   SmallVector<Extent> extentsAtReturn;
+  /// Inputs that hold S behind other dims (copied into the bound layout).
+  SmallVector<BlockArgument> repacked;
   OpBuilder b;
   Value s;
-  std::map<std::pair<int64_t, int64_t>, Value> extentValues;
+  std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, Value>
+      extentValues;
 };
 
 } // namespace
 
-FailureOr<tcc::BoundedLayout> tcc::boundRunTimeDim(ModuleOp atBound,
-                                                   ModuleOp less1,
-                                                   ModuleOp less2,
-                                                   int64_t bound,
-                                                   StringRef dimName) {
-  return Bounder(atBound.getContext(), bound, dimName)
-      .run(atBound, less1, less2);
+FailureOr<tcc::BoundedLayout>
+tcc::boundRunTimeDim(ArrayRef<ModuleOp> modules, ArrayRef<int64_t> probes,
+                     StringRef dimName, tcc::BoundFailure *why) {
+  ModuleOp first = modules.front();
+  Bounder bounder(first.getContext(), probes, dimName);
+  FailureOr<tcc::BoundedLayout> layout = bounder.run(modules);
+  if (why)
+    *why = bounder.unfitted  ? tcc::BoundFailure::Unfitted
+           : bounder.changed ? tcc::BoundFailure::GraphChanges
+                             : tcc::BoundFailure::Other;
+  return layout;
 }
 
-Value tcc::buildExtent(OpBuilder &b, Location loc, Value s, int64_t a,
-                       int64_t c) {
+SmallVector<int64_t> tcc::boundProbes(int64_t bound, int64_t divisor) {
+  SmallVector<int64_t> probes;
+  int64_t run = divisor == 1 ? 3 : 2 * divisor + 1;
+  for (int64_t i = 0; i < run && bound - i >= 1; ++i)
+    probes.push_back(bound - i);
+  // A far probe: a dim divided by more than the run shows changes there.
+  int64_t far = bound - std::max<int64_t>(run, bound / 4);
+  if (divisor > 1 && far >= 1)
+    probes.push_back(far);
+  return probes;
+}
+
+Value tcc::buildExtent(OpBuilder &b, Location loc, Value s,
+                       ArrayRef<int64_t> extent) {
+  int64_t a = extent[0], c = extent[1], d = extent.size() > 2 ? extent[2] : 1,
+          m = extent.size() > 3 ? extent[3] : 1;
   Value v = s;
   if (a != 1)
     v = arith::MulIOp::create(b, loc, v,
@@ -666,5 +869,12 @@ Value tcc::buildExtent(OpBuilder &b, Location loc, Value s, int64_t a,
   if (c < 0)
     v = arith::MaxSIOp::create(b, loc, v,
                                arith::ConstantIndexOp::create(b, loc, 0));
+  // The floor of a value at least 0.
+  if (d != 1)
+    v = arith::DivUIOp::create(b, loc, v,
+                               arith::ConstantIndexOp::create(b, loc, d));
+  if (m != 1)
+    v = arith::MulIOp::create(b, loc, v,
+                              arith::ConstantIndexOp::create(b, loc, m));
   return v;
 }

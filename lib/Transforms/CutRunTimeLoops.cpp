@@ -33,6 +33,46 @@ bool viewsInput(Value value, int64_t numInputs) {
          arg.getArgNumber() < numInputs;
 }
 
+/// For an operand index `expr` that depends on loop `blocked` other than as
+/// the loop itself (a convolution's input row, oh x stride + kh): its
+/// coefficient of the loop, and one more than its largest value with the
+/// loop at 0 and the others over `ranges` (so that a block of `rows` of the
+/// loop reads expr's elements [c x iv, c x iv + c x (rows - 1) + that)).
+/// Nullopt unless expr is affine with coefficients at least 0.
+std::optional<std::pair<int64_t, int64_t>>
+blockedSpan(AffineExpr expr, unsigned blocked, ArrayRef<int64_t> ranges) {
+  MLIRContext *ctx = expr.getContext();
+  unsigned n = ranges.size();
+  auto at = [&](function_ref<int64_t(unsigned)> value) -> std::optional<int64_t> {
+    SmallVector<AffineExpr> dims;
+    for (unsigned d = 0; d < n; ++d)
+      dims.push_back(getAffineConstantExpr(value(d), ctx));
+    auto c = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(expr.replaceDims(dims), n, 0));
+    return c ? std::optional<int64_t>(c.getValue()) : std::nullopt;
+  };
+  std::optional<int64_t> base = at([](unsigned) { return 0; });
+  if (!base)
+    return std::nullopt;
+  int64_t coefficient = 0, largest = *base;
+  for (unsigned d = 0; d < n; ++d) {
+    if (!expr.isFunctionOfDim(d))
+      continue;
+    std::optional<int64_t> one = at([&](unsigned x) { return x == d ? 1 : 0; });
+    // Affine in each dim: the value at 2 is twice the step.
+    std::optional<int64_t> two = at([&](unsigned x) { return x == d ? 2 : 0; });
+    if (!one || !two || *one < *base || *two - *one != *one - *base)
+      return std::nullopt;
+    if (d == blocked)
+      coefficient = *one - *base;
+    else
+      largest += (*one - *base) * (ranges[d] - 1);
+  }
+  if (coefficient <= 0 || *base < 0)
+    return std::nullopt;
+  return std::make_pair(coefficient, largest + 1);
+}
+
 /// An op whose loops that follow S are all parallel, and whose body reads
 /// nothing but its operands' elements (a contraction, an elementwise op),
 /// computes rows of its output from rows of its inputs: it may compute the
@@ -43,7 +83,7 @@ bool viewsInput(Value value, int64_t numInputs) {
 /// tiling sees static shapes. Not when it reads a caller's input (sized for
 /// the actual dims). Returns whether it did.
 bool blockRows(linalg::LinalgOp op, ArrayRef<int64_t> p,
-                      llvm::function_ref<Value(int64_t, int64_t)> extent,
+                      llvm::function_ref<Value(ArrayRef<int64_t>)> extent,
                       int64_t numInputs) {
   // Computed from the operands' elements alone: no reads at indices that
   // come from data (a gather's indices in the padding are garbage).
@@ -58,7 +98,7 @@ bool blockRows(linalg::LinalgOp op, ArrayRef<int64_t> p,
   std::optional<unsigned> blocked;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [l, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (p[2 * l] == 0)
+    if (p[4 * l] == 0)
       continue;
     if (iterator != utils::IteratorType::parallel ||
         ShapedType::isDynamic(ranges[l]))
@@ -70,6 +110,14 @@ bool blockRows(linalg::LinalgOp op, ArrayRef<int64_t> p,
       llvm::any_of(op->getOperands(),
                    [&](Value v) { return viewsInput(v, numInputs); }))
     return false;
+  // Operands indexed by the blocked loop other than as itself (a strided
+  // convolution's input rows) are read in spans: each must be affine.
+  for (OpOperand &operand : op->getOpOperands())
+    if (isa<MemRefType>(operand.get().getType()))
+      for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
+        if (e.isFunctionOfDim(*blocked) && !isa<AffineDimExpr>(e) &&
+            !blockedSpan(e, *blocked, ranges))
+          return false;
   int64_t rows = 32;
   while (rows > 1 && ranges[*blocked] % rows)
     rows /= 2;
@@ -79,7 +127,7 @@ bool blockRows(linalg::LinalgOp op, ArrayRef<int64_t> p,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   // ceil(extent / rows) * rows rows, at most the bound's (rows divides it).
-  Value e = extent(p[2 * *blocked], p[2 * *blocked + 1]);
+  Value e = extent(p.slice(4 * *blocked, 4));
   Value upper = arith::MulIOp::create(
       b, loc,
       arith::DivUIOp::create(
@@ -99,11 +147,22 @@ bool blockRows(linalg::LinalgOp op, ArrayRef<int64_t> p,
     }
     SmallVector<OpFoldResult> offsets, sizes;
     for (int64_t d = 0; d < type.getRank(); ++d) {
-      auto dim = dyn_cast<AffineDimExpr>(map.getResult(d));
-      bool cut = dim && dim.getPosition() == *blocked;
-      offsets.push_back(cut ? OpFoldResult(loop.getInductionVar())
-                            : OpFoldResult(b.getIndexAttr(0)));
-      sizes.push_back(b.getIndexAttr(cut ? rows : type.getDimSize(d)));
+      AffineExpr e = map.getResult(d);
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (dim && dim.getPosition() == *blocked) {
+        offsets.push_back(loop.getInductionVar());
+        sizes.push_back(b.getIndexAttr(rows));
+      } else if (e.isFunctionOfDim(*blocked)) {
+        auto [coefficient, rest] = *blockedSpan(e, *blocked, ranges);
+        offsets.push_back(
+            arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                                  index(coefficient))
+                .getResult());
+        sizes.push_back(b.getIndexAttr(coefficient * (rows - 1) + rest));
+      } else {
+        offsets.push_back(b.getIndexAttr(0));
+        sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+      }
     }
     operands.push_back(memref::SubViewOp::create(
         b, loc, operand.get(), offsets, sizes,
@@ -136,23 +195,29 @@ struct CutRunTimeLoops : tcc::impl::CutRunTimeLoopsBase<CutRunTimeLoops> {
         memref::LoadOp::create(b, loc,
                                main.getArgument(numInputs.getInt() - 1),
                                ValueRange{arith::ConstantIndexOp::create(b, loc, 0)}));
-    std::map<std::pair<int64_t, int64_t>, Value> extents;
-    auto extent = [&](int64_t a, int64_t c) {
-      Value &v = extents[{a, c}];
+    std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, Value> extents;
+    auto extent = [&](ArrayRef<int64_t> e) {
+      Value &v = extents[{e[0], e[1], e[2], e[3]}];
       if (!v) {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointAfterValue(s);
-        v = tcc::buildExtent(b, loc, s, a, c);
+        v = tcc::buildExtent(b, loc, s, e);
       }
       return v;
     };
     WalkResult walk = main.walk([&](linalg::LinalgOp op) {
-      auto pairs = op->getAttrOfType<DenseI64ArrayAttr>(tcc::kLoopExtentsAttr);
-      if (!pairs)
+      auto quads =
+          op->getAttrOfType<DenseI64ArrayAttr>(tcc::kLoopExtentsAttr);
+      if (!quads)
         return WalkResult::advance();
       op->removeAttr(tcc::kLoopExtentsAttr);
-      ArrayRef<int64_t> p = pairs.asArrayRef();
-      if ((int64_t)p.size() != 2 * op.getNumLoops() || !op.hasPureBufferSemantics()) {
+      ArrayRef<int64_t> p = quads.asArrayRef();
+      if ((int64_t)p.size() != 4 * op.getNumLoops() ||
+          llvm::any_of(llvm::seq<size_t>(0, op.getNumLoops()),
+                       [&](size_t l) {
+                         return p[4 * l + 2] < 1 || p[4 * l + 3] < 1;
+                       }) ||
+          !op.hasPureBufferSemantics()) {
         op.emitError("tcc-cut-run-time-loops: malformed ")
             << tcc::kLoopExtentsAttr;
         return WalkResult::interrupt();
@@ -170,8 +235,8 @@ struct CutRunTimeLoops : tcc::impl::CutRunTimeLoopsBase<CutRunTimeLoops> {
         for (int64_t d = 0; d < type.getRank(); ++d) {
           auto dim = dyn_cast<AffineDimExpr>(map.getResult(d));
           unsigned l = dim ? dim.getPosition() : 0;
-          if (dim && p[2 * l] != 0) {
-            sizes.push_back(extent(p[2 * l], p[2 * l + 1]));
+          if (dim && p[4 * l] != 0) {
+            sizes.push_back(extent(p.slice(4 * l, 4)));
             cut = true;
           } else {
             sizes.push_back(b.getIndexAttr(type.getDimSize(d)));

@@ -625,6 +625,28 @@ def bounded_count():
     return model("bounded_count", nodes, [vi("x", [1, "seq", 4])], [vi("y", [1, "seq", 4])], inits)
 
 
+def bounded_strided():
+    # A bounded width through strided layers (a text line image, [1, 1, 5, seq]): a 3x3
+    # convolution of stride 2 (floor((seq + 1) / 2) columns), a 2x2 max pool (floor of half of
+    # that), the columns as a sequence ([1, seq', 3], the width leading) and their mean (a divisor
+    # computed from seq at run time). The input holds the width behind its 5 rows: it is copied
+    # into the bound's layout on entry.
+    r = rng(42)
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv0", kernel_shape=[3, 3],
+                              strides=[2, 2], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"], name="relu0"),
+             helper.make_node("MaxPool", ["r"], ["p"], name="pool0", kernel_shape=[2, 2],
+                              strides=[2, 2]),
+             helper.make_node("Squeeze", ["p", "two"], ["sq"], name="squeeze0"),
+             helper.make_node("Transpose", ["sq"], ["y"], name="transpose0", perm=[0, 2, 1]),
+             helper.make_node("ReduceMean", ["y"], ["z"], name="mean0", axes=[1], keepdims=0)]
+    inits = [init("w", r.standard_normal((3, 1, 3, 3), dtype=np.float32)),
+             init("b", r.standard_normal(3, dtype=np.float32)),
+             init("two", np.array([2], dtype=np.int64))]
+    return model("bounded_strided", nodes, [vi("x", [1, 1, 5, "seq"])],
+                 [vi("y", [1, "cols", 3]), vi("z", [1, 3])], inits)
+
+
 def bounded_sqrt():
     # Scales by 1/sqrt(seq): a value computed from the sequence length other than in proportion.
     nodes = [helper.make_node("Shape", ["x"], ["shape"], name="shape0"),
@@ -686,7 +708,7 @@ def batch_recurrent():
 CHECKED = [unknown_dims, unknown_dims_inner, constant_forms, clip_v6, softmax_v11, dynamic_batch, reductions, softmax_like_v11,
            norms, topk_cumsum, shape_subgraph, data_movement, slice_squeeze_v9, split_pad_v10,
            batch_mlp, batch_rows, batch_seq_first, batch_recurrent, batch_rows_behind, batch_reduce, batch_transposed, batch_count, batch_gram, batch_seq,
-           nonzero, nonzero_transposed, nonzero_reduced, bounded_attention, batch_bounded_attention, bounded_count,
+           nonzero, nonzero_transposed, nonzero_reduced, bounded_attention, bounded_strided, batch_bounded_attention, bounded_count,
            bounded_sqrt, bounded_transposed]
 
 
@@ -1306,8 +1328,9 @@ def check(path, m):
     outs = sess.run(None, random_feeds(m))
     for o, info in zip(outs, m.graph.output):
         want = dims_of(info)
-        # A data-dependent dim (NonZero's "count") is whatever the data gives.
-        got = [w if d.dim_param == "count" else g
+        # A data-dependent dim (NonZero's "count") is whatever the data gives, and so is one
+        # that strided layers compute from a symbolic dim (bounded_strided's "cols").
+        got = [w if d.dim_param in ("count", "cols") else g
                for g, w, d in zip(o.shape, want, info.type.tensor_type.shape.dim)]
         assert len(o.shape) == len(want) and got == want, f"{path}: {info.name} shape {o.shape} != {want}"
         assert np.isfinite(o).all(), f"{path}: {info.name} not finite"

@@ -1,9 +1,10 @@
 // RUN: tcc-opt %s --tcc-cut-run-time-loops --split-input-file --verify-diagnostics | FileCheck %s
 
 // A bounded dim (tcc compile --max-dim): the buffers are sized for the bound
-// (8), and each marked op runs on views cut to its loops' extents, from S =
-// input_dims[0]: loop 1 of the softmax-like reduction runs S times, loop 0
-// of the shifted copy S + 1 times. Dims indexed through other expressions
+// (8), and each marked op runs on views cut to its loops' extents (m x
+// floor((a x S + b) / d) for the quadruple (a, b, d, m) of each loop), from
+// S = input_dims[0]: loop 1 of the softmax-like reduction runs S times,
+// loop 0 of the shifted copy S + 1 times. Dims indexed through other expressions
 // (the constant 0) keep their size.
 
 // CHECK-LABEL: func.func @main
@@ -26,7 +27,7 @@ func.func @main(%x: memref<4x8xf32>, %dims: memref<1xi64>, %out: memref<4xf32>,
   linalg.generic {indexing_maps = [#row, #sum],
                   iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<4x8xf32>) outs(%out : memref<4xf32>)
-      attrs = {tcc.loop_extents = array<i64: 0, 4, 1, 0>} {
+      attrs = {tcc.loop_extents = array<i64: 0, 4, 1, 1, 1, 0, 1, 1>} {
   ^bb0(%in: f32, %acc: f32):
     %s = arith.addf %in, %acc : f32
     linalg.yield %s : f32
@@ -34,7 +35,7 @@ func.func @main(%x: memref<4x8xf32>, %dims: memref<1xi64>, %out: memref<4xf32>,
   linalg.generic {indexing_maps = [#first, #row],
                   iterator_types = ["parallel", "parallel"]}
       ins(%x : memref<4x8xf32>) outs(%wide : memref<9x8xf32>)
-      attrs = {tcc.loop_extents = array<i64: 1, 1, 0, 8>} {
+      attrs = {tcc.loop_extents = array<i64: 1, 1, 1, 1, 0, 8, 1, 1>} {
   ^bb0(%in: f32, %o: f32):
     linalg.yield %in : f32
   }
@@ -43,7 +44,7 @@ func.func @main(%x: memref<4x8xf32>, %dims: memref<1xi64>, %out: memref<4xf32>,
 
 // -----
 
-// A malformed mark: two loops, one pair.
+// A malformed mark: two loops, one (a, b, d, m) quadruple but half.
 #row = affine_map<(d0, d1) -> (d0, d1)>
 #sum = affine_map<(d0, d1) -> (d0)>
 func.func @main(%x: memref<4x8xf32>, %dims: memref<1xi64>, %out: memref<4xf32>)
@@ -96,8 +97,68 @@ func.func @main(%x: memref<4x64xf32>, %dims: memref<1xi64>, %out: memref<64x8xf3
   linalg.generic {indexing_maps = [#row, #row],
                   iterator_types = ["parallel", "parallel"]}
       ins(%a : memref<64x8xf32>) outs(%out : memref<64x8xf32>)
-      attrs = {tcc.loop_extents = array<i64: 1, 0, 0, 8>} {
+      attrs = {tcc.loop_extents = array<i64: 1, 0, 1, 1, 0, 8, 1, 1>} {
   ^bb0(%in: f32, %o: f32):
+    %r = arith.maximumf %in, %o : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A strided layer's output runs floor((S + 1) / 2) rows (a stride-2
+// convolution of the bounded dim). It reads the caller's input (which holds
+// the actual elements only), so it is not run in blocks of rows: its
+// operands are cut, the input (along 2 x d0 + d1, no loop of its own) not.
+// CHECK-LABEL: func.func @main
+// CHECK:         %[[S:.*]] = arith.index_cast
+// CHECK:         %[[S1:.*]] = arith.addi %[[S]], %c1
+// CHECK:         %[[HALF:.*]] = arith.divui %[[S1]], %c2
+// CHECK:         %[[OUT_CUT:.*]] = memref.subview %{{.*}}[0] [%[[HALF]]] [1]
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<17xf32>, memref<3xf32>) outs(%[[OUT_CUT]]
+#in = affine_map<(d0, d1) -> (d0 * 2 + d1)>
+#w = affine_map<(d0, d1) -> (d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+func.func @main(%x: memref<17xf32>, %dims: memref<1xi64>, %k: memref<3xf32>, %out: memref<8xf32>)
+    attributes {tcc.num_inputs = 2 : i64,
+                tcc.run_time_inputs = array<i64: 0, 0, 16>} {
+  linalg.generic {indexing_maps = [#in, #w, #out],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %k : memref<17xf32>, memref<3xf32>) outs(%out : memref<8xf32>)
+      attrs = {tcc.loop_extents = array<i64: 1, 1, 2, 1, 0, 3, 1, 1>} {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Its loop over the bounded dim parallel, in blocks of 8 rows (a pool of
+// stride 2 over the bounded dim): the input is read in spans of 2 x 7 + 2 =
+// 16 elements from 2 x the block's first row.
+// CHECK-LABEL: func.func @main
+// CHECK:         scf.for %[[IV:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           %[[AT:.*]] = arith.muli %[[IV]], %{{.*}}
+// CHECK:           memref.subview %{{.*}}[%[[AT]]] [16] [1] : memref<17xf32> to memref<16xf32, strided<[1], offset: ?>>
+// CHECK:           memref.subview %{{.*}}[%[[IV]]] [8] [1] : memref<8xf32> to memref<8xf32, strided<[1], offset: ?>>
+// CHECK:         } {tcc.parallel}
+#in = affine_map<(d0, d1) -> (d0 * 2 + d1)>
+#win = affine_map<(d0, d1) -> (d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+func.func @main(%x: memref<17xf32>, %dims: memref<1xi64>, %out: memref<8xf32>)
+    attributes {tcc.num_inputs = 2 : i64,
+                tcc.run_time_inputs = array<i64: 0, 0, 16>} {
+  %a = memref.alloc() : memref<17xf32>
+  %w = memref.alloc() : memref<2xf32>
+  linalg.generic {indexing_maps = [#in, #win, #out],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%a, %w : memref<17xf32>, memref<2xf32>) outs(%out : memref<8xf32>)
+      attrs = {tcc.loop_extents = array<i64: 1, 0, 2, 1, 0, 2, 1, 1>} {
+  ^bb0(%in: f32, %unused: f32, %o: f32):
     %r = arith.maximumf %in, %o : f32
     linalg.yield %r : f32
   }

@@ -501,28 +501,81 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     }
     if (!bounds.empty()) {
       // A symbolic dim with a bound: compile at the bound, with the loops
-      // over it cut to its actual value at run time.
+      // over it cut to its actual value at run time. The dims that follow
+      // it come from comparing the model at the bound and below: first at
+      // 3 values (a x S + b), then, for dims that strided layers divide, at
+      // more (floor((a x S + b) / d), d up to 4, 16, 32, without Winograd)
+      // when a dim did not fit or the graph changed; the errors of a
+      // comparison that a larger one may settle are held back until it is
+      // clear that none does (a graph that changes at more probes too: the
+      // first comparison's words).
       const auto &[dim, bound] = *bounds.begin();
-      OwningOpRef<ModuleOp> lowered[3];
-      for (int i = 0; i < 3; ++i) {
-        import.dims[dim] = bound - i;
-        lowered[i] = tcc::importONNXModel(ctx, o.model, import, &nodes);
-        if (!lowered[i])
+      FailureOr<tcc::BoundedLayout> layout = failure();
+      OwningOpRef<ModuleOp> atBound;
+      const int64_t divisors[] = {1, 4, 16, 32};
+      SmallVector<std::pair<Location, std::string>> first;
+      for (int64_t divisor : divisors) {
+        bool last = divisor == divisors[std::size(divisors) - 1];
+        SmallVector<std::pair<Location, std::string>> held;
+        std::optional<ScopedDiagnosticHandler> quiet;
+        quiet.emplace(&ctx, [&](Diagnostic &d) {
+          held.push_back({d.getLocation(), d.str()});
+          return success();
+        });
+        auto release = [&](ArrayRef<std::pair<Location, std::string>> diags) {
+          quiet.reset();
+          for (auto &[loc, message] : diags)
+            emitError(loc) << message;
           return failure();
-        if (i == 0) {
-          FailureOr<tcc::ModelSignature> sig = tcc::getSignature(
-              lowered[0]->lookupSymbol<func::FuncOp>("main"));
-          if (failed(sig))
-            return failure();
-          out.signature = *sig;
+        };
+        SmallVector<int64_t> probes = tcc::boundProbes(bound, divisor);
+        SmallVector<OwningOpRef<ModuleOp>> lowered;
+        bool compiles = true;
+        for (auto [i, value] : llvm::enumerate(probes)) {
+          import.dims[dim] = value;
+          lowered.push_back(tcc::importONNXModel(ctx, o.model, import, &nodes));
+          if (!lowered.back()) {
+            compiles = false;
+            break;
+          }
+          if (i == 0) {
+            FailureOr<tcc::ModelSignature> sig = tcc::getSignature(
+                lowered[0]->lookupSymbol<func::FuncOp>("main"));
+            if (failed(sig))
+              return failure();
+            out.signature = *sig;
+          }
+          tcc::PipelineOptions probe = pipeline;
+          probe.cse = false;
+          // Winograd's tiles of 2 outputs change the graph with the
+          // parity of a divided dim.
+          if (divisor > 1)
+            probe.winograd = false;
+          if (failed(tcc::runPipeline(*lowered.back(), probe,
+                                      tcc::Stage::Linalg))) {
+            compiles = false;
+            break;
+          }
         }
-        tcc::PipelineOptions probe = pipeline;
-        probe.cse = false;
-        if (failed(tcc::runPipeline(*lowered[i], probe, tcc::Stage::Linalg)))
-          return failure();
+        // A model that does not compile at a probe: its errors.
+        if (!compiles)
+          return release(held);
+        SmallVector<ModuleOp> modules;
+        for (OwningOpRef<ModuleOp> &m : lowered)
+          modules.push_back(*m);
+        tcc::BoundFailure why = tcc::BoundFailure::Other;
+        layout = tcc::boundRunTimeDim(modules, probes, dim, &why);
+        if (succeeded(layout)) {
+          atBound = std::move(lowered[0]);
+          break;
+        }
+        if (divisor == 1)
+          first = held;
+        if (why == tcc::BoundFailure::GraphChanges && divisor != 1)
+          return release(first);
+        if (why == tcc::BoundFailure::Other || last)
+          return release(held);
       }
-      FailureOr<tcc::BoundedLayout> layout = tcc::boundRunTimeDim(
-          *lowered[0], *lowered[1], *lowered[2], bound, dim);
       if (failed(layout))
         return failure();
       for (auto [t, d] : llvm::zip(out.signature.inputs, layout->inputDims))
@@ -532,7 +585,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
         if (d >= 0)
           t.runTimeDims |= 1u << d;
       out.signature.boundedDim = dim;
-      out.module = std::move(lowered[0]);
+      out.module = std::move(atBound);
       pipeline.fromLinalg = true;
     }
     if (bounds.empty() && batch) {
