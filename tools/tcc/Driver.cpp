@@ -531,8 +531,10 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
         SmallVector<int64_t> probes = tcc::boundProbes(bound, divisor);
         SmallVector<OwningOpRef<ModuleOp>> lowered;
         bool compiles = true;
+        int64_t failedAt = 0;
         for (auto [i, value] : llvm::enumerate(probes)) {
           import.dims[dim] = value;
+          failedAt = value;
           lowered.push_back(tcc::importONNXModel(ctx, o.model, import, &nodes));
           if (!lowered.back()) {
             compiles = false;
@@ -557,9 +559,15 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
             break;
           }
         }
-        // A model that does not compile at a probe: its errors.
-        if (!compiles)
-          return release(held);
+        // A model that does not compile at a probe: its errors, and which.
+        if (!compiles) {
+          (void)release(held);
+          return emitError(UnknownLoc::get(&ctx))
+                 << "symbolic dim '" << dim << "' cannot vary at run time up "
+                 << "to " << bound << ": the model does not compile with "
+                 << dim << "=" << failedAt << " (above), one of the values "
+                 << "tcc compares it at; pin it with --dim " << dim << "=N";
+        }
         SmallVector<ModuleOp> modules;
         for (OwningOpRef<ModuleOp> &m : lowered)
           modules.push_back(*m);
