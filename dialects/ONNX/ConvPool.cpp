@@ -227,6 +227,10 @@ FailureOr<WindowGeometry> tcc::onnx::resolveTransposedWindow(
     if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
       out = outputShape ? outputShape->drop_front(outputShape->size() - n)[i]
                         : (int64_t)wideSame;
+      if (out < 1 || out > kMaxDim)
+        return op->emitOpError() << "expects 'output_shape' values from 1 to "
+                                    "2^62, got "
+                                 << out << " along spatial dim " << i;
       int64_t total = std::max<int64_t>(full - out, 0);
       bool upper = autoPad == "SAME_UPPER";
       r.padsBegin.push_back(upper ? total / 2 : total - total / 2);

@@ -129,6 +129,17 @@ func.func @conv_transpose_output_padding(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2
 
 // -----
 
+// An output_shape value no tensor can have (the fuzzer's INT64_MIN overflowed
+// the padding computed from it).
+func.func @conv_transpose_output_shape_min(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x3x3xf32>) -> tensor<*xf32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects 'output_shape' values from 1 to 2^62, got -9223372036854775808 along spatial dim 0}}
+  %0 = onnx.ConvTranspose %x, %w, %none {output_shape = array<i64: -9223372036854775808, 8>} : (tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 // Scales: floor(in * scale). Sizes with not_larger: one scale for the axes,
 // the smallest, and round(in * scale).
 // CHECK-LABEL: func @resize_shapes
