@@ -156,6 +156,13 @@ private:
   LogicalResult selectIf(const onnx::NodeProto &node, StringRef name,
                          Value cond);
   LogicalResult unrollLoop(const onnx::NodeProto &node, StringRef name);
+  LogicalResult unrollScan(const onnx::NodeProto &node, StringRef name);
+  FailureOr<SmallVector<Value>>
+  scanSequences(const onnx::NodeProto &node, StringRef name,
+                const onnx::GraphProto &body, ArrayRef<Value> states,
+                ArrayRef<Value> inputs);
+  FailureOr<Value> stack(ArrayRef<Value> elements, int64_t axis,
+                         StringRef name);
   LogicalResult inlineFunction(const onnx::NodeProto &node,
                                const onnx::FunctionProto &fn, StringRef name);
   FailureOr<Value> buildNode(StringRef opType, ArrayRef<Value> operands,
@@ -231,6 +238,11 @@ static bool isIf(const onnx::NodeProto &node) {
 /// A Loop of the default domain: unrolled.
 static bool isLoop(const onnx::NodeProto &node) {
   return isDefaultDomain(node.domain()) && node.op_type() == "Loop";
+}
+
+/// A Scan of the default domain: unrolled.
+static bool isScan(const onnx::NodeProto &node) {
+  return isDefaultDomain(node.domain()) && node.op_type() == "Scan";
 }
 
 /// Some exporters write an unknown dim as dim_value -1. Those dims become
@@ -353,7 +365,7 @@ int Importer::countUnsupported(const NodeList &list) {
                       tcc::import::dialectOpType(node.op_type()).str(),
                   &ctx);
     }
-    bool controlFlow = isIf(node) || isLoop(node);
+    bool controlFlow = isIf(node) || isLoop(node) || isScan(node);
     for (const onnx::AttributeProto &attr : node.attribute()) {
       if (controlFlow && attr.type() == onnx::AttributeProto::GRAPH)
         unsupported += countUnsupported(attr.g().node());
@@ -730,20 +742,277 @@ LogicalResult Importer::unrollLoop(const onnx::NodeProto &node,
     if (iterations.empty())
       return error() << "runs no iteration, so scan output " << i
                      << " is empty, which tcc does not support";
-    onnx::AttributeProto axis;
-    axis.set_name("axis");
-    axis.set_type(onnx::AttributeProto::INT);
-    axis.set_i(0);
-    Value zero = i64Vector(b, loc, {0});
-    SmallVector<Value> slices;
-    for (Value v : iterations) {
-      FailureOr<Value> slice = buildNode("Unsqueeze", {v, zero}, name);
-      if (failed(slice))
-        return failure();
-      slices.push_back(*slice);
-    }
-    FailureOr<Value> stacked = buildNode("Concat", slices, name, {axis});
+    FailureOr<Value> stacked = stack(iterations, 0, name);
     if (failed(stacked) || failed(define(node.output(i), *stacked, name, "Loop")))
+      return failure();
+  }
+  return success();
+}
+
+/// An INT attribute for a node the importer writes.
+static onnx::AttributeProto intAttribute(const char *name, int64_t v) {
+  onnx::AttributeProto attr;
+  attr.set_name(name);
+  attr.set_type(onnx::AttributeProto::INT);
+  attr.set_i(v);
+  return attr;
+}
+
+/// The INTS attribute `name` of `node`, or nullptr.
+static const onnx::AttributeProto *intsAttr(const onnx::NodeProto &node,
+                                            StringRef name) {
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (attr.name() == name && attr.type() == onnx::AttributeProto::INTS)
+      return &attr;
+  return nullptr;
+}
+
+/// `elements` (of one type) stacked along a new dim `axis`.
+FailureOr<Value> Importer::stack(ArrayRef<Value> elements, int64_t axis,
+                                 StringRef name) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, name));
+  Value axes = i64Vector(b, loc, {axis});
+  SmallVector<Value> slices;
+  for (Value v : elements) {
+    FailureOr<Value> slice = buildNode("Unsqueeze", {v, axes}, name);
+    if (failed(slice))
+      return failure();
+    slices.push_back(*slice);
+  }
+  if (slices.size() == 1)
+    return slices.front();
+  return buildNode("Concat", slices, name, {intAttribute("axis", axis)});
+}
+
+/// The steps of a Scan (opset 9 and later, or one sample of an opset-8
+/// Scan): the body is imported once per element along each scan input's
+/// axis, whose length must be known at compile time, the states threaded
+/// through. Returns the final states, then the scan outputs stacked.
+FailureOr<SmallVector<Value>>
+Importer::scanSequences(const onnx::NodeProto &node, StringRef name,
+                        const onnx::GraphProto &body, ArrayRef<Value> states,
+                        ArrayRef<Value> inputs) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, name));
+  auto error = [&]() {
+    return emitError(loc) << "node '" << name << "' (Scan, opset " << opset
+                          << "): ";
+  };
+  int numStates = states.size(), numInputs = inputs.size();
+  int numOutputs = body.output_size() - numStates;
+  // Per-input or per-output attribute `attrName` (`count` values), each
+  // defaulting to 0; nullopt after an error.
+  auto perValue = [&](StringRef attrName,
+                      int count) -> std::optional<SmallVector<int64_t>> {
+    SmallVector<int64_t> v(count, 0);
+    if (const onnx::AttributeProto *attr = intsAttr(node, attrName)) {
+      if (attr->ints_size() != count) {
+        error() << attrName << " has " << attr->ints_size() << " values, "
+                << "for " << count << (count == 1 ? " tensor" : " tensors");
+        return std::nullopt;
+      }
+      v.assign(attr->ints().begin(), attr->ints().end());
+    }
+    return v;
+  };
+  auto inAxes = perValue("scan_input_axes", numInputs);
+  auto inDirs = perValue(opset < 9 ? "directions" : "scan_input_directions",
+                         numInputs);
+  auto outAxes = perValue("scan_output_axes", numOutputs);
+  auto outDirs = perValue("scan_output_directions", numOutputs);
+  if (!inAxes || !inDirs || !outAxes || !outDirs)
+    return failure();
+  std::optional<int64_t> length;
+  for (int j = 0; j < numInputs; ++j) {
+    auto type = dyn_cast<RankedTensorType>(inputs[j].getType());
+    int64_t rank = type ? type.getRank() : 0;
+    int64_t &axis = (*inAxes)[j];
+    if (!type || axis < -rank || axis >= rank)
+      return error() << "scan input " << j << " is " << inputs[j].getType()
+                     << ", which has no axis " << axis;
+    if (axis < 0)
+      axis += rank;
+    if (type.isDynamicDim(axis))
+      return error() << "scan input " << j << " (" << type << ") has a "
+                     << "length along axis " << axis << " not known at "
+                     << "compile time; tcc unrolls a Scan over its steps "
+                     << "(pin the dim with --dim or --shape)";
+    if (length && *length != type.getDimSize(axis))
+      return error() << "scan input " << j << " has " << type.getDimSize(axis)
+                     << " steps along axis " << axis << ", scan input 0 "
+                     << *length;
+    length = type.getDimSize(axis);
+  }
+  if (*length > kMaxUnroll)
+    return error() << "runs " << *length << " steps; tcc unrolls scans of "
+                   << "at most " << kMaxUnroll;
+  SmallVector<Value> carried(states);
+  SmallVector<SmallVector<Value>> scans(numOutputs);
+  for (int64_t t = 0; t < *length; ++t) {
+    unrolledNodes += body.node_size();
+    if (unrolledNodes > kMaxUnrolledNodes)
+      return error() << "unrolling it would import more than "
+                     << kMaxUnrolledNodes << " nodes (with the loops around "
+                     << "and in it); tcc unrolls loops up to that size";
+    SmallVector<std::pair<std::string, Value>> bindings;
+    for (int i = 0; i < numStates; ++i)
+      bindings.push_back({body.input(i).name(), carried[i]});
+    for (int j = 0; j < numInputs; ++j) {
+      int64_t step = (*inDirs)[j] ? *length - 1 - t : t;
+      auto type = RankedTensorType::get({}, b.getI64Type());
+      Value index = tcc::onnx::ConstantOp::create(
+          b, loc, type, DenseElementsAttr::get(type, step));
+      FailureOr<Value> element =
+          buildNode("Gather", {inputs[j], index}, name,
+                    {intAttribute("axis", (*inAxes)[j])});
+      if (failed(element))
+        return failure();
+      bindings.push_back({body.input(numStates + j).name(), *element});
+    }
+    FailureOr<SmallVector<Value>> outs =
+        importSubgraph(body, (name + "/step" + Twine(t)).str(), bindings);
+    if (failed(outs))
+      return failure();
+    for (int i = 0; i < numStates; ++i)
+      carried[i] = (*outs)[i];
+    for (int k = 0; k < numOutputs; ++k)
+      scans[k].push_back((*outs)[numStates + k]);
+  }
+  SmallVector<Value> results(carried);
+  for (int k = 0; k < numOutputs; ++k) {
+    if (scans[k].empty()) {
+      results.push_back(Value());
+      continue;
+    }
+    auto type = dyn_cast<RankedTensorType>(scans[k].front().getType());
+    int64_t rank = type ? type.getRank() + 1 : 0;
+    int64_t axis = (*outAxes)[k];
+    if (!type || axis < -rank || axis >= rank)
+      return error() << "scan output " << k << " has no axis " << axis
+                     << " (its elements are " << scans[k].front().getType()
+                     << ")";
+    if (axis < 0)
+      axis += rank;
+    if ((*outDirs)[k])
+      std::reverse(scans[k].begin(), scans[k].end());
+    FailureOr<Value> stacked = stack(scans[k], axis, name);
+    if (failed(stacked))
+      return failure();
+    results.push_back(*stacked);
+  }
+  return results;
+}
+
+/// A Scan is unrolled (scanSequences). Opset 8's form, whose tensors have a
+/// batch dim first and whose body sees one sample, runs each sample's steps
+/// and stacks the samples; its sequence_lens, when given, must be constants
+/// equal to the full length.
+LogicalResult Importer::unrollScan(const onnx::NodeProto &node,
+                                   StringRef name) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, name));
+  auto error = [&]() {
+    return emitError(loc) << "node '" << name << "' (Scan, opset " << opset
+                          << "): ";
+  };
+  const onnx::GraphProto *body = graphAttr(node, "body");
+  if (!body)
+    return error() << "has no body";
+  int64_t numInputs = -1;
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (attr.name() == "num_scan_inputs")
+      numInputs = attr.i();
+  bool batched = opset < 9;
+  int first = batched ? 1 : 0;
+  int64_t numStates = node.input_size() - first - numInputs;
+  if (numInputs < 1 || numStates < 0)
+    return error() << "num_scan_inputs is " << numInputs << " for "
+                   << node.input_size() - first << " inputs";
+  if (body->input_size() != numStates + numInputs ||
+      body->output_size() < numStates)
+    return error() << "takes " << numStates << " states and " << numInputs
+                   << " scan inputs, and its body " << body->input_size()
+                   << " inputs and " << body->output_size()
+                   << " outputs, which do not match";
+  if (node.output_size() > body->output_size())
+    return error() << "has " << node.output_size() << " outputs, its body "
+                   << body->output_size();
+  SmallVector<Value> operands;
+  for (int i = first; i < node.input_size(); ++i) {
+    auto it = values.find(node.input(i));
+    if (node.input(i).empty() || it == values.end())
+      return error() << "input " << i << " ('" << node.input(i)
+                     << "') is not defined";
+    operands.push_back(it->second);
+  }
+  auto states = ArrayRef<Value>(operands).take_front(numStates);
+  auto inputs = ArrayRef<Value>(operands).drop_front(numStates);
+  SmallVector<Value> results;
+  if (!batched) {
+    FailureOr<SmallVector<Value>> outs =
+        scanSequences(node, name, *body, states, inputs);
+    if (failed(outs))
+      return failure();
+    results = std::move(*outs);
+  } else {
+    auto type = dyn_cast<RankedTensorType>(inputs.front().getType());
+    if (!type || type.getRank() < 2 || type.isDynamicDim(0) ||
+        type.isDynamicDim(1))
+      return error() << "scan input 0 is " << inputs.front().getType()
+                     << "; tcc needs its batch and sequence dims known at "
+                     << "compile time";
+    int64_t batch = type.getDimSize(0), length = type.getDimSize(1);
+    if (!node.input(0).empty()) {
+      auto it = values.find(node.input(0));
+      ElementsAttr lens;
+      if (it == values.end() || !matchPattern(it->second, m_Constant(&lens)) ||
+          llvm::any_of(lens.getValues<APInt>(), [&](const APInt &v) {
+            return v.getSExtValue() != length;
+          }))
+        return error() << "sequence_lens must be constants equal to the "
+                       << "sequence length (" << length << "); tcc does not "
+                       << "support shorter sequences";
+    }
+    SmallVector<SmallVector<Value>> samples;
+    for (int64_t i = 0; i < batch; ++i) {
+      auto scalar = RankedTensorType::get({}, b.getI64Type());
+      Value index = tcc::onnx::ConstantOp::create(
+          b, loc, scalar, DenseElementsAttr::get(scalar, i));
+      SmallVector<Value> slices;
+      for (Value v : operands) {
+        FailureOr<Value> slice = buildNode("Gather", {v, index}, name,
+                                           {intAttribute("axis", 0)});
+        if (failed(slice))
+          return failure();
+        slices.push_back(*slice);
+      }
+      FailureOr<SmallVector<Value>> outs = scanSequences(
+          node, (name + "/sample" + Twine(i)).str(), *body,
+          ArrayRef<Value>(slices).take_front(numStates),
+          ArrayRef<Value>(slices).drop_front(numStates));
+      if (failed(outs))
+        return failure();
+      samples.push_back(std::move(*outs));
+    }
+    for (size_t k = 0; k < samples.front().size(); ++k) {
+      SmallVector<Value> perSample;
+      for (SmallVector<Value> &sample : samples)
+        perSample.push_back(sample[k]);
+      if (!perSample.front()) {
+        results.push_back(Value());
+        continue;
+      }
+      FailureOr<Value> stacked = stack(perSample, 0, name);
+      if (failed(stacked))
+        return failure();
+      results.push_back(*stacked);
+    }
+  }
+  for (int i = 0; i < node.output_size(); ++i) {
+    if (node.output(i).empty())
+      continue;
+    if (!results[i])
+      return error() << "runs no step, so scan output " << i - numStates
+                     << " is empty, which tcc does not support";
+    if (failed(define(node.output(i), results[i], name, "Scan")))
       return failure();
   }
   return success();
@@ -1211,6 +1480,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
     return inlineIf(node, name);
   if (isLoop(node))
     return unrollLoop(node, name);
+  if (isScan(node))
+    return unrollScan(node, name);
   if (const onnx::FunctionProto *fn = localFunction(node))
     return inlineFunction(node, *fn, name);
   if (isContribCall(node)) {

@@ -955,6 +955,37 @@ def loop_unrolled():
                  inits)
 
 
+def scan_unrolled():
+    # A Scan (opset 17) over axis 1 of x, read forward and backward, carrying a state; its scan
+    # outputs stacked along axis 1 and (prepended) along axis 0. tcc unrolls it.
+    body = helper.make_graph(
+        [helper.make_node("Mul", ["x_t", "w"], ["xw"], name="mul0"),
+         helper.make_node("Add", ["s_in", "xw"], ["s_out"], name="add0"),
+         helper.make_node("Mul", ["s_out", "r_t"], ["y_t"], name="mul1"),
+         helper.make_node("Relu", ["r_t"], ["z_t"], name="relu0")],
+        "body", [vi("s_in", [2, 3]), vi("x_t", [2, 3]), vi("r_t", [2, 3])],
+        [vi("s_out", [2, 3]), vi("y_t", [2, 3]), vi("z_t", [2, 3])])
+    nodes = [helper.make_node("Scan", ["s0", "x", "x"], ["s", "y", "z"], name="scan0", body=body,
+                              num_scan_inputs=2, scan_input_axes=[1, -2],
+                              scan_input_directions=[0, 1], scan_output_axes=[1, 0],
+                              scan_output_directions=[0, 1])]
+    return model("scan_unrolled", nodes, [vi("s0", [2, 3]), vi("x", [2, 5, 3])],
+                 [vi("s", [2, 3]), vi("y", [2, 5, 3]), vi("z", [5, 2, 3])],
+                 [init("w", rng(31).standard_normal(3).astype(np.float32))])
+
+
+def scan_batched():
+    # Opset 8's Scan: a batch dim first, the body sees one sample.
+    body = helper.make_graph(
+        [helper.make_node("Add", ["s_in", "x_t"], ["s_out"], name="add0"),
+         helper.make_node("Mul", ["s_out", "x_t"], ["y_t"], name="mul0")],
+        "body", [vi("s_in", [3]), vi("x_t", [3])], [vi("s_out", [3]), vi("y_t", [3])])
+    nodes = [helper.make_node("Scan", ["", "s0", "x"], ["s", "y"], name="scan0", body=body,
+                              num_scan_inputs=1, directions=[1])]
+    return model("scan_batched", nodes, [vi("s0", [2, 3]), vi("x", [2, 4, 3])],
+                 [vi("s", [2, 3]), vi("y", [2, 4, 3])], opset=8)
+
+
 def local_function():
     # Model-local functions, as the dynamo exporter writes modules: attribute references, a
     # function calling another, an optional input left out.
@@ -1043,7 +1074,8 @@ def contrib_conv():
                  opset=13, extra_opsets=[(ms, 1)])
 
 
-CHECKED += [if_runtime, loop_unrolled, local_function, contrib_ops, contrib_conv]
+CHECKED += [if_runtime, loop_unrolled, scan_unrolled, scan_batched, local_function, contrib_ops,
+            contrib_conv]
 
 
 def contractions():
@@ -1275,6 +1307,47 @@ def loop_zero_scan():
                       helper.make_node("Identity", ["cond_in"], ["cond_out"]), scan=True)
 
 
+def scan_model(name, lengths, opset=17, seq_lens=False):
+    # A Scan summing its scan inputs (of lengths `lengths` along axis 0) into a state.
+    n = len(lengths)
+    xs = [f"x{j}" for j in range(n)]
+    adds = [helper.make_node("Add", ["s_in" if j == 0 else f"a{j - 1}", f"{x}_t"],
+                             ["s_out" if j == n - 1 else f"a{j}"], name=f"add{j}")
+            for j, x in enumerate(xs)]
+    body = helper.make_graph(adds, "body", [vi("s_in", [3])] + [vi(f"{x}_t", [3]) for x in xs],
+                             [vi("s_out", [3])])
+    inputs = [vi(x, [length, 3]) for x, length in zip(xs, lengths)]
+    node_inputs = ["s0"] + xs
+    if opset < 9:
+        inputs = [vi(x, [1, length, 3]) for x, length in zip(xs, lengths)]
+        node_inputs = ["lens" if seq_lens else ""] + node_inputs
+        if seq_lens:
+            inputs.append(vi("lens", [1], TensorProto.INT32))
+    nodes = [helper.make_node("Scan", node_inputs, ["s"], name="scan0", body=body,
+                              num_scan_inputs=n)]
+    state = [1, 3] if opset < 9 else [3]
+    return model(name, nodes, [vi("s0", state)] + inputs, [vi("s", state)], opset=opset)
+
+
+def scan_dynamic():
+    # The scan axis has a symbolic length.
+    return scan_model("scan_dynamic", ["steps"])
+
+
+def scan_lengths():
+    # Two scan inputs of different lengths.
+    return scan_model("scan_lengths", [4, 5])
+
+
+def scan_long():
+    return scan_model("scan_long", [5000])
+
+
+def scan_seq_lens():
+    # Opset 8 with sequence_lens a run-time input.
+    return scan_model("scan_seq_lens", [4], opset=8, seq_lens=True)
+
+
 def fusedmatmul_batch():
     nodes = [helper.make_node("FusedMatMul", ["a", "b"], ["y"], name="fmm0",
                               domain="com.microsoft", transBatchA=1)]
@@ -1284,6 +1357,7 @@ def fusedmatmul_batch():
 
 BAD += [external_escape, external_absolute, external_short]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
+        scan_dynamic, scan_lengths, scan_long, scan_seq_lens,
         contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive,
         fusedconv_activation, fusedconv_clip]
 
