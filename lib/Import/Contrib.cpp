@@ -1,4 +1,4 @@
-//===- Contrib.cpp - com.microsoft fused ops as ONNX functions ------------===//
+//===- Contrib.cpp - Ops expanded as ONNX functions -----------------------===//
 //
 // Each fused op becomes the default-domain ops it fuses, with the semantics
 // of onnxruntime's contrib kernels (onnxruntime/core/graph/contrib_ops):
@@ -23,6 +23,18 @@
 //   FusedGemm(A, B, C?; Gemm's, activation, activation_alpha, _beta)
 //       activation(Gemm(A, B, C))
 //
+// and the default-domain ops ONNX defines by a function (opset 27), as
+// ONNX's own function bodies write them:
+//
+//   CausalConvWithState(input, weight, bias?, past_state?; activation)
+//       p = Concat(past_state or zeros, input) along the length;
+//       activation(Conv(p, weight, bias, group = channels)), the last k - 1
+//       positions of p
+//   LinearAttention(query, key, value, past_state?, decay?, beta?;
+//                   q_num_heads, kv_num_heads, update_rule, scale)
+//       a Scan over the tokens updating the state (B, H_kv, d_k, d_v) by
+//       the update rule, each output token scale * q_t^T S_t
+//
 //===----------------------------------------------------------------------===//
 #include "Contrib.h"
 
@@ -30,6 +42,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace tcc::import;
@@ -52,6 +65,7 @@ public:
       fn.add_input(in(i));
     for (int i = 0; i < node.output_size(); ++i)
       fn.add_output(out(i));
+    nodes = fn.mutable_node();
   }
 
   bool has(int i) const {
@@ -68,7 +82,7 @@ public:
 
   onnx::NodeProto &add(const char *op, std::vector<std::string> inputs,
                        std::vector<std::string> outputs) {
-    onnx::NodeProto *n = fn.add_node();
+    onnx::NodeProto *n = nodes->Add();
     n->set_op_type(op);
     for (std::string &i : inputs)
       n->add_input(std::move(i));
@@ -96,6 +110,55 @@ public:
   int64_t intAttr(llvm::StringRef name, int64_t dflt) const {
     const onnx::AttributeProto *a = attr(name);
     return a ? a->i() : dflt;
+  }
+  std::string stringAttr(llvm::StringRef name, const std::string &dflt) const {
+    const onnx::AttributeProto *a = attr(name);
+    return a ? a->s() : dflt;
+  }
+
+  /// A 1-D int64 constant.
+  std::string ints(const std::vector<int64_t> &v) {
+    onnx::AttributeProto *a = add("Constant", {}, {temp()}).add_attribute();
+    a->set_name("value");
+    a->set_type(onnx::AttributeProto::TENSOR);
+    onnx::TensorProto *t = a->mutable_t();
+    t->set_data_type(onnx::TensorProto::INT64);
+    t->add_dims(v.size());
+    for (int64_t x : v)
+      t->add_int64_data(x);
+    return nodes->rbegin()->output(0);
+  }
+  /// Dims [start, end) of the shape of `x`.
+  std::string shapeOf(const std::string &x, int64_t start, int64_t end) {
+    std::string s = temp();
+    onnx::NodeProto &n = add("Shape", {x}, {s});
+    setInt(n, "start", start);
+    setInt(n, "end", end);
+    return s;
+  }
+  /// A one-output node with attribute `attrName` = `v`.
+  std::string applyInt(const char *op, std::vector<std::string> inputs,
+                       const char *attrName, int64_t v) {
+    std::string result = temp();
+    setInt(add(op, std::move(inputs), {result}), attrName, v);
+    return result;
+  }
+  std::string applyInts(const char *op, std::vector<std::string> inputs,
+                        const char *attrName, const std::vector<int64_t> &v) {
+    std::string result = temp();
+    setInts(add(op, std::move(inputs), {result}), attrName, v);
+    return result;
+  }
+
+  /// Nodes `add` appends to from here on go into `graph` (a subgraph of the
+  /// function) until the returned guard's scope ends.
+  struct Into {
+    Body &body;
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> *outer;
+    ~Into() { body.nodes = outer; }
+  };
+  Into into(onnx::GraphProto &graph) {
+    return Into{*this, std::exchange(nodes, graph.mutable_node())};
   }
 
   static void setFloat(onnx::NodeProto &n, const char *name, float v) {
@@ -153,44 +216,45 @@ public:
   onnx::FunctionProto fn;
 
 private:
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> *nodes;
   int nextTemp = 0;
 };
 
 /// Writes the body; false (with `error` set) for forms tcc does not expand.
-using Expander = bool (*)(Body &, llvm::ArrayRef<int64_t> ranks,
+using Expander = bool (*)(Body &, llvm::ArrayRef<InputShape> shapes,
                           std::string &error);
 
-bool gelu(Body &f, llvm::ArrayRef<int64_t>, std::string &) {
+bool gelu(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
   f.add("Gelu", {Body::in(0)}, {Body::out(0)});
   return true;
 }
 
-bool biasGelu(Body &f, llvm::ArrayRef<int64_t>, std::string &) {
+bool biasGelu(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
   f.add("Gelu", {f.apply("Add", {Body::in(0), Body::in(1)})}, {Body::out(0)});
   return true;
 }
 
-bool fastGelu(Body &f, llvm::ArrayRef<int64_t>, std::string &) {
+bool fastGelu(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
   std::string x = f.has(1) ? f.apply("Add", {Body::in(0), Body::in(1)})
                            : Body::in(0);
   Body::setString(f.add("Gelu", {x}, {Body::out(0)}), "approximate", "tanh");
   return true;
 }
 
-bool quickGelu(Body &f, llvm::ArrayRef<int64_t>, std::string &) {
+bool quickGelu(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
   std::string alpha = f.scalarLike(f.floatAttr("alpha", 1.702f), Body::in(0));
   std::string s = f.apply("Sigmoid", {f.apply("Mul", {Body::in(0), alpha})});
   f.add("Mul", {Body::in(0), s}, {Body::out(0)});
   return true;
 }
 
-bool biasAdd(Body &f, llvm::ArrayRef<int64_t>, std::string &) {
+bool biasAdd(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
   f.add("Add", {f.apply("Add", {Body::in(0), Body::in(1)}), Body::in(2)},
         {Body::out(0)});
   return true;
 }
 
-bool skipLayerNorm(Body &f, llvm::ArrayRef<int64_t>, std::string &) {
+bool skipLayerNorm(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
   std::string sum = f.skipSum(/*biasInput=*/4);
   std::vector<std::string> inputs = {sum, Body::in(2)};
   if (f.has(3))
@@ -204,7 +268,7 @@ bool skipLayerNorm(Body &f, llvm::ArrayRef<int64_t>, std::string &) {
   return true;
 }
 
-bool skipSimplifiedLayerNorm(Body &f, llvm::ArrayRef<int64_t>,
+bool skipSimplifiedLayerNorm(Body &f, llvm::ArrayRef<InputShape>,
                              std::string &error) {
   if (f.wants(1) || f.wants(2)) {
     error = "the mean and inv_std_var outputs are not supported";
@@ -220,7 +284,7 @@ bool skipSimplifiedLayerNorm(Body &f, llvm::ArrayRef<int64_t>,
   return true;
 }
 
-bool simplifiedLayerNorm(Body &f, llvm::ArrayRef<int64_t>,
+bool simplifiedLayerNorm(Body &f, llvm::ArrayRef<InputShape>,
                          std::string &error) {
   if (f.wants(1)) {
     error = "the inv_std_var output is not supported";
@@ -244,19 +308,21 @@ std::string transposeLast2(Body &f, int i, int64_t rank) {
   return t;
 }
 
-bool fusedMatMul(Body &f, llvm::ArrayRef<int64_t> ranks, std::string &error) {
+bool fusedMatMul(Body &f, llvm::ArrayRef<InputShape> shapes, std::string &error) {
   if (f.intAttr("transBatchA", 0) || f.intAttr("transBatchB", 0)) {
     error = "transBatchA and transBatchB are not supported";
     return false;
   }
-  if (ranks.size() < 2 || ranks[0] < 2 || ranks[1] < 2) {
+  if (shapes.size() < 2 || !shapes[0] || !shapes[1] || shapes[0]->size() < 2 ||
+      shapes[1]->size() < 2) {
     error = "both inputs must have rank 2 or more";
     return false;
   }
+  int64_t rankA = shapes[0]->size(), rankB = shapes[1]->size();
   std::string a =
-      f.intAttr("transA", 0) ? transposeLast2(f, 0, ranks[0]) : Body::in(0);
+      f.intAttr("transA", 0) ? transposeLast2(f, 0, rankA) : Body::in(0);
   std::string b =
-      f.intAttr("transB", 0) ? transposeLast2(f, 1, ranks[1]) : Body::in(1);
+      f.intAttr("transB", 0) ? transposeLast2(f, 1, rankB) : Body::in(1);
   std::string product = f.apply("MatMul", {a, b});
   std::string alpha = f.scalarLike(f.floatAttr("alpha", 1.0f), product);
   f.add("Mul", {product, alpha}, {Body::out(0)});
@@ -306,7 +372,7 @@ std::string activationOf(const Body &f) {
   return a ? a->s() : "";
 }
 
-bool fusedConv(Body &f, llvm::ArrayRef<int64_t>, std::string &error) {
+bool fusedConv(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
   std::vector<float> params;
   if (const onnx::AttributeProto *a = f.attr("activation_params"))
     params.assign(a->floats().begin(), a->floats().end());
@@ -321,7 +387,7 @@ bool fusedConv(Body &f, llvm::ArrayRef<int64_t>, std::string &error) {
   return activate(f, x, activationOf(f), params, error);
 }
 
-bool fusedGemm(Body &f, llvm::ArrayRef<int64_t>, std::string &error) {
+bool fusedGemm(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
   std::vector<float> params;
   for (const char *name : {"activation_alpha", "activation_beta"})
     if (const onnx::AttributeProto *a = f.attr(name))
@@ -336,6 +402,193 @@ bool fusedGemm(Body &f, llvm::ArrayRef<int64_t>, std::string &error) {
   return activate(f, x, activationOf(f), params, error);
 }
 
+/// `x` by SiLU, computed in float as ONNX's function does.
+std::string silu(Body &f, const std::string &x) {
+  std::string xf = f.applyInt("Cast", {x}, "to", onnx::TensorProto::FLOAT);
+  std::string product = f.apply("Mul", {xf, f.apply("Sigmoid", {xf})});
+  return f.apply("CastLike", {product, x});
+}
+
+bool causalConvWithState(Body &f, llvm::ArrayRef<InputShape> shapes,
+                         std::string &error) {
+  std::string activation = f.stringAttr("activation", "none");
+  if (activation != "none" && activation != "silu" && activation != "swish") {
+    error = "activation '" + activation + "' is not one of silu, swish, none";
+    return false;
+  }
+  if (!shapes[0] || shapes[0]->size() != 3 || (*shapes[0])[1] < 0) {
+    error = "input must have rank 3 (batch, channels, length) and a known "
+            "number of channels";
+    return false;
+  }
+  if (shapes.size() < 2 || !shapes[1] || shapes[1]->size() != 3) {
+    error = "weight must have rank 3 (channels, 1, kernel size)";
+    return false;
+  }
+  std::string input = Body::in(0);
+  std::string km1 =
+      f.apply("Sub", {f.shapeOf(Body::in(1), 2, 3), f.ints({1})});
+  std::string past = Body::in(3);
+  if (!f.has(3)) {
+    std::string shape = f.applyInt(
+        "Concat", {f.shapeOf(input, 0, 1), f.shapeOf(input, 1, 2), km1},
+        "axis", 0);
+    past = f.apply("CastLike", {f.apply("ConstantOfShape", {shape}), input});
+  }
+  std::string padded = f.applyInt("Concat", {past, input}, "axis", 2);
+  std::vector<std::string> convInputs = {padded, Body::in(1)};
+  if (f.has(2))
+    convInputs.push_back(Body::in(2));
+  std::string conv = f.applyInt("Conv", convInputs, "group", (*shapes[0])[1]);
+  f.add("Identity", {activation == "none" ? conv : silu(f, conv)},
+        {Body::out(0)});
+  if (f.wants(1)) {
+    std::string length = f.shapeOf(padded, 2, 3);
+    f.add("Slice",
+          {padded, f.apply("Sub", {length, km1}), length, f.ints({2})},
+          {Body::out(1)});
+  }
+  return true;
+}
+
+bool linearAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
+                     std::string &error) {
+  std::string rule = f.stringAttr("update_rule", "gated_delta");
+  bool gated = rule == "gated" || rule == "gated_delta";
+  bool delta = rule == "delta" || rule == "gated_delta";
+  if (!gated && !delta && rule != "linear") {
+    error = "update_rule '" + rule +
+            "' is not one of linear, gated, delta, gated_delta";
+    return false;
+  }
+  int64_t hq = f.intAttr("q_num_heads", 0), hkv = f.intAttr("kv_num_heads", 0);
+  if (hq <= 0 || hkv <= 0 || hq % hkv) {
+    error = "q_num_heads (" + std::to_string(hq) +
+            ") must be a positive multiple of kv_num_heads (" +
+            std::to_string(hkv) + ")";
+    return false;
+  }
+  for (int i = 0; i < 3; ++i)
+    if (i >= (int)shapes.size() || !shapes[i] || shapes[i]->size() != 3) {
+      error = "query, key and value must have rank 3 (batch, tokens, "
+              "heads x head size)";
+      return false;
+    }
+  if ((gated && !f.has(4)) || (delta && !f.has(5))) {
+    error = "update_rule '" + rule + "' needs the " +
+            (gated && !f.has(4) ? "decay (input 4)" : "beta (input 5)");
+    return false;
+  }
+  auto toFloat = [&](const std::string &x) {
+    return f.applyInt("Cast", {x}, "to", onnx::TensorProto::FLOAT);
+  };
+  std::string negOne = f.ints({-1}), one = f.ints({1}), hqDim = f.ints({hq}),
+              hkvDim = f.ints({hkv}), negTwo = f.ints({-2});
+  std::string batch = f.shapeOf(Body::in(0), 0, 1);
+  std::string tokens = f.shapeOf(Body::in(0), 1, 2);
+  // [B, T, heads x size] -> [T, B, heads, size], the Scan's layout.
+  auto tokensFirst = [&](const std::string &x, const std::string &shape) {
+    return f.applyInts("Transpose", {f.apply("Reshape", {x, shape})}, "perm",
+                       {1, 0, 2, 3});
+  };
+  auto concat = [&](std::vector<std::string> dims) {
+    return f.applyInt("Concat", std::move(dims), "axis", 0);
+  };
+  std::string q = tokensFirst(Body::in(0), concat({batch, tokens, hqDim, negOne}));
+  std::string kvShape = concat({batch, tokens, hkvDim, negOne});
+  std::string k = tokensFirst(Body::in(1), kvShape);
+  std::string v = tokensFirst(Body::in(2), kvShape);
+  std::vector<std::string> scanInputs = {q, k, v};
+  if (gated)
+    scanInputs.push_back(tokensFirst(Body::in(4), kvShape));
+  if (delta)
+    scanInputs.push_back(
+        tokensFirst(Body::in(5), concat({batch, tokens, negOne, one})));
+  std::string dk = f.apply("Div", {f.shapeOf(Body::in(0), 2, 3), hqDim});
+  std::string dv = f.apply("Div", {f.shapeOf(Body::in(2), 2, 3), hkvDim});
+  std::string state0 =
+      f.has(3) ? toFloat(Body::in(3))
+               : f.apply("ConstantOfShape", {concat({batch, hkvDim, dk, dv})});
+  std::string scale;
+  if (float explicitScale = f.floatAttr("scale", 0.0f)) {
+    scale = f.temp();
+    Body::setFloat(f.add("Constant", {}, {scale}), "value_float", explicitScale);
+  } else {
+    std::string size = toFloat(f.apply("Squeeze", {dk}));
+    scale = f.apply("Reciprocal", {f.apply("Sqrt", {size})});
+  }
+  std::string expandShape, readShape;
+  if (hq != hkv) {
+    expandShape = concat({batch, hkvDim, f.ints({hq / hkv}), dk, dv});
+    readShape = concat({batch, hqDim, dk, dv});
+  }
+
+  // One token: S = exp(g) S (gated); S += k (x) (v or beta (v - S^T k));
+  // output scale q^T S.
+  onnx::GraphProto step;
+  step.set_name("linear_attention_step");
+  std::string stateOut = f.temp(), outputT = f.temp();
+  {
+    Body::Into scope = f.into(step);
+    std::vector<std::string> formals = {f.temp()};
+    for (size_t i = 0; i < scanInputs.size(); ++i)
+      formals.push_back(f.temp());
+    for (const std::string &formal : formals)
+      step.add_input()->set_name(formal);
+    std::string state = formals[0];
+    std::string qt = toFloat(formals[1]), kt = toFloat(formals[2]),
+                vt = toFloat(formals[3]);
+    size_t next = 4;
+    if (gated) {
+      std::string decay = f.apply("Exp", {toFloat(formals[next++])});
+      state = f.apply("Mul", {state, f.apply("Unsqueeze", {decay, negOne})});
+    }
+    std::string kCol = f.apply("Unsqueeze", {kt, negOne});
+    std::string write = vt;
+    if (delta) {
+      std::string stateT =
+          f.applyInts("Transpose", {state}, "perm", {0, 1, 3, 2});
+      std::string retrieved = f.apply(
+          "Squeeze", {f.apply("MatMul", {stateT, kCol}), negOne});
+      write = f.apply("Mul", {toFloat(formals[next++]),
+                              f.apply("Sub", {vt, retrieved})});
+    }
+    std::string outer =
+        f.apply("MatMul", {kCol, f.apply("Unsqueeze", {write, negTwo})});
+    f.add("Add", {state, outer}, {stateOut});
+    std::string read = stateOut;
+    if (hq != hkv)
+      read = f.apply(
+          "Reshape",
+          {f.apply("Expand",
+                   {f.apply("Unsqueeze", {stateOut, f.ints({2})}), expandShape}),
+           readShape});
+    std::string out = f.apply(
+        "Squeeze",
+        {f.apply("MatMul", {f.apply("Unsqueeze", {qt, negTwo}), read}), negTwo});
+    f.add("CastLike", {f.apply("Mul", {scale, out}), formals[1]}, {outputT});
+    step.add_output()->set_name(stateOut);
+    step.add_output()->set_name(outputT);
+  }
+  std::string finalState = f.temp(), outputs = f.temp();
+  std::vector<std::string> operands = {state0};
+  operands.insert(operands.end(), scanInputs.begin(), scanInputs.end());
+  onnx::NodeProto &scan = f.add("Scan", operands, {finalState, outputs});
+  Body::setInt(scan, "num_scan_inputs", scanInputs.size());
+  onnx::AttributeProto *body = scan.add_attribute();
+  body->set_name("body");
+  body->set_type(onnx::AttributeProto::GRAPH);
+  *body->mutable_g() = std::move(step);
+  std::string batchFirst =
+      f.applyInts("Transpose", {outputs}, "perm", {1, 0, 2, 3});
+  f.add("Reshape", {batchFirst, concat({batch, tokens, negOne})},
+        {Body::out(0)});
+  if (f.wants(1))
+    f.add("CastLike", {finalState, f.has(3) ? Body::in(3) : Body::in(0)},
+          {Body::out(1)});
+  return true;
+}
+
 const std::pair<const char *, Expander> kExpanders[] = {
     {"Gelu", gelu},
     {"BiasGelu", biasGelu},
@@ -348,6 +601,8 @@ const std::pair<const char *, Expander> kExpanders[] = {
     {"FusedMatMul", fusedMatMul},
     {"FusedConv", fusedConv},
     {"FusedGemm", fusedGemm},
+    {"CausalConvWithState", causalConvWithState},
+    {"LinearAttention", linearAttention},
 };
 
 } // namespace
@@ -361,13 +616,13 @@ bool tcc::import::isContribOp(llvm::StringRef opType) {
 
 std::optional<onnx::FunctionProto>
 tcc::import::contribFunction(const onnx::NodeProto &node,
-                             llvm::ArrayRef<int64_t> inputRanks,
+                             llvm::ArrayRef<InputShape> inputShapes,
                              std::string &error) {
   for (auto [name, expand] : kExpanders) {
     if (node.op_type() != name)
       continue;
     Body body(node);
-    if (!expand(body, inputRanks, error))
+    if (!expand(body, inputShapes, error))
       return std::nullopt;
     return body.fn;
   }

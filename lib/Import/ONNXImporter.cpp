@@ -1485,20 +1485,32 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
   if (const onnx::FunctionProto *fn = localFunction(node))
     return inlineFunction(node, *fn, name);
   if (isContribCall(node)) {
-    SmallVector<int64_t> ranks;
+    SmallVector<tcc::import::InputShape> shapes;
     for (const std::string &input : node.input()) {
       auto it = values.find(input);
       auto type = it == values.end()
                       ? RankedTensorType()
                       : dyn_cast<RankedTensorType>(it->second.getType());
-      ranks.push_back(type ? type.getRank() : -1);
+      if (!type) {
+        shapes.push_back(std::nullopt);
+        continue;
+      }
+      SmallVector<int64_t> dims;
+      for (int64_t dim : type.getShape())
+        dims.push_back(ShapedType::isDynamic(dim) ? -1 : dim);
+      shapes.push_back(std::move(dims));
     }
     std::string why;
     std::optional<onnx::FunctionProto> fn =
-        tcc::import::contribFunction(node, ranks, why);
-    if (!fn)
-      return emitError(loc) << "node '" << name << "' (" << opType
-                            << ", domain " << domainName(node) << "): " << why;
+        tcc::import::contribFunction(node, shapes, why);
+    if (!fn) {
+      InFlightDiagnostic diag = emitError(loc)
+                                << "node '" << name << "' (" << opType
+                                << ", domain " << domainName(node);
+      if (isDefaultDomain(node.domain()))
+        diag << ", opset " << opset;
+      return diag << "): " << why;
+    }
     return inlineFunction(node, *fn, name);
   }
 

@@ -1348,6 +1348,32 @@ def scan_seq_lens():
     return scan_model("scan_seq_lens", [4], opset=8, seq_lens=True)
 
 
+def causal_conv_activation():
+    # CausalConvWithState (opset 27) with an activation ONNX does not define for it.
+    nodes = [helper.make_node("CausalConvWithState", ["x", "w"], ["y"], name="cconv0",
+                              activation="relu")]
+    return model("causal_conv_activation", nodes, [vi("x", [1, 2, 5])], [vi("y", [1, 2, 5])],
+                 [init("w", np.ones((2, 1, 3), np.float32))], opset=27)
+
+
+def linear_attention(name, inputs, **attrs):
+    nodes = [helper.make_node("LinearAttention", inputs, ["y"], name="linattn0", **attrs)]
+    return model(name, nodes, [vi(x, [1, 2, 8]) for x in inputs if x],
+                 [vi("y", [1, 2, 8])], opset=27)
+
+
+def linear_attention_heads():
+    # 3 query heads cannot share 2 key/value heads.
+    return linear_attention("linear_attention_heads", ["q", "k", "v"], q_num_heads=3,
+                            kv_num_heads=2, update_rule="linear")
+
+
+def linear_attention_decay():
+    # The default update rule (gated_delta) without its decay input.
+    return linear_attention("linear_attention_decay", ["q", "k", "v", "", "", "beta"],
+                            q_num_heads=2, kv_num_heads=2)
+
+
 def fusedmatmul_batch():
     nodes = [helper.make_node("FusedMatMul", ["a", "b"], ["y"], name="fmm0",
                               domain="com.microsoft", transBatchA=1)]
@@ -1357,7 +1383,8 @@ def fusedmatmul_batch():
 
 BAD += [external_escape, external_absolute, external_short]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
-        scan_dynamic, scan_lengths, scan_long, scan_seq_lens,
+        scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
+        linear_attention_heads, linear_attention_decay,
         contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive,
         fusedconv_activation, fusedconv_clip]
 
