@@ -157,6 +157,8 @@ private:
                          Value cond);
   LogicalResult unrollLoop(const onnx::NodeProto &node, StringRef name);
   LogicalResult unrollScan(const onnx::NodeProto &node, StringRef name);
+  LogicalResult importFlexAttention(const onnx::NodeProto &node,
+                                    StringRef name);
   FailureOr<SmallVector<Value>>
   scanSequences(const onnx::NodeProto &node, StringRef name,
                 const onnx::GraphProto &body, ArrayRef<Value> states,
@@ -243,6 +245,13 @@ static bool isLoop(const onnx::NodeProto &node) {
 /// A Scan of the default domain: unrolled.
 static bool isScan(const onnx::NodeProto &node) {
   return isDefaultDomain(node.domain()) && node.op_type() == "Scan";
+}
+
+/// ai.onnx.preview's FlexAttention: attention whose score and probability
+/// modifiers are subgraphs, imported in place.
+static bool isFlexAttention(const onnx::NodeProto &node) {
+  return node.domain() == "ai.onnx.preview" &&
+         node.op_type() == "FlexAttention";
 }
 
 /// Some exporters write an unknown dim as dim_value -1. Those dims become
@@ -365,7 +374,8 @@ int Importer::countUnsupported(const NodeList &list) {
                       tcc::import::dialectOpType(node.op_type()).str(),
                   &ctx);
     }
-    bool controlFlow = isIf(node) || isLoop(node) || isScan(node);
+    bool controlFlow =
+        isIf(node) || isLoop(node) || isScan(node) || isFlexAttention(node);
     for (const onnx::AttributeProto &attr : node.attribute()) {
       if (controlFlow && attr.type() == onnx::AttributeProto::GRAPH)
         unsupported += countUnsupported(attr.g().node());
@@ -1018,6 +1028,157 @@ LogicalResult Importer::unrollScan(const onnx::NodeProto &node,
   return success();
 }
 
+/// FlexAttention as its ONNX function writes it: K and V repeated to the
+/// query heads (GQA), (Q sqrt(scale)) (K sqrt(scale))^T cast to the softmax
+/// precision, score_mod, Softmax, prob_mod, then the product with V in that
+/// precision, cast back.
+LogicalResult Importer::importFlexAttention(const onnx::NodeProto &node,
+                                            StringRef name) {
+  Location loc = NameLoc::get(StringAttr::get(&ctx, name));
+  auto error = [&]() {
+    return emitError(loc) << "node '" << name
+                          << "' (FlexAttention, domain ai.onnx.preview): ";
+  };
+  if (node.input_size() != 3 || node.output_size() != 1)
+    return error() << "takes Q, K and V and gives Y; it has "
+                   << node.input_size() << " inputs and " << node.output_size()
+                   << " outputs";
+  SmallVector<Value> qkv;
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (int i = 0; i < 3; ++i) {
+    auto it = values.find(node.input(i));
+    if (node.input(i).empty() || it == values.end())
+      return error() << "input " << i << " ('" << node.input(i)
+                     << "') is not defined";
+    auto type = dyn_cast<RankedTensorType>(it->second.getType());
+    if (!type || type.getRank() != 4 || !type.hasStaticShape())
+      return error() << "input " << "QKV"[i] << " is " << it->second.getType()
+                     << "; tcc needs rank 4 (batch, heads, sequence, head "
+                     << "size) with known dims";
+    qkv.push_back(it->second);
+    shapes.push_back(type.getShape());
+  }
+  int64_t qHeads = shapes[0][1], kvHeads = shapes[1][1];
+  if (kvHeads == 0 || qHeads % kvHeads)
+    return error() << "Q has " << qHeads << " heads, not a multiple of K's "
+                   << kvHeads;
+  Type elem = cast<RankedTensorType>(qkv[0].getType()).getElementType();
+  std::optional<int64_t> precision;
+  std::optional<float> scale;
+  const onnx::GraphProto *mods[2] = {nullptr, nullptr};
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.name() == "softmax_precision")
+      precision = attr.i();
+    else if (attr.name() == "scale")
+      scale = attr.f();
+    else if (attr.name() == "score_mod" || attr.name() == "prob_mod")
+      mods[attr.name() == "prob_mod"] = &attr.g();
+    else
+      return error() << "has attribute '" << attr.name()
+                     << "', which FlexAttention does not define";
+  }
+  if (!precision) {
+    if (!isa<FloatType>(elem))
+      return error() << "its inputs are " << elem << ", for which "
+                     << "softmax_precision must be given";
+    precision = elem.isF64() ? onnx::TensorProto::DOUBLE
+                             : onnx::TensorProto::FLOAT;
+  }
+  if (*precision != onnx::TensorProto::FLOAT &&
+      *precision != onnx::TensorProto::DOUBLE &&
+      *precision != onnx::TensorProto::FLOAT16 &&
+      *precision != onnx::TensorProto::BFLOAT16)
+    return error() << "softmax_precision " << *precision
+                   << " is not a floating-point type";
+  auto build = [&](StringRef op, ArrayRef<Value> operands,
+                   ArrayRef<onnx::AttributeProto> attrs = {}) {
+    return buildNode(op, operands, name, attrs);
+  };
+  // K or V repeated to the query heads.
+  auto aligned = [&](Value x, ArrayRef<int64_t> shape) -> FailureOr<Value> {
+    if (qHeads == kvHeads)
+      return x;
+    FailureOr<Value> unsqueezed = build("Unsqueeze", {x, i64Vector(b, loc, {2})});
+    if (failed(unsqueezed))
+      return failure();
+    FailureOr<Value> expanded = build(
+        "Expand", {*unsqueezed,
+                   i64Vector(b, loc, {shape[0], kvHeads, qHeads / kvHeads,
+                                      shape[2], shape[3]})});
+    if (failed(expanded))
+      return failure();
+    return build("Reshape",
+                 {*expanded,
+                  i64Vector(b, loc, {shape[0], qHeads, shape[2], shape[3]})});
+  };
+  FailureOr<Value> k = aligned(qkv[1], shapes[1]);
+  FailureOr<Value> v = aligned(qkv[2], shapes[2]);
+  if (failed(k) || failed(v))
+    return failure();
+  float rootScale = std::sqrt(
+      scale ? *scale : 1.0f / std::sqrt(static_cast<float>(shapes[0][3])));
+  auto f32 = RankedTensorType::get({}, b.getF32Type());
+  Value factor = tcc::onnx::ConstantOp::create(
+      b, loc, f32, DenseElementsAttr::get(f32, rootScale));
+  auto castTo = [&](Value x, int64_t dtype) {
+    return build("Cast", {x}, {intAttribute("to", dtype)});
+  };
+  FailureOr<Value> typedFactor = castTo(factor, onnxDtype(elem));
+  if (failed(typedFactor))
+    return failure();
+  FailureOr<Value> qScaled = build("Mul", {qkv[0], *typedFactor});
+  FailureOr<Value> kScaled = build("Mul", {*k, *typedFactor});
+  if (failed(qScaled) || failed(kScaled))
+    return failure();
+  onnx::AttributeProto perm;
+  perm.set_name("perm");
+  perm.set_type(onnx::AttributeProto::INTS);
+  for (int64_t d : {0, 1, 3, 2})
+    perm.add_ints(d);
+  FailureOr<Value> kT = build("Transpose", {*kScaled}, {perm});
+  if (failed(kT))
+    return failure();
+  FailureOr<Value> scores = build("MatMul", {*qScaled, *kT});
+  if (failed(scores) || failed(scores = castTo(*scores, *precision)))
+    return failure();
+  // Applies modifier `which` (0 score_mod, 1 prob_mod) to `x`, if given.
+  auto modify = [&](int which, Value x) -> FailureOr<Value> {
+    const onnx::GraphProto *graph = mods[which];
+    if (!graph)
+      return x;
+    const char *attrName = which ? "prob_mod" : "score_mod";
+    if (graph->input_size() != 1 || graph->output_size() != 1)
+      return error() << attrName << " has " << graph->input_size()
+                     << " inputs and " << graph->output_size()
+                     << " outputs; it must take and give one tensor";
+    FailureOr<SmallVector<Value>> out = importSubgraph(
+        *graph, (name + "/" + attrName).str(), {{graph->input(0).name(), x}});
+    if (failed(out))
+      return failure();
+    if ((*out)[0].getType() != x.getType())
+      return error() << attrName << " gives " << (*out)[0].getType()
+                     << " for " << x.getType()
+                     << "; it must keep the shape and element type";
+    return (*out)[0];
+  };
+  FailureOr<Value> modified = modify(0, *scores);
+  if (failed(modified))
+    return failure();
+  FailureOr<Value> probs =
+      build("Softmax", {*modified}, {intAttribute("axis", -1)});
+  if (failed(probs) || failed(probs = modify(1, *probs)))
+    return failure();
+  bool cast = *precision != onnxDtype(elem);
+  if (cast && failed(v = castTo(*v, *precision)))
+    return failure();
+  FailureOr<Value> y = build("MatMul", {*probs, *v});
+  if (failed(y) || (cast && failed(y = castTo(*y, onnxDtype(elem)))))
+    return failure();
+  if (node.output(0).empty())
+    return success();
+  return define(node.output(0), *y, name, "FlexAttention");
+}
+
 /// A call of a model-local function or of an expanded com.microsoft op:
 /// the body is imported in place, in a scope of its own (functions see
 /// only their formal inputs), attribute references resolved against the
@@ -1482,6 +1643,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node,
     return unrollLoop(node, name);
   if (isScan(node))
     return unrollScan(node, name);
+  if (isFlexAttention(node))
+    return importFlexAttention(node, name);
   if (const onnx::FunctionProto *fn = localFunction(node))
     return inlineFunction(node, *fn, name);
   if (isContribCall(node)) {

@@ -1374,6 +1374,35 @@ def linear_attention_decay():
                             q_num_heads=2, kv_num_heads=2)
 
 
+def flex_attention(name, q_heads, **attrs):
+    nodes = [helper.make_node("FlexAttention", ["q", "k", "v"], ["y"], name="flex0",
+                              domain="ai.onnx.preview", **attrs)]
+    return model(name, nodes, [vi("q", [1, q_heads, 2, 4]), vi("k", [1, 2, 3, 4]),
+                               vi("v", [1, 2, 3, 4])], [vi("y", [1, q_heads, 2, 4])], opset=26,
+                 extra_opsets=[("ai.onnx.preview", 1)])
+
+
+def flex_heads():
+    # 3 query heads cannot share 2 key/value heads.
+    return flex_attention("flex_heads", 3)
+
+
+def flex_mod_inputs():
+    # A score_mod of two inputs.
+    mod = helper.make_graph([helper.make_node("Add", ["s", "t"], ["o"], name="add0")], "mod",
+                            [vi("s", [1, 2, 2, 3]), vi("t", [1, 2, 2, 3])],
+                            [vi("o", [1, 2, 2, 3])])
+    return flex_attention("flex_mod_inputs", 2, score_mod=mod)
+
+
+def flex_mod_shape():
+    # A prob_mod that changes the shape.
+    mod = helper.make_graph([helper.make_node("ReduceSum", ["p"], ["o"], name="sum0",
+                                              keepdims=0)], "mod",
+                            [vi("p", [1, 2, 2, 3])], [vi("o", [])])
+    return flex_attention("flex_mod_shape", 2, prob_mod=mod)
+
+
 def fusedmatmul_batch():
     nodes = [helper.make_node("FusedMatMul", ["a", "b"], ["y"], name="fmm0",
                               domain="com.microsoft", transBatchA=1)]
@@ -1384,7 +1413,7 @@ def fusedmatmul_batch():
 BAD += [external_escape, external_absolute, external_short]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
-        linear_attention_heads, linear_attention_decay,
+        linear_attention_heads, linear_attention_decay, flex_heads, flex_mod_inputs, flex_mod_shape,
         contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive,
         fusedconv_activation, fusedconv_clip]
 
