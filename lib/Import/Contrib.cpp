@@ -34,6 +34,10 @@
 //                   q_num_heads, kv_num_heads, update_rule, scale)
 //       a Scan over the tokens updating the state (B, H_kv, d_k, d_v) by
 //       the update rule, each output token scale * q_t^T S_t
+////
+// and TensorScatter (opset 24), a ScatterElements of the update into the
+// cache at write_indices[b] + s along the sequence axis (modulo its length
+// in circular mode).
 //
 //===----------------------------------------------------------------------===//
 #include "Contrib.h"
@@ -589,6 +593,51 @@ bool linearAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
   return true;
 }
 
+bool tensorScatter(Body &f, llvm::ArrayRef<InputShape> shapes,
+                   std::string &error) {
+  std::string mode = f.stringAttr("mode", "linear");
+  if (mode != "linear" && mode != "circular") {
+    error = "mode '" + mode + "' is not one of linear, circular";
+    return false;
+  }
+  if (!shapes[0] || shapes.size() < 2 || !shapes[1] ||
+      shapes[0]->size() != shapes[1]->size()) {
+    error = "past_cache and update must have one rank";
+    return false;
+  }
+  int64_t rank = shapes[0]->size(), axis = f.intAttr("axis", -2);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 1 || axis >= rank) {
+    error = "axis " + std::to_string(f.intAttr("axis", -2)) +
+            " is not a sequence axis of a rank-" + std::to_string(rank) +
+            " cache (not 0, the batch axis)";
+    return false;
+  }
+  // Position s of the update along the axis, shaped to broadcast there.
+  std::vector<int64_t> column(rank, 1);
+  column[axis] = -1;
+  std::string steps = f.apply("Squeeze", {f.shapeOf(Body::in(1), axis, axis + 1)});
+  std::string zero = f.temp(), one = f.temp();
+  Body::setInt(f.add("Constant", {}, {zero}), "value_int", 0);
+  Body::setInt(f.add("Constant", {}, {one}), "value_int", 1);
+  std::string index = f.apply(
+      "Reshape", {f.apply("Range", {zero, steps, one}), f.ints(column)});
+  if (f.has(2)) {
+    std::vector<int64_t> batch(rank, 1);
+    batch[0] = -1;
+    index = f.apply("Add",
+                    {f.apply("Reshape", {Body::in(2), f.ints(batch)}), index});
+  }
+  if (mode == "circular")
+    index = f.apply("Mod", {index, f.shapeOf(Body::in(0), axis, axis + 1)});
+  index = f.apply("Expand", {index, f.shapeOf(Body::in(1), 0, rank)});
+  Body::setInt(f.add("ScatterElements", {Body::in(0), index, Body::in(1)},
+                     {Body::out(0)}),
+               "axis", axis);
+  return true;
+}
+
 const std::pair<const char *, Expander> kExpanders[] = {
     {"Gelu", gelu},
     {"BiasGelu", biasGelu},
@@ -603,6 +652,7 @@ const std::pair<const char *, Expander> kExpanders[] = {
     {"FusedGemm", fusedGemm},
     {"CausalConvWithState", causalConvWithState},
     {"LinearAttention", linearAttention},
+    {"TensorScatter", tensorScatter},
 };
 
 } // namespace

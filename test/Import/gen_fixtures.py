@@ -1403,6 +1403,22 @@ def flex_mod_shape():
     return flex_attention("flex_mod_shape", 2, prob_mod=mod)
 
 
+def tensor_scatter(name, **attrs):
+    nodes = [helper.make_node("TensorScatter", ["past", "update"], ["present"], name="scatter0",
+                              **attrs)]
+    return model(name, nodes, [vi("past", [2, 4, 3]), vi("update", [2, 1, 3])],
+                 [vi("present", [2, 4, 3])], opset=24)
+
+
+def tensor_scatter_axis():
+    # The batch axis is not a sequence axis.
+    return tensor_scatter("tensor_scatter_axis", axis=0)
+
+
+def tensor_scatter_mode():
+    return tensor_scatter("tensor_scatter_mode", mode="ring")
+
+
 def fusedmatmul_batch():
     nodes = [helper.make_node("FusedMatMul", ["a", "b"], ["y"], name="fmm0",
                               domain="com.microsoft", transBatchA=1)]
@@ -1414,6 +1430,7 @@ BAD += [external_escape, external_absolute, external_short]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
         linear_attention_heads, linear_attention_decay, flex_heads, flex_mod_inputs, flex_mod_shape,
+        tensor_scatter_axis, tensor_scatter_mode,
         contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive,
         fusedconv_activation, fusedconv_clip]
 
