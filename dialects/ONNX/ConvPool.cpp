@@ -76,8 +76,9 @@ static LogicalResult verifyPool(Op op) {
   return success();
 }
 LogicalResult MaxPoolOp::verify() {
-  if (getStorageOrder() != 0)
-    return emitOpError() << "with storage_order=1 is not supported";
+  if (getStorageOrder() != 0 && getStorageOrder() != 1)
+    return emitOpError() << "expects storage_order 0 or 1, got "
+                         << getStorageOrder();
   return verifyPool(*this);
 }
 LogicalResult AveragePoolOp::verify() { return verifyPool(*this); }
@@ -154,7 +155,17 @@ static LogicalResult inferPool(Op op, bool channelsLast = false) {
   return setShape(op, windowedShape(nchw[0], nchw[1], g->outSizes, channelsLast),
                   elem);
 }
-LogicalResult MaxPoolOp::inferShapes() { return inferPool(*this); }
+LogicalResult MaxPoolOp::inferShapes() {
+  if (failed(inferPool(*this)))
+    return failure();
+  if (getIndices()) {
+    auto y = dyn_cast<RankedTensorType>(getY().getType());
+    Type i64 = IntegerType::get(getContext(), 64);
+    Value indices = getIndices();
+    indices.setType(y ? Type(y.clone(i64)) : UnrankedTensorType::get(i64));
+  }
+  return success();
+}
 LogicalResult AveragePoolOp::inferShapes() { return inferPool(*this); }
 LogicalResult NhwcMaxPoolOp::inferShapes() {
   return inferPool(*this, /*channelsLast=*/true);

@@ -68,7 +68,14 @@ class ONNX_PoolOp<string mnemonic> : ONNX_Op<mnemonic> {
 }
 
 def ONNX_MaxPoolOp : ONNX_PoolOp<"MaxPool"> {
-  let summary = "Max pooling (the Indices output is not supported)";
+  let summary = "Max pooling, with the optional Indices of the maxima";
+  let description = [{
+    Indices, when asked for, hold the position of each maximum (the first
+    of equal ones) in the flattened input: row-major, or with the spatial
+    dims column-major when storage_order is 1.
+  }];
+  // Indices is i64 once shapes are inferred.
+  let results = (outs FloatTensor:$Y, Optional<AnyTensor>:$Indices);
   let arguments = (ins FloatTensor:$X,
     DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
     DefaultValuedAttr<ONNX_I64Attr, "0">:$ceil_mode,

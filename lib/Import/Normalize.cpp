@@ -534,9 +534,10 @@ unsigned tcc::import::numResults(const ::onnx::NodeProto &node) {
   // Split has one result per output the node names.
   if (node.op_type() == "Split")
     return std::max(1, node.output_size());
-  // Dropout's mask is an optional result, there when asked for.
-  if (node.op_type() == "Dropout" && node.output_size() >= 2 &&
-      !node.output(1).empty())
+  // Dropout's mask and MaxPool's Indices are optional results, there when
+  // asked for.
+  if ((node.op_type() == "Dropout" || node.op_type() == "MaxPool") &&
+      node.output_size() >= 2 && !node.output(1).empty())
     return 2;
   static const llvm::StringMap<unsigned> counts = {
       {"Attention", 4}, // Y, present_key, present_value, qk_matmul_output

@@ -848,10 +848,29 @@ def unknown_attr():
 
 
 def maxpool_indices():
-    nodes = [helper.make_node("MaxPool", ["x"], ["y", "indices"], name="pool0",
-                              kernel_shape=[2, 2], strides=[2, 2])]
-    return model("maxpool_indices", nodes, [vi("x", [1, 1, 4, 4])],
-                 [vi("y", [1, 1, 2, 2]), vi("indices", [1, 1, 2, 2], TensorProto.INT64)])
+    # MaxPool's Indices: padded and strided (row-major), dilated with the spatial dims
+    # column-major (storage_order 1), and 1-d; two samples, so that the batch offset counts.
+    nodes = [helper.make_node("MaxPool", ["x"], ["y", "i"], name="pool0", kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1], strides=[2, 2]),
+             helper.make_node("MaxPool", ["x"], ["y2", "i2"], name="pool1", kernel_shape=[2, 2],
+                              dilations=[2, 1], storage_order=1),
+             helper.make_node("MaxPool", ["s"], ["y3", "i3"], name="pool2", kernel_shape=[3],
+                              strides=[2], ceil_mode=1)]
+    i64 = TensorProto.INT64
+    return model("maxpool_indices", nodes, [vi("x", [2, 3, 5, 6]), vi("s", [2, 2, 8])],
+                 [vi("y", [2, 3, 3, 3]), vi("i", [2, 3, 3, 3], i64), vi("y2", [2, 3, 3, 5]),
+                  vi("i2", [2, 3, 3, 5], i64), vi("y3", [2, 2, 4]), vi("i3", [2, 2, 4], i64)],
+                 opset=12)
+
+
+def bn_training():
+    # BatchNormalization's training outputs (running mean and variance).
+    c = np.ones(3, np.float32)
+    nodes = [helper.make_node("BatchNormalization", ["x", "g", "b", "m", "v"], ["y", "rm", "rv"],
+                              name="bn0", training_mode=1)]
+    return model("bn_training", nodes, [vi("x", [1, 3, 2, 2])],
+                 [vi("y", [1, 3, 2, 2]), vi("rm", [3]), vi("rv", [3])],
+                 [init(n, c) for n in ("g", "b", "m", "v")], opset=15)
 
 
 def dangling_output():
@@ -911,7 +930,7 @@ def squeeze_axes_input():
 
 BAD = [no_opset, old_opset, sequence_input, string_input, no_shape, external_data,
        bad_initializer, undefined_input, softmax_v11_axis, bn_spatial0, unknown_attr,
-       maxpool_indices, dangling_output, constant_string, tensors_attr, conv_bad_channels,
+       bn_training, dangling_output, constant_string, tensors_attr, conv_bad_channels,
        cast_string_to, cast_fp8,
        groupnorm_v18_input_scale, cumsum_axis_input, squeeze_axes_input]
 
@@ -1075,7 +1094,7 @@ def contrib_conv():
 
 
 CHECKED += [if_runtime, loop_unrolled, scan_unrolled, scan_batched, local_function, contrib_ops,
-            contrib_conv]
+            contrib_conv, maxpool_indices]
 
 
 def contractions():

@@ -164,7 +164,8 @@ bool readsInLayout(Value operand, ArrayRef<int64_t> perm, int64_t rank,
 bool isPool2d(Operation *op) {
   auto poolRank = [](auto pool) { return pool.getKernelShape().size(); };
   if (auto pool = dyn_cast<MaxPoolOp>(op))
-    return poolRank(pool) == 2;
+    return poolRank(pool) == 2 && !pool.getIndices() &&
+           pool.getStorageOrder() == 0;
   if (auto pool = dyn_cast<AveragePoolOp>(op))
     return poolRank(pool) == 2;
   return false;
@@ -400,7 +401,7 @@ struct SinkThroughPool : OpRewritePattern<PoolOp> {
   LogicalResult matchAndRewrite(PoolOp op,
                                 PatternRewriter &rewriter) const override {
     auto t = op.getX().template getDefiningOp<TransposeOp>();
-    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto type = dyn_cast<RankedTensorType>(op.getY().getType());
     if (!t || !type || type.getRank() != 4 || !isPool2d(op) ||
         !llvm::equal(transposePermutation(t), kToNCHW))
       return rewriter.notifyMatchFailure(op, "not of a channels-last tensor");

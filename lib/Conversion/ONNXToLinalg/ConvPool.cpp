@@ -883,7 +883,7 @@ static FailureOr<PoolSetup> setUpPool(PoolOp op, Value input,
                                       ConversionPatternRewriter &rewriter) {
   PoolSetup p;
   p.inType = dyn_cast<RankedTensorType>(input.getType());
-  p.outType = dyn_cast<RankedTensorType>(op.getType());
+  p.outType = dyn_cast<RankedTensorType>(op.getY().getType());
   if (!p.inType || !p.outType)
     return rewriter.notifyMatchFailure(op, "unranked operands");
   if (!isa<FloatType>(p.inType.getElementType()))
@@ -939,6 +939,84 @@ static Value buildPool(OpBuilder &b, Location loc, Value input, Value init,
                : create(linalg::PoolingNchwSumOp());
 }
 
+/// MaxPool with its Indices: one generic over the padded input and the
+/// window, carrying the maximum and its position in the flattened input
+/// (the first of equal maxima: a later one must be greater).
+static std::pair<Value, Value>
+buildPoolWithIndices(OpBuilder &b, Location loc, Value in, Value init,
+                     Value indexInit, const onnx::WindowGeometry &g,
+                     ArrayRef<int64_t> inShape, bool columnMajor) {
+  MLIRContext *ctx = b.getContext();
+  int64_t k = g.kernel.size();
+  int64_t numDims = 2 + 2 * k;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> inExprs = {d(0), d(1)}, windowExprs,
+                          outExprs = {d(0), d(1)};
+  for (int64_t i = 0; i < k; ++i) {
+    inExprs.push_back(
+        windowIndex(d(2 + i), d(2 + k + i), g.strides[i], g.dilations[i]));
+    windowExprs.push_back(d(2 + k + i));
+    outExprs.push_back(d(2 + i));
+  }
+  Type elem = cast<RankedTensorType>(init.getType()).getElementType();
+  Value window = tensor::EmptyOp::create(b, loc, g.kernel, elem);
+  SmallVector<utils::IteratorType> iterators(2 + k,
+                                             utils::IteratorType::parallel);
+  iterators.append(k, utils::IteratorType::reduction);
+  AffineMap outMap = AffineMap::get(numDims, 0, outExprs, ctx);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType(), indexInit.getType()},
+      ValueRange{in, window}, ValueRange{init, indexInit},
+      ArrayRef<AffineMap>{AffineMap::get(numDims, 0, inExprs, ctx),
+                          AffineMap::get(numDims, 0, windowExprs, ctx), outMap,
+                          outMap},
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Type i64 = nb.getI64Type();
+        auto index = [&](int64_t dim) -> Value {
+          return arith::IndexCastOp::create(
+              nb, nloc, i64, linalg::IndexOp::create(nb, nloc, dim));
+        };
+        auto constant = [&](int64_t v) -> Value {
+          return arith::ConstantOp::create(nb, nloc, nb.getI64IntegerAttr(v));
+        };
+        auto muladd = [&](Value acc, int64_t scale, Value v) -> Value {
+          return arith::AddIOp::create(
+              nb, nloc, arith::MulIOp::create(nb, nloc, acc, constant(scale)),
+              v);
+        };
+        // Position along each spatial dim of the unpadded input.
+        SmallVector<Value> at;
+        for (int64_t i = 0; i < k; ++i) {
+          Value pos = arith::AddIOp::create(
+              nb, nloc,
+              arith::MulIOp::create(nb, nloc, index(2 + i),
+                                    constant(g.strides[i])),
+              arith::MulIOp::create(nb, nloc, index(2 + k + i),
+                                    constant(g.dilations[i])));
+          at.push_back(arith::SubIOp::create(nb, nloc, pos,
+                                             constant(g.padsBegin[i])));
+        }
+        Value flat = muladd(index(0), inShape[1], index(1));
+        for (int64_t i = 0; i < k; ++i)
+          flat = muladd(flat, inShape[2 + i],
+                        columnMajor ? constant(0) : at[i]);
+        if (columnMajor) {
+          Value spatial = at[k - 1];
+          for (int64_t i = k - 2; i >= 0; --i)
+            spatial = muladd(spatial, inShape[2 + i], at[i]);
+          flat = arith::AddIOp::create(nb, nloc, flat, spatial);
+        }
+        Value greater = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OGT, args[0], args[2]);
+        linalg::YieldOp::create(
+            nb, nloc,
+            ValueRange{
+                arith::SelectOp::create(nb, nloc, greater, args[0], args[2]),
+                arith::SelectOp::create(nb, nloc, greater, flat, args[3])});
+      });
+  return {generic.getResult(0), generic.getResult(1)};
+}
+
 /// MaxPool and NhwcMaxPool.
 template <typename PoolOp>
 struct MaxPoolPattern : OpConversionPattern<PoolOp> {
@@ -960,6 +1038,25 @@ struct MaxPoolPattern : OpConversionPattern<PoolOp> {
     Value input = padTrailing(rewriter, loc, adaptor.getX(), setup->padsBegin,
                               setup->padsEnd, lowest);
     Value init = createFilled(rewriter, loc, outType, lowest, {adaptor.getX()});
+    if constexpr (std::is_same_v<PoolOp, onnx::MaxPoolOp>) {
+      if (op.getIndices()) {
+        auto indexType = outType.clone(rewriter.getI64Type());
+        Value indexInit = createFilled(
+            rewriter, loc, indexType,
+            constantScalar(rewriter, loc, rewriter.getI64Type(), 0),
+            {adaptor.getX()});
+        if (!setup->inType.hasStaticShape() &&
+            llvm::any_of(setup->inType.getShape().drop_front(),
+                         ShapedType::isDynamic))
+          return op.emitOpError()
+                 << "with Indices needs the channel and spatial dims known";
+        auto [values, indices] = buildPoolWithIndices(
+            rewriter, loc, input, init, indexInit, setup->geometry,
+            setup->inType.getShape(), op.getStorageOrder() == 1);
+        rewriter.replaceOp(op, ValueRange{values, indices});
+        return success();
+      }
+    }
     rewriter.replaceOp(op, buildPool(rewriter, loc, input, init,
                                      setup->geometry, /*isMax=*/true,
                                      kChannelsLast<PoolOp>));
