@@ -78,6 +78,7 @@ LogicalResult ConcatOp::verify() {
 
 LogicalResult ConstantOp::inferShapes() { return success(); }
 LogicalResult NoValueOp::inferShapes() { return success(); }
+LogicalResult CheckConditionOp::inferShapes() { return success(); }
 
 LogicalResult FlattenOp::inferShapes() {
   Type elem = getElementTypeOrSelf(getInput());

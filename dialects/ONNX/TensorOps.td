@@ -20,6 +20,23 @@ def ONNX_NoValueOp : ONNX_Op<"NoValue", [ConstantLike]> {
   let hasFolder = 1;
 }
 
+def ONNX_CheckConditionOp : Op<ONNX_Dialect, "CheckCondition",
+    [DeclareOpInterfaceMethods<ShapeInferenceOpInterface>,
+     MemoryEffects<[MemWrite]>]> {
+  let summary = "Fails the run when an If's condition takes a branch not compiled";
+  let description = [{
+    The importer keeps the one branch of an If with a run-time condition
+    that could be compiled for the model's sizes; this op makes a run whose
+    `cond` is not `expected` return TCC_ERROR_BRANCH, with the text of the
+    module's global `message` (which names the If node and the branch) from
+    tcc_run_error_message(). It lowers to a call of the runtime's
+    tcc_branch_check(ok, message), which the importer declares.
+  }];
+  let arguments = (ins TensorOf<[I1]>:$cond, BoolAttr:$expected,
+                   FlatSymbolRefAttr:$message);
+  let assemblyFormat = "$cond attr-dict `:` type($cond)";
+}
+
 def ONNX_FlattenOp : ONNX_Op<"Flatten"> {
   let summary = "Reshapes to 2-D around `axis`";
   let arguments = (ins AnyTensor:$input, DefaultValuedAttr<ONNX_I64Attr, "1">:$axis);

@@ -56,6 +56,12 @@ inline constexpr llvm::StringLiteral kDimNamesAttr = "tcc.dim_names";
 /// of the output dims known only at run time; its last output holds them.
 inline constexpr llvm::StringLiteral kRunTimeDimsAttr = "tcc.run_time_dims";
 
+/// The runtime's void tcc_branch_check(int32_t ok, const char *message),
+/// which the importer declares for an If it compiled one branch of (see
+/// onnx.CheckCondition): a run in which `ok` is 0 returns TCC_ERROR_BRANCH
+/// (tcc-emit-entry-points asks tcc_run_status() after each run).
+inline constexpr llvm::StringLiteral kBranchCheckFn = "tcc_branch_check";
+
 /// Reads the signature of the imported, shape-inferred @main. Fails (with
 /// an error on `func`) when a shape is not static, except for output dims
 /// that come from a NonZero: they are marked in `runTimeDims`, with a dim

@@ -33,7 +33,7 @@ def ConvertONNXToLinalg
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"];
+    "::mlir::tensor::TensorDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
 //===----------------------------------------------------------------------===//

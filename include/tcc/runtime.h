@@ -104,6 +104,10 @@ typedef enum tcc_status {
   TCC_ERROR_NO_DEVICE = 5,
   /* --target cuda: a CUDA driver call failed (tcc_cuda_error_message). */
   TCC_ERROR_DEVICE = 6,
+  /* The run's data selected a branch of an If that tcc could not compile
+   * for the model's sizes (tcc compile warned; tcc_run_error_message names
+   * the If node). The outputs are not valid. */
+  TCC_ERROR_BRANCH = 7,
 } tcc_status;
 
 /* Element types of model inputs and outputs (values fixed by the ABI). */
@@ -208,6 +212,17 @@ typedef struct tcc_model_info {
 
 /* A short English description of a status code (never null). */
 const char *tcc_status_string(tcc_status status);
+
+/* Why the last run on this thread failed at run time (TCC_ERROR_BRANCH:
+ * which If node and branch), or "" (never null). */
+const char *tcc_run_error_message(void);
+
+/* For compiled models: a run calls tcc_branch_check where an If's
+ * condition must select the branch compiled (ok 0: it does not), and
+ * returns tcc_run_status() (TCC_OK, or TCC_ERROR_BRANCH once a check
+ * failed, which it then clears). */
+void tcc_branch_check(int32_t ok, const char *message);
+tcc_status tcc_run_status(void);
 
 /* Size in bytes of one element of `dtype` (0 for an unknown dtype). */
 size_t tcc_dtype_size(tcc_dtype dtype);

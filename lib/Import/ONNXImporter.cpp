@@ -24,11 +24,13 @@
 #include "tcc/Sizes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -155,6 +157,8 @@ private:
   LogicalResult inlineIf(const onnx::NodeProto &node, StringRef name);
   LogicalResult selectIf(const onnx::NodeProto &node, StringRef name,
                          Value cond);
+  bool conditionInputs(Value cond, SmallVectorImpl<std::string> &inputs);
+  StringRef branchMessage(Location loc, StringRef message);
   LogicalResult unrollLoop(const onnx::NodeProto &node, StringRef name);
   LogicalResult unrollScan(const onnx::NodeProto &node, StringRef name);
   LogicalResult importFlexAttention(const onnx::NodeProto &node,
@@ -207,6 +211,8 @@ private:
   /// Functions being inlined, by "domain:name".
   llvm::StringSet<> activeFunctions;
   int synthesized = 0;
+  /// Messages of If branches left out (branchMessage).
+  int branchMessages = 0;
 };
 
 /// Loops with more iterations than this are not unrolled.
@@ -571,6 +577,62 @@ static bool unsafeToSpeculate(Operation *op) {
          !matchPattern(op->getOperand(1), m_Constant());
 }
 
+/// A constant C string of the module holding `message`, and the runtime's
+/// tcc_branch_check(i32 ok, ptr message) declared beside it; returns the
+/// string's symbol.
+StringRef Importer::branchMessage(Location loc, StringRef message) {
+  auto module = b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  OpBuilder mb(&ctx);
+  mb.setInsertionPointToStart(module.getBody());
+  auto ptr = LLVM::LLVMPointerType::get(&ctx);
+  if (!module.lookupSymbol(tcc::kBranchCheckFn)) {
+    auto fn = func::FuncOp::create(
+        mb, loc, tcc::kBranchCheckFn,
+        mb.getFunctionType({mb.getI32Type(), ptr}, {}));
+    fn.setPrivate();
+  }
+  std::string symbol =
+      ("tcc_branch_message_" + Twine(branchMessages++)).str();
+  std::string text = message.str();
+  text.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(mb.getI8Type(), text.size());
+  auto global = LLVM::GlobalOp::create(mb, loc, type, /*isConstant=*/true,
+                                       LLVM::Linkage::Internal, symbol,
+                                       mb.getStringAttr(text));
+  return global.getSymName();
+}
+
+/// Whether `cond` is computed from graph inputs and constants alone; the
+/// inputs' names in `inputs`.
+bool Importer::conditionInputs(Value cond,
+                               SmallVectorImpl<std::string> &inputs) {
+  SmallVector<Value> work = {cond};
+  llvm::DenseSet<Value> seen;
+  llvm::SmallSetVector<BlockArgument, 4> args;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (!isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+        return false;
+      args.insert(arg);
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->getNumOperands() == 0 && !matchPattern(v, m_Constant()))
+      return false;
+    llvm::append_range(work, def->getOperands());
+  }
+  for (BlockArgument arg : args)
+    for (const auto &entry : values)
+      if (entry.getValue() == arg) {
+        inputs.push_back(entry.getKey().str());
+        break;
+      }
+  return true;
+}
+
 /// An If with a run-time condition: both branches run and a Where picks
 /// each output, which needs the branches' outputs to agree in type and
 /// shape and their ops to be safe to run when not taken.
@@ -585,14 +647,44 @@ LogicalResult Importer::selectIf(const onnx::NodeProto &node, StringRef name,
                           << cond.getType();
   Block *block = b.getInsertionBlock();
   Operation *last = block->empty() ? nullptr : &block->back();
-  SmallVector<SmallVector<Value>> branches;
-  for (const char *branch : {"then_branch", "else_branch"}) {
-    FailureOr<SmallVector<Value>> results =
-        importSubgraph(*graphAttr(node, branch), name, {});
-    if (failed(results))
-      return failure();
-    branches.push_back(std::move(*results));
+  // A branch that cannot be imported for the model's sizes (its shapes do
+  // not check) is left out while the other can: its first error is kept.
+  const char *branchNames[2] = {"then_branch", "else_branch"};
+  SmallVector<SmallVector<Value>> branches(2);
+  std::string failures[2];
+  for (int i = 0; i < 2; ++i) {
+    Operation *before = block->empty() ? nullptr : &block->back();
+    FailureOr<SmallVector<Value>> results;
+    {
+      ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &diag) {
+        if (diag.getSeverity() != DiagnosticSeverity::Error)
+          return failure();
+        if (failures[i].empty()) {
+          auto at = dyn_cast<NameLoc>(diag.getLocation());
+          std::string text = diag.str();
+          if (at && !StringRef(text).starts_with("node '"))
+            text = "node '" + at.getName().str() + "': " + text;
+          failures[i] = std::move(text);
+        }
+        return success();
+      });
+      results = importSubgraph(*graphAttr(node, branchNames[i]), name, {});
+    }
+    if (succeeded(results)) {
+      branches[i] = std::move(*results);
+      continue;
+    }
+    if (failures[i].empty())
+      failures[i] = "it does not import";
+    while (!block->empty() && &block->back() != before)
+      block->back().erase();
   }
+  if (!failures[0].empty() && !failures[1].empty())
+    return emitError(loc) << "node '" << name << "' (If): the condition is "
+                          << "not known at compile time, and neither branch "
+                          << "can be compiled: then_branch: " << failures[0]
+                          << "; else_branch: " << failures[1];
+  int dropped = failures[0].empty() ? (failures[1].empty() ? -1 : 1) : 0;
   for (Operation &op : llvm::make_range(
            last ? std::next(last->getIterator()) : block->begin(),
            block->end()))
@@ -605,6 +697,43 @@ LogicalResult Importer::selectIf(const onnx::NodeProto &node, StringRef name,
              << ") in a branch indexes or divides by run-time values, "
              << "which is not safe to run when its branch is not taken "
              << "(bind the inputs the condition depends on with --bind)";
+  if (dropped >= 0) {
+    // The kept branch's values are the outputs; a run whose condition
+    // selects the other fails with a status saying so.
+    const char *keptName = branchNames[1 - dropped];
+    const char *droppedName = branchNames[dropped];
+    InFlightDiagnostic warning =
+        emitWarning(loc) << "node '" << name << "' (If): the condition is "
+                         << "not known at compile time, and " << droppedName
+                         << " cannot be compiled for these sizes ("
+                         << failures[dropped] << "); tcc compiles "
+                         << keptName << " only, and a run whose condition "
+                         << "selects " << droppedName
+                         << " returns TCC_ERROR_BRANCH";
+    SmallVector<std::string> inputs;
+    if (conditionInputs(cond, inputs) && !inputs.empty()) {
+      warning << " (the condition depends only on input";
+      if (inputs.size() > 1)
+        warning << "s";
+      for (size_t k = 0; k < inputs.size(); ++k)
+        warning << (k ? ", '" : " '") << inputs[k] << "'";
+      warning << ": --bind " << inputs.front()
+              << "=FILE fixes it at compile time)";
+    }
+    warning.report();
+    std::string message = ("node '" + name + "' (If): the condition selects " +
+                           droppedName + ", which tcc could not compile for " +
+                           "the model's sizes")
+                              .str();
+    tcc::onnx::CheckConditionOp::create(
+        b, loc, cond, b.getBoolAttr(dropped == 1),
+        FlatSymbolRefAttr::get(&ctx, branchMessage(loc, message)));
+    for (int i = 0; i < node.output_size(); ++i)
+      if (!node.output(i).empty() &&
+          failed(define(node.output(i), branches[1 - dropped][i], name, "If")))
+        return failure();
+    return success();
+  }
   if (condType.getRank() != 0) {
     Value shape = i64Vector(b, loc, {});
     FailureOr<Value> scalar = buildNode("Reshape", {cond, shape}, name);
@@ -2132,7 +2261,8 @@ OwningOpRef<ModuleOp> Importer::importBytes(StringRef bytes, StringRef path) {
 OwningOpRef<ModuleOp> tcc::importONNXModel(MLIRContext &context, StringRef path,
                                            const ImportOptions &options,
                                            std::map<std::string, NodeInfo> *nodes) {
-  context.loadDialect<tcc::onnx::ONNXDialect, func::FuncDialect>();
+  context.loadDialect<tcc::onnx::ONNXDialect, func::FuncDialect,
+                      LLVM::LLVMDialect>();
   Importer importer(context, options, nodes);
   return importer.import(path);
 }
@@ -2141,7 +2271,8 @@ OwningOpRef<ModuleOp> tcc::importONNXBytes(MLIRContext &context,
                                            StringRef bytes, StringRef path,
                                            const ImportOptions &options,
                                            std::map<std::string, NodeInfo> *nodes) {
-  context.loadDialect<tcc::onnx::ONNXDialect, func::FuncDialect>();
+  context.loadDialect<tcc::onnx::ONNXDialect, func::FuncDialect,
+                      LLVM::LLVMDialect>();
   Importer importer(context, options, nodes);
   return importer.importBytes(bytes, path);
 }

@@ -34,8 +34,36 @@ const char *tcc_status_string(tcc_status status) {
     return "no CUDA driver or device (tcc_cuda_error_message says which)";
   case TCC_ERROR_DEVICE:
     return "a CUDA call failed (tcc_cuda_error_message says which)";
+  case TCC_ERROR_BRANCH:
+    return "the run selected a branch tcc did not compile "
+           "(tcc_run_error_message says which)";
   }
   return "unknown status";
+}
+
+/* The first failed branch check of the run going on on this thread, and the
+ * message of the last run that failed. Initial-exec: no __tls_get_addr, so
+ * the shared runtime needs only libc (a few bytes of glibc's static TLS
+ * reserve when dlopened). */
+#define TCC_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
+static TCC_THREAD_LOCAL const char *failed_check;
+static TCC_THREAD_LOCAL const char *last_run_error;
+
+void tcc_branch_check(int32_t ok, const char *message) {
+  if (!ok && !failed_check)
+    failed_check = message;
+}
+
+tcc_status tcc_run_status(void) {
+  if (!failed_check)
+    return TCC_OK;
+  last_run_error = failed_check;
+  failed_check = NULL;
+  return TCC_ERROR_BRANCH;
+}
+
+const char *tcc_run_error_message(void) {
+  return last_run_error ? last_run_error : "";
 }
 
 size_t tcc_dtype_size(tcc_dtype dtype) {
@@ -539,6 +567,8 @@ static tcc_status run_tensors(const tcc_model_info *info, tcc_run_packed_fn run,
     free(run_time_dims);
   if (st == TCC_ERROR_OUT_OF_MEMORY)
     invalid(error, "out of memory");
+  else if (st == TCC_ERROR_BRANCH)
+    invalid(error, "%s", tcc_run_error_message());
   else if (st != TCC_OK)
     invalid(error, "%s", tcc_status_string(st));
   return st;

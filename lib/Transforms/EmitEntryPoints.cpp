@@ -4,6 +4,7 @@
 // lowered @main, in the LLVM dialect.
 //
 //===----------------------------------------------------------------------===//
+#include "tcc/Header.h"
 #include "tcc/Passes.h"
 
 using namespace mlir;
@@ -217,10 +218,20 @@ struct EmitEntryPoints : tcc::impl::EmitEntryPointsBase<EmitEntryPoints> {
       bracket("tcc_run_begin");
       auto run = LLVM::CallOp::create(b, loc, main, args);
       bracket("tcc_run_end");
-      // A @main that returns a status (a CUDA model's) passes it on.
-      LLVM::ReturnOp::create(b, loc,
-                             run.getNumResults() ? run.getResult()
-                                                 : constI32(0).getResult());
+      // A @main that returns a status (a CUDA model's) passes it on; one
+      // with branch checks (onnx.CheckCondition) returns theirs.
+      Value status = run.getNumResults() ? run.getResult()
+                                         : constI32(0).getResult();
+      if (module.lookupSymbol(tcc::kBranchCheckFn)) {
+        Value checks = LLVM::CallOp::create(
+                           b, loc, runtimeFn(module, "tcc_run_status", {}, i32),
+                           ValueRange{})
+                           .getResult();
+        Value failed = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                            status, constI32(0));
+        status = LLVM::SelectOp::create(b, loc, failed, status, checks);
+      }
+      LLVM::ReturnOp::create(b, loc, status);
     }
     // i32 NAME_run(ptr..., ptr workspace): on the calling thread.
     withNullContext(b, prefix + "_run", runCtxFn);

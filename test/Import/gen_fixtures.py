@@ -955,6 +955,27 @@ def if_runtime():
                  inits=[init("zero", np.array(0, np.float32))])
 
 
+def if_branch_runtime():
+    # A decoder chosen by a run-time input (sr == 16000), as in voice models: with x's dim n
+    # pinned to 6, else_branch's MatMul cannot be shaped. tcc compiles then_branch only, and a
+    # run with another sr returns TCC_ERROR_BRANCH. (onnxruntime runs it while sr is 16000.)
+    r = rng(32)
+    then_branch = helper.make_graph([helper.make_node("MatMul", ["x", "w1"], ["t"],
+                                                      name="decode16k")],
+                                    "then", [], [vi("t", [4, 3])])
+    else_branch = helper.make_graph([helper.make_node("MatMul", ["x", "w2"], ["e"],
+                                                      name="decode8k")],
+                                    "else", [], [vi("e", [4, 3])])
+    nodes = [helper.make_node("Equal", ["sr", "k16"], ["c"], name="is16k"),
+             helper.make_node("If", ["c"], ["y"], name="pick_decoder", then_branch=then_branch,
+                              else_branch=else_branch)]
+    return model("if_branch_runtime", nodes,
+                 [vi("x", [4, "n"]), vi("sr", [], TensorProto.INT64)], [vi("y", [4, 3])],
+                 [init("k16", np.array(16000, np.int64)),
+                  init("w1", r.standard_normal((6, 3)).astype(np.float32)),
+                  init("w2", r.standard_normal((5, 3)).astype(np.float32))])
+
+
 def loop_unrolled():
     # A Loop with a constant trip count (as exporters write a Python for-loop): tcc unrolls it.
     # The body reads the iteration number, an outer value, carries y and scans y * i.
@@ -1093,7 +1114,7 @@ def contrib_conv():
                  opset=13, extra_opsets=[(ms, 1)])
 
 
-CHECKED += [if_runtime, loop_unrolled, scan_unrolled, scan_batched, local_function, contrib_ops,
+CHECKED += [if_runtime, if_branch_runtime, loop_unrolled, scan_unrolled, scan_batched, local_function, contrib_ops,
             contrib_conv, maxpool_indices]
 
 
@@ -1477,11 +1498,18 @@ def random_feeds(m, seed=0):
             feeds[v.name] = r.integers(0, 4, dims_of(v)).astype(dtype)
         else:
             feeds[v.name] = r.standard_normal(dims_of(v)).astype(dtype)
+        if v.name in FIXED_FEEDS.get(m.graph.name, {}):
+            feeds[v.name] = np.array(FIXED_FEEDS[m.graph.name][v.name], dtype)
     return feeds
 
 
-# Valid for onnxruntime but not for onnx.checker (ops onnxruntime adds to the default domain).
-ORT_ONLY = {"contrib_ops", "contrib_conv"}
+# Inputs a fixture's check must give a value of its own (a condition's input).
+FIXED_FEEDS = {"if_branch_runtime": {"sr": 16000, "x": np.ones((4, 6))}}
+
+
+# Valid for onnxruntime but not for onnx.checker (ops onnxruntime adds to the default domain; a
+# branch the checker's shape inference refuses, which onnxruntime never runs).
+ORT_ONLY = {"contrib_ops", "contrib_conv", "if_branch_runtime"}
 
 
 def check(path, m):

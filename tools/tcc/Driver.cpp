@@ -122,6 +122,8 @@ int statusError(int32_t status) {
                         tcc_status_string((tcc_status)status) + ")";
   if (status == TCC_ERROR_NO_DEVICE || status == TCC_ERROR_DEVICE)
     message += std::string(": ") + tcc_cuda_error_message();
+  if (status == TCC_ERROR_BRANCH)
+    message += std::string(": ") + tcc_run_error_message();
   return error(message);
 }
 
@@ -1217,6 +1219,8 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   define("tcc_parallel_for", &tcc_parallel_for);
   define("tcc_run_begin", &tcc_run_begin);
   define("tcc_run_end", &tcc_run_end);
+  define("tcc_branch_check", &tcc_branch_check);
+  define("tcc_run_status", &tcc_run_status);
   define("tcc_cuda_begin", &tcc_cuda_begin);
   define("tcc_cuda_launch", &tcc_cuda_launch);
   define("tcc_cuda_end", &tcc_cuda_end);

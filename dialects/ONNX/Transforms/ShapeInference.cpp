@@ -9,6 +9,8 @@ namespace tcc::onnx {
 } // namespace tcc::onnx
 
 LogicalResult tcc::onnx::inferShapes(func::FuncOp func) {
+  if (func.isExternal())
+    return success();
   WalkResult result = func.walk([](ShapeInferenceOpInterface op) {
     return failed(op.inferShapes()) ? WalkResult::interrupt()
                                     : WalkResult::advance();

@@ -1,5 +1,9 @@
 //===- Tensor.cpp - ONNX shape and data movement ops to tensor/linalg -----===//
 #include "Patterns.h"
+#include "tcc/Header.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 
@@ -92,12 +96,48 @@ struct ConstantPattern : OpConversionPattern<onnx::ConstantOp> {
 
 } // namespace
 
+namespace {
+/// CheckCondition: tcc_branch_check(cond == expected, message), the message
+/// the module's string the op names (the importer declares both).
+struct CheckConditionPattern : OpConversionPattern<onnx::CheckConditionOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::CheckConditionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = dyn_cast<RankedTensorType>(adaptor.getCond().getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() != 1)
+      return op.emitOpError() << "expects a condition of one element, got "
+                              << adaptor.getCond().getType();
+    SmallVector<Value> zeros(type.getRank(), constantIndex(rewriter, loc, 0));
+    Value cond = tensor::ExtractOp::create(rewriter, loc, adaptor.getCond(),
+                                          zeros);
+    if (!op.getExpected())
+      cond = arith::XOrIOp::create(
+          rewriter, loc, cond,
+          arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
+    Value ok =
+        arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(), cond);
+    auto module = op->getParentOfType<ModuleOp>();
+    auto global = module.lookupSymbol<LLVM::GlobalOp>(op.getMessage());
+    auto fn = module.lookupSymbol<func::FuncOp>(tcc::kBranchCheckFn);
+    if (!global || !fn)
+      return op.emitOpError() << "needs the module's message '"
+                              << op.getMessage() << "' and "
+                              << tcc::kBranchCheckFn;
+    Value message = LLVM::AddressOfOp::create(rewriter, loc, global);
+    rewriter.replaceOpWithNewOp<func::CallOp>(op, fn, ValueRange{ok, message});
+    return success();
+  }
+};
+} // namespace
+
 void tcc::onnx_to_linalg::populateTensorPatterns(const TypeConverter &converter,
                                           RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<StaticReshapePattern<onnx::FlattenOp>>(converter, ctx, "");
   patterns.add<StaticReshapePattern<onnx::ReshapeOp>>(converter, ctx,
                                                       "shape");
-  patterns.add<TransposePattern, ConcatPattern, ConstantPattern>(converter,
-                                                                 ctx);
+  patterns.add<TransposePattern, ConcatPattern, ConstantPattern,
+               CheckConditionPattern>(converter, ctx);
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Target/CUDA/Passes.h"
+#include "tcc/Header.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -56,6 +57,19 @@ struct GPUMergeKernels : tcc::impl::GPUMergeKernelsBase<GPUMergeKernels> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // An If compiled one branch of (onnx.CheckCondition): its check reads
+    // the condition on the host.
+    WalkResult checked = module.walk([](func::CallOp call) {
+      if (call.getCallee() != tcc::kBranchCheckFn)
+        return WalkResult::advance();
+      call.emitError("--target cuda: an If whose condition tcc checks at run "
+                     "time (one branch left out) is not supported on the GPU "
+                     "yet; bind the inputs the condition depends on with "
+                     "--bind");
+      return WalkResult::interrupt();
+    });
+    if (checked.wasInterrupted())
+      return signalPassFailure();
     for (auto fn : module.getOps<func::FuncOp>()) {
       WalkResult host = fn.walk([&](Operation *op) {
         if (op == fn.getOperation() || runsOnHost(op))

@@ -66,3 +66,20 @@ func.func @concat_empty_input(%a: tensor<2x8xf32>, %b: tensor<2x0xf32>) -> tenso
   %0 = onnx.Concat %a, %b {axis = 1 : i64} : (tensor<2x8xf32>, tensor<2x0xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
+
+// -----
+
+// An If compiled one branch of: the run reports a condition that selects
+// the other (expected = false: the kept branch is else_branch).
+// CHECK-LABEL: func @check_condition
+// CHECK: %[[C:.*]] = tensor.extract %arg0[] : tensor<i1>
+// CHECK: %[[OK:.*]] = arith.xori %[[C]], %true
+// CHECK: %[[OK32:.*]] = arith.extui %[[OK]] : i1 to i32
+// CHECK: %[[MSG:.*]] = llvm.mlir.addressof @tcc_branch_message_0
+// CHECK: call @tcc_branch_check(%[[OK32]], %[[MSG]]) : (i32, !llvm.ptr) -> ()
+llvm.mlir.global internal constant @tcc_branch_message_0("node 'if0' (If): the condition selects then_branch\00")
+func.func private @tcc_branch_check(i32, !llvm.ptr)
+func.func @check_condition(%c: tensor<i1>) {
+  onnx.CheckCondition %c {expected = false, message = @tcc_branch_message_0} : tensor<i1>
+  return
+}
