@@ -554,6 +554,13 @@ static Value i64Vector(OpBuilder &b, Location loc, ArrayRef<int64_t> v) {
                                        DenseElementsAttr::get(type, v));
 }
 
+/// A rank-0 i64 constant.
+static Value i64Scalar(OpBuilder &b, Location loc, int64_t v) {
+  auto type = RankedTensorType::get({}, b.getI64Type());
+  return tcc::onnx::ConstantOp::create(b, loc, type,
+                                       DenseElementsAttr::get(type, v));
+}
+
 /// The ONNX node `op` was imported from.
 static StringRef nodeName(Operation &op) {
   auto loc = dyn_cast<NameLoc>(op.getLoc());
@@ -997,9 +1004,7 @@ Importer::scanSequences(const onnx::NodeProto &node, StringRef name,
       bindings.push_back({body.input(i).name(), carried[i]});
     for (int j = 0; j < numInputs; ++j) {
       int64_t step = (*inDirs)[j] ? *length - 1 - t : t;
-      auto type = RankedTensorType::get({}, b.getI64Type());
-      Value index = tcc::onnx::ConstantOp::create(
-          b, loc, type, DenseElementsAttr::get(type, step));
+      Value index = i64Scalar(b, loc, step);
       FailureOr<Value> element =
           buildNode("Gather", {inputs[j], index}, name,
                     {intAttribute("axis", (*inAxes)[j])});
@@ -1112,9 +1117,7 @@ LogicalResult Importer::unrollScan(const onnx::NodeProto &node,
     }
     SmallVector<SmallVector<Value>> samples;
     for (int64_t i = 0; i < batch; ++i) {
-      auto scalar = RankedTensorType::get({}, b.getI64Type());
-      Value index = tcc::onnx::ConstantOp::create(
-          b, loc, scalar, DenseElementsAttr::get(scalar, i));
+      Value index = i64Scalar(b, loc, i);
       SmallVector<Value> slices;
       for (Value v : operands) {
         FailureOr<Value> slice = buildNode("Gather", {v, index}, name,

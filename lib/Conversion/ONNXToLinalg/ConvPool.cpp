@@ -93,11 +93,14 @@ static Value buildGenericConv(OpBuilder &b, Location loc, Value in, Value w,
       .getResult(0);
 }
 
-/// N-d max or sum pooling as one linalg.generic over in [N, C, S...]:
-/// dims n, c, o..., k...; a kernel-shaped empty tensor gives the k bounds.
-static Value buildGenericPool(OpBuilder &b, Location loc, Value in, Value init,
-                              const onnx::WindowGeometry &g, bool isMax) {
-  MLIRContext *ctx = b.getContext();
+/// The iteration space of an N-d pool over in [N, C, S...] as a
+/// linalg.generic: dims n, c, o..., k...; the maps of the input, of a
+/// kernel-shaped tensor (which gives the k bounds) and of the output.
+struct PoolSpace {
+  AffineMap input, window, output;
+  SmallVector<utils::IteratorType> iterators;
+};
+static PoolSpace poolSpace(MLIRContext *ctx, const onnx::WindowGeometry &g) {
   int64_t k = g.kernel.size();
   int64_t numDims = 2 + 2 * k;
   auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
@@ -109,18 +112,26 @@ static Value buildGenericPool(OpBuilder &b, Location loc, Value in, Value init,
     windowExprs.push_back(d(2 + k + i));
     outExprs.push_back(d(2 + i));
   }
+  PoolSpace space{AffineMap::get(numDims, 0, inExprs, ctx),
+                  AffineMap::get(numDims, 0, windowExprs, ctx),
+                  AffineMap::get(numDims, 0, outExprs, ctx),
+                  SmallVector<utils::IteratorType>(
+                      2 + k, utils::IteratorType::parallel)};
+  space.iterators.append(k, utils::IteratorType::reduction);
+  return space;
+}
+
+/// N-d max or sum pooling as one linalg.generic (poolSpace).
+static Value buildGenericPool(OpBuilder &b, Location loc, Value in, Value init,
+                              const onnx::WindowGeometry &g, bool isMax) {
+  PoolSpace space = poolSpace(b.getContext(), g);
   Type elem = cast<RankedTensorType>(init.getType()).getElementType();
   Value window = tensor::EmptyOp::create(b, loc, g.kernel, elem);
-  SmallVector<utils::IteratorType> iterators(2 + k,
-                                             utils::IteratorType::parallel);
-  iterators.append(k, utils::IteratorType::reduction);
   return linalg::GenericOp::create(
              b, loc, TypeRange{init.getType()}, ValueRange{in, window},
              ValueRange{init},
-             ArrayRef<AffineMap>{AffineMap::get(numDims, 0, inExprs, ctx),
-                                 AffineMap::get(numDims, 0, windowExprs, ctx),
-                                 AffineMap::get(numDims, 0, outExprs, ctx)},
-             iterators,
+             ArrayRef<AffineMap>{space.input, space.window, space.output},
+             space.iterators,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                Value r = isMax ? (Value)arith::MaximumFOp::create(
                                      nb, nloc, args[2], args[0])
@@ -946,31 +957,16 @@ static std::pair<Value, Value>
 buildPoolWithIndices(OpBuilder &b, Location loc, Value in, Value init,
                      Value indexInit, const onnx::WindowGeometry &g,
                      ArrayRef<int64_t> inShape, bool columnMajor) {
-  MLIRContext *ctx = b.getContext();
   int64_t k = g.kernel.size();
-  int64_t numDims = 2 + 2 * k;
-  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineExpr> inExprs = {d(0), d(1)}, windowExprs,
-                          outExprs = {d(0), d(1)};
-  for (int64_t i = 0; i < k; ++i) {
-    inExprs.push_back(
-        windowIndex(d(2 + i), d(2 + k + i), g.strides[i], g.dilations[i]));
-    windowExprs.push_back(d(2 + k + i));
-    outExprs.push_back(d(2 + i));
-  }
+  PoolSpace space = poolSpace(b.getContext(), g);
   Type elem = cast<RankedTensorType>(init.getType()).getElementType();
   Value window = tensor::EmptyOp::create(b, loc, g.kernel, elem);
-  SmallVector<utils::IteratorType> iterators(2 + k,
-                                             utils::IteratorType::parallel);
-  iterators.append(k, utils::IteratorType::reduction);
-  AffineMap outMap = AffineMap::get(numDims, 0, outExprs, ctx);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType(), indexInit.getType()},
       ValueRange{in, window}, ValueRange{init, indexInit},
-      ArrayRef<AffineMap>{AffineMap::get(numDims, 0, inExprs, ctx),
-                          AffineMap::get(numDims, 0, windowExprs, ctx), outMap,
-                          outMap},
-      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+      ArrayRef<AffineMap>{space.input, space.window, space.output,
+                          space.output},
+      space.iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Type i64 = nb.getI64Type();
         auto index = [&](int64_t dim) -> Value {
           return arith::IndexCastOp::create(
