@@ -297,3 +297,47 @@ LogicalResult NonMaxSuppressionOp::inferShapes() {
   return setShape(*this, {ShapedType::kDynamic, 3},
                   IntegerType::get(getContext(), 64));
 }
+
+LogicalResult RoiAlignOp::verify() {
+  auto x = rankedShape(getX());
+  auto rois = rankedShape(getRois());
+  auto indices = rankedShape(getBatchIndices());
+  if (x && x->size() != 4)
+    return emitOpError() << "expects X of rank 4 [N, C, H, W], got "
+                         << formatShape(*x);
+  if (rois && (rois->size() != 2 || (*rois)[1] != 4))
+    return emitOpError() << "expects rois of shape [num_rois, 4], got "
+                         << formatShape(*rois);
+  if (indices && indices->size() != 1)
+    return emitOpError() << "expects batch_indices of rank 1, got "
+                         << formatShape(*indices);
+  if (rois && indices && !ShapedType::isDynamic((*rois)[0]) &&
+      !ShapedType::isDynamic((*indices)[0]) && (*rois)[0] != (*indices)[0])
+    return emitOpError() << "has " << (*rois)[0] << " rois but "
+                         << (*indices)[0] << " batch indices";
+  if (getMode() != "avg" && getMode() != "max")
+    return emitOpError() << "expects mode avg or max, got '" << getMode()
+                         << "'";
+  if (getCoordinateTransformationMode() != "half_pixel" &&
+      getCoordinateTransformationMode() != "output_half_pixel")
+    return emitOpError() << "expects coordinate_transformation_mode "
+                         << "half_pixel or output_half_pixel, got '"
+                         << getCoordinateTransformationMode() << "'";
+  if (getOutputHeight() < 1 || getOutputWidth() < 1 || getSamplingRatio() < 0)
+    return emitOpError() << "expects output_height and output_width >= 1 and "
+                         << "sampling_ratio >= 0, got " << getOutputHeight()
+                         << ", " << getOutputWidth() << ", "
+                         << getSamplingRatio();
+  return success();
+}
+
+LogicalResult RoiAlignOp::inferShapes() {
+  Type elem = getElementTypeOrSelf(getX());
+  auto x = rankedShape(getX());
+  auto rois = rankedShape(getRois());
+  if (!x || !rois)
+    return keepUnranked(*this, elem);
+  return setShape(*this,
+                  {(*rois)[0], (*x)[1], getOutputHeight(), getOutputWidth()},
+                  elem);
+}

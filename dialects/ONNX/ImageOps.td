@@ -87,4 +87,29 @@ def ONNX_NonMaxSuppressionOp : ONNX_Op<"NonMaxSuppression"> {
   let hasVerifier = 1;
 }
 
+def ONNX_RoiAlignOp : ONNX_Op<"RoiAlign"> {
+  let summary = "Pools each region of interest of X to output_height x output_width bins";
+  let description = [{
+    Y[r, c] pools X[batch_indices[r], c] over the box rois[r] = (x1, y1, x2,
+    y2) scaled by spatial_scale: each bin averages (or takes the largest
+    weighted corner of) bilinear samples on a grid of sampling_ratio (0:
+    ceil(box size / bins)) per side, as onnxruntime's kernel does. Opset 10's
+    files have no coordinate_transformation_mode: the importer writes its
+    behaviour, output_half_pixel.
+  }];
+  let arguments = (ins FloatTensor:$X, FloatTensor:$rois,
+    TensorOf<[I64]>:$batch_indices,
+    DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
+    DefaultValuedStrAttr<StrAttr, "avg">:$mode,
+    DefaultValuedAttr<ONNX_I64Attr, "1">:$output_height,
+    DefaultValuedAttr<ONNX_I64Attr, "1">:$output_width,
+    DefaultValuedAttr<ONNX_I64Attr, "0">:$sampling_ratio,
+    DefaultValuedAttr<F32Attr, "1.0">:$spatial_scale);
+  let results = (outs FloatTensor:$Y);
+  let assemblyFormat = [{
+    $X `,` $rois `,` $batch_indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCC_ONNX_IMAGEOPS_TD

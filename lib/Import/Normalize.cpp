@@ -407,6 +407,17 @@ LogicalResult gridSample(NodeBuild &nb) {
   return success();
 }
 
+/// RoiAlign before opset 16 had no coordinate_transformation_mode and
+/// worked as output_half_pixel (16's name for it; its default is
+/// half_pixel).
+LogicalResult roiAlign(NodeBuild &nb) {
+  if (nb.opset < 16 &&
+      !nb.state.attributes.get("coordinate_transformation_mode"))
+    nb.state.attributes.set("coordinate_transformation_mode",
+                            nb.b.getStringAttr("output_half_pixel"));
+  return success();
+}
+
 /// Squeeze and Unsqueeze before opset 13 had an `axes` attribute.
 LogicalResult axesToInput(NodeBuild &nb) {
   if (nb.state.attributes.get("axes"))
@@ -490,6 +501,7 @@ const llvm::StringMap<Normalizer> &normalizers() {
       {"PRelu", legacyPRelu},
       {"Pad", pad},
       {"Pow", legacyBroadcast},
+      {"RoiAlign", roiAlign},
       {"ReduceL1", reduction},
       {"ReduceL2", reduction},
       {"ReduceLogSum", reduction},

@@ -863,6 +863,42 @@ def maxpool_indices():
                  opset=12)
 
 
+ROIS = np.array([[0, 0, 4, 4], [2.5, 1.2, 9.7, 7.1], [-3, -2, 20, 15], [5, 5, 5.2, 5.1]],
+                np.float32)
+
+
+def roi_align():
+    # RoiAlign (opset 16): boxes inside, across the border, larger than the image and nearly
+    # empty; adaptive sampling (avg, half_pixel) and 2x2 samples of a half-scale map (max,
+    # output_half_pixel).
+    nodes = [helper.make_node("RoiAlign", ["x", "rois", "idx"], ["avg"], name="roi_avg",
+                              output_height=3, output_width=2),
+             helper.make_node("RoiAlign", ["x", "rois", "idx"], ["max"], name="roi_max",
+                              mode="max", coordinate_transformation_mode="output_half_pixel",
+                              output_height=2, output_width=2, sampling_ratio=2,
+                              spatial_scale=0.5)]
+    return model("roi_align", nodes, [vi("x", [2, 3, 8, 10])],
+                 [vi("avg", [4, 3, 3, 2]), vi("max", [4, 3, 2, 2])],
+                 [init("rois", ROIS), init("idx", np.array([0, 1, 1, 0], np.int64))], opset=16)
+
+
+def roi_align_v10():
+    # Opset 10's RoiAlign has no coordinate_transformation_mode: output_half_pixel.
+    nodes = [helper.make_node("RoiAlign", ["x", "rois", "idx"], ["y"], name="roi0",
+                              output_height=2, output_width=3)]
+    return model("roi_align_v10", nodes, [vi("x", [2, 3, 8, 10])], [vi("y", [4, 3, 2, 3])],
+                 [init("rois", ROIS), init("idx", np.array([1, 0, 1, 1], np.int64))], opset=10)
+
+
+def roi_align_inputs():
+    # RoiAlign with rois and batch indices given at run time (hostile values must stay inside x).
+    nodes = [helper.make_node("RoiAlign", ["x", "rois", "idx"], ["y"], name="roi0",
+                              output_height=2, output_width=2)]
+    return model("roi_align_inputs", nodes,
+                 [vi("x", [4, 1, 4, 4]), vi("rois", [2, 4]), vi("idx", [2], TensorProto.INT64)],
+                 [vi("y", [2, 1, 2, 2])], opset=16)
+
+
 def bn_training():
     # BatchNormalization's training outputs (running mean and variance).
     c = np.ones(3, np.float32)
@@ -1115,7 +1151,8 @@ def contrib_conv():
 
 
 CHECKED += [if_runtime, if_branch_runtime, loop_unrolled, scan_unrolled, scan_batched, local_function, contrib_ops,
-            contrib_conv, maxpool_indices]
+            contrib_conv, maxpool_indices, roi_align, roi_align_v10,
+            roi_align_inputs]
 
 
 def contractions():
@@ -1459,6 +1496,14 @@ def tensor_scatter_mode():
     return tensor_scatter("tensor_scatter_mode", mode="ring")
 
 
+def roi_align_mode():
+    nodes = [helper.make_node("RoiAlign", ["x", "rois", "idx"], ["y"], name="roi0",
+                              mode="median")]
+    return model("roi_align_mode", nodes,
+                 [vi("x", [1, 1, 4, 4]), vi("rois", [1, 4]), vi("idx", [1], TensorProto.INT64)],
+                 [vi("y", [1, 1, 1, 1])], opset=16)
+
+
 def fusedmatmul_batch():
     nodes = [helper.make_node("FusedMatMul", ["a", "b"], ["y"], name="fmm0",
                               domain="com.microsoft", transBatchA=1)]
@@ -1470,7 +1515,7 @@ BAD += [external_escape, external_absolute, external_short]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
         linear_attention_heads, linear_attention_decay, flex_heads, flex_mod_inputs, flex_mod_shape,
-        tensor_scatter_axis, tensor_scatter_mode,
+        tensor_scatter_axis, tensor_scatter_mode, roi_align_mode,
         contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive,
         fusedconv_activation, fusedconv_clip]
 

@@ -14,7 +14,11 @@
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+#include <tuple>
 
 using namespace mlir;
 using namespace tcc;
@@ -761,9 +765,186 @@ struct NonMaxSuppressionPattern
 
 } // namespace
 
+namespace {
+/// RoiAlign as ONNX's reference (and onnxruntime's kernel) computes it, in
+/// f64: each output element loops over its bin's grid of samples, whose
+/// size comes from the roi at run time (clamped to 4096 per side), each
+/// bilinear in X[batch_indices[r], c] (the batch index clamped into X, the
+/// sample position into the image: hostile rois read only X).
+struct RoiAlignPattern : OpConversionPattern<onnx::RoiAlignOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::RoiAlignOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    auto type = dyn_cast<RankedTensorType>(op.getY().getType());
+    if (!xType || !type || !xType.hasStaticShape() || !type.hasStaticShape())
+      return op.emitOpError() << "with dynamic shapes is not supported yet";
+    if (llvm::is_contained(xType.getShape(), 0))
+      return op.emitOpError() << "with an empty input is not supported yet";
+    int64_t n = xType.getDimSize(0), h = xType.getDimSize(2),
+            w = xType.getDimSize(3);
+    int64_t outH = op.getOutputHeight(), outW = op.getOutputWidth();
+    int64_t ratio = op.getSamplingRatio();
+    bool halfPixel = op.getCoordinateTransformationMode() == "half_pixel";
+    bool isMax = op.getMode() == "max";
+    double scale = op.getSpatialScale().convertToDouble();
+    Value x = adaptor.getX(), rois = adaptor.getRois(),
+          batchIndices = adaptor.getBatchIndices();
+    Type elem = type.getElementType();
+    Value y = buildIndexed(
+        rewriter, op.getLoc(), type,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) -> Value {
+          Type f64 = b.getF64Type();
+          auto f = [&](double v) -> Value {
+            return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(v));
+          };
+          auto idx = [&](int64_t v) { return constantIndex(b, loc, v); };
+          auto toF64 = [&](Value index) -> Value {
+            return arith::SIToFPOp::create(
+                b, loc, f64,
+                arith::IndexCastOp::create(b, loc, b.getI64Type(), index));
+          };
+          auto add = [&](Value p, Value q) -> Value {
+            return arith::AddFOp::create(b, loc, p, q);
+          };
+          auto mul = [&](Value p, Value q) -> Value {
+            return arith::MulFOp::create(b, loc, p, q);
+          };
+          auto sub = [&](Value p, Value q) -> Value {
+            return arith::SubFOp::create(b, loc, p, q);
+          };
+          auto div = [&](Value p, Value q) -> Value {
+            return arith::DivFOp::create(b, loc, p, q);
+          };
+          auto clampF = [&](Value v, double lo, double hi) -> Value {
+            return arith::MinNumFOp::create(
+                b, loc, arith::MaxNumFOp::create(b, loc, v, f(lo)), f(hi));
+          };
+          Value r = ivs[0], c = ivs[1];
+          auto roi = [&](int64_t k) {
+            Value v = tensor::ExtractOp::create(b, loc, rois,
+                                                ValueRange{r, idx(k)});
+            return sub(mul(castScalar(b, loc, v, false, f64, false), f(scale)),
+                       f(halfPixel ? 0.5 : 0.0));
+          };
+          Value startW = roi(0), startH = roi(1);
+          Value roiW = sub(roi(2), startW), roiH = sub(roi(3), startH);
+          if (!halfPixel) {
+            roiW = arith::MaximumFOp::create(b, loc, roiW, f(1.0));
+            roiH = arith::MaximumFOp::create(b, loc, roiH, f(1.0));
+          }
+          Value binH = div(roiH, f(outH)), binW = div(roiW, f(outW));
+          // Samples per side: sampling_ratio, or ceil(roi / bins).
+          auto grid = [&](Value bin) -> Value {
+            if (ratio > 0)
+              return idx(ratio);
+            Value g = clampF(math::CeilOp::create(b, loc, bin), 0, 4096);
+            return arith::IndexCastOp::create(
+                b, loc, b.getIndexType(),
+                arith::FPToSIOp::create(b, loc, b.getI64Type(), g));
+          };
+          Value gridH = grid(binH), gridW = grid(binW);
+          Value gridHf = toF64(gridH), gridWf = toF64(gridW);
+          Value samples = mul(gridHf, gridWf);
+          Value batch = tensor::ExtractOp::create(b, loc, batchIndices,
+                                                  ValueRange{r});
+          batch = arith::MinSIOp::create(
+              b, loc,
+              arith::MaxSIOp::create(
+                  b, loc, batch,
+                  arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0))),
+              arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(n - 1)));
+          batch = arith::IndexCastOp::create(b, loc, b.getIndexType(), batch);
+          Value baseH = add(startH, mul(toF64(ivs[2]), binH));
+          Value baseW = add(startW, mul(toF64(ivs[3]), binW));
+          Value init = f(isMax ? -std::numeric_limits<double>::infinity() : 0);
+          auto rows = scf::ForOp::create(
+              b, loc, idx(0), gridH, idx(1), ValueRange{init},
+              [&](OpBuilder &b, Location loc, Value iy, ValueRange accY) {
+                Value py = add(baseH, div(mul(add(toF64(iy), f(0.5)), binH),
+                                          gridHf));
+                auto cols = scf::ForOp::create(
+                    b, loc, idx(0), gridW, idx(1), ValueRange{accY[0]},
+                    [&](OpBuilder &b, Location loc, Value ix, ValueRange acc) {
+                      Value px = add(baseW, div(mul(add(toF64(ix), f(0.5)),
+                                                    binW),
+                                                gridWf));
+                      auto cmp = [&](arith::CmpFPredicate p, Value v,
+                                     double bound) -> Value {
+                        return arith::CmpFOp::create(b, loc, p, v, f(bound));
+                      };
+                      Value outside = arith::OrIOp::create(
+                          b, loc,
+                          arith::OrIOp::create(
+                              b, loc, cmp(arith::CmpFPredicate::OLT, py, -1.0),
+                              cmp(arith::CmpFPredicate::OGT, py, double(h))),
+                          arith::OrIOp::create(
+                              b, loc, cmp(arith::CmpFPredicate::OLT, px, -1.0),
+                              cmp(arith::CmpFPredicate::OGT, px, double(w))));
+                      // The corners below and above a clamped position.
+                      auto corners = [&](Value p, int64_t size) {
+                        Value at = clampF(p, 0, double(size - 1));
+                        Value low = arith::FPToSIOp::create(
+                            b, loc, b.getI64Type(),
+                            math::FloorOp::create(b, loc, at));
+                        Value lowIdx = arith::IndexCastOp::create(
+                            b, loc, b.getIndexType(), low);
+                        Value highIdx = arith::MinSIOp::create(
+                            b, loc, arith::AddIOp::create(b, loc, lowIdx, idx(1)),
+                            idx(size - 1));
+                        Value frac = sub(at, arith::SIToFPOp::create(
+                                                 b, loc, f64, low));
+                        return std::make_tuple(lowIdx, highIdx, frac);
+                      };
+                      auto [yLow, yHigh, ly] = corners(py, h);
+                      auto [xLow, xHigh, lx] = corners(px, w);
+                      Value zero = f(0.0);
+                      Value hy = sub(f(1.0), ly), hx = sub(f(1.0), lx);
+                      auto weighted = [&](Value wy, Value wx, Value row,
+                                          Value col) -> Value {
+                        Value v = tensor::ExtractOp::create(
+                            b, loc, x, ValueRange{batch, c, row, col});
+                        Value weight = arith::SelectOp::create(
+                            b, loc, outside, zero, mul(wy, wx));
+                        return mul(weight, castScalar(b, loc, v, false, f64, false));
+                      };
+                      Value terms[4] = {weighted(hy, hx, yLow, xLow),
+                                        weighted(hy, lx, yLow, xHigh),
+                                        weighted(ly, hx, yHigh, xLow),
+                                        weighted(ly, lx, yHigh, xHigh)};
+                      Value next;
+                      if (isMax) {
+                        next = acc[0];
+                        for (Value t : terms)
+                          next = arith::MaximumFOp::create(b, loc, next, t);
+                      } else {
+                        next = add(acc[0], add(add(add(terms[0], terms[1]),
+                                                   terms[2]),
+                                               terms[3]));
+                      }
+                      scf::YieldOp::create(b, loc, next);
+                    });
+                scf::YieldOp::create(b, loc, cols.getResult(0));
+              });
+          Value pooled = rows.getResult(0);
+          Value none = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                             samples, f(0.0));
+          pooled = isMax ? arith::SelectOp::create(b, loc, none, f(0.0), pooled)
+                               .getResult()
+                         : div(pooled, arith::MaximumFOp::create(
+                                           b, loc, samples, f(1.0)));
+          return castScalar(b, loc, pooled, false, elem, false);
+        });
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+} // namespace
+
 void tcc::onnx_to_linalg::populateImagePatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns.add<AffineGridPattern, GridSamplePattern, NonMaxSuppressionPattern,
-               ResizePattern>(
+               ResizePattern, RoiAlignPattern>(
       converter, patterns.getContext());
 }
