@@ -453,7 +453,7 @@ PARAMETER_INPUTS = {
     "ReduceLogSumExp": _AXES, "ReduceSumSquare": _AXES, "TopK": (1,),
     "Range": (0, 1, 2), "ConstantOfShape": (0,), "Resize": (1, 2, 3), "Upsample": (1,),
     "OneHot": (1,), "CumSum": (1,), "CumProd": (1,), "Trilu": (1,), "Dropout": (1, 2),
-    "CenterCropPad": (1,), "Col2Im": (1, 2), "Loop": (0, 1),
+    "CenterCropPad": (1,), "Col2Im": (1, 2), "Loop": (0, 1), "MaxUnpool": (2,),
     "HannWindow": (0,), "HammingWindow": (0,), "BlackmanWindow": (0,),
     "MelWeightMatrix": (0, 1, 2, 3, 4), "DFT": (1, 2), "STFT": (1, 3),
 }

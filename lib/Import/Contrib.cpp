@@ -39,6 +39,9 @@
 // cache at write_indices[b] + s along the sequence axis (modulo its length
 // in circular mode).
 //
+// MaxUnpool (opsets 9-22) writes X at its flat Indices (MaxPool's) into
+// zeros of the output shape: a ScatterElements on the flattened tensors.
+//
 //===----------------------------------------------------------------------===//
 #include "Contrib.h"
 
@@ -638,6 +641,69 @@ bool tensorScatter(Body &f, llvm::ArrayRef<InputShape> shapes,
   return true;
 }
 
+bool maxUnpool(Body &f, llvm::ArrayRef<InputShape> shapes,
+               std::string &error) {
+  if (!shapes[0] || shapes[0]->size() < 3 ||
+      llvm::is_contained(*shapes[0], -1)) {
+    error = "X must have rank 3 or more and known dims";
+    return false;
+  }
+  std::vector<int64_t> in(shapes[0]->begin(), shapes[0]->end());
+  size_t k = in.size() - 2;
+  std::vector<int64_t> kernel, strides(k, 1), pads(2 * k, 0);
+  if (const onnx::AttributeProto *a = f.attr("kernel_shape"))
+    kernel.assign(a->ints().begin(), a->ints().end());
+  if (const onnx::AttributeProto *a = f.attr("strides"))
+    strides.assign(a->ints().begin(), a->ints().end());
+  if (const onnx::AttributeProto *a = f.attr("pads"))
+    pads.assign(a->ints().begin(), a->ints().end());
+  if (kernel.size() != k || strides.size() != k || pads.size() != 2 * k) {
+    error = "kernel_shape, strides and pads must have " + std::to_string(k) +
+            ", " + std::to_string(k) + " and " + std::to_string(2 * k) +
+            " values for X of rank " + std::to_string(in.size());
+    return false;
+  }
+  // X goes at its Indices into zeros of the shape MaxPool's input had;
+  // output_shape, when given, pads (or crops) that at the end, as ONNX's
+  // reference does.
+  std::vector<int64_t> out = {in[0], in[1]};
+  {
+    for (size_t i = 0; i < k; ++i) {
+      int64_t size =
+          (in[2 + i] - 1) * strides[i] - pads[i] - pads[k + i] + kernel[i];
+      if (size < 1 || kernel[i] < 1 || strides[i] < 1) {
+        error = "spatial dim " + std::to_string(i) + " of the output would " +
+                "be " + std::to_string(size);
+        return false;
+      }
+      out.push_back(size);
+    }
+  }
+  std::string shape = f.ints(out);
+  std::string flat = f.ints({-1});
+  std::string zeros = f.apply(
+      "Reshape",
+      {f.apply("CastLike", {f.apply("ConstantOfShape", {shape}), Body::in(0)}),
+       flat});
+  std::string scattered = f.applyInt(
+      "ScatterElements",
+      {zeros, f.apply("Reshape", {Body::in(1), flat}),
+       f.apply("Reshape", {Body::in(0), flat})},
+      "axis", 0);
+  if (!f.has(2)) {
+    f.add("Reshape", {scattered, shape}, {Body::out(0)});
+    return true;
+  }
+  std::string padding = f.applyInt(
+      "Concat",
+      {f.ints(std::vector<int64_t>(in.size(), 0)),
+       f.apply("Sub", {Body::in(2), shape})},
+      "axis", 0);
+  f.add("Pad", {f.apply("Reshape", {scattered, shape}), padding},
+        {Body::out(0)});
+  return true;
+}
+
 const std::pair<const char *, Expander> kExpanders[] = {
     {"Gelu", gelu},
     {"BiasGelu", biasGelu},
@@ -653,6 +719,7 @@ const std::pair<const char *, Expander> kExpanders[] = {
     {"CausalConvWithState", causalConvWithState},
     {"LinearAttention", linearAttention},
     {"TensorScatter", tensorScatter},
+    {"MaxUnpool", maxUnpool},
 };
 
 } // namespace

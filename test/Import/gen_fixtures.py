@@ -899,6 +899,16 @@ def roi_align_inputs():
                  [vi("y", [2, 1, 2, 2])], opset=16)
 
 
+def maxunpool():
+    # MaxPool's values put back at its Indices (MaxUnpool), with the pads' size counted.
+    nodes = [helper.make_node("MaxPool", ["x"], ["p", "i"], name="pool0", kernel_shape=[3, 3],
+                              strides=[2, 2], pads=[1, 1, 1, 1]),
+             helper.make_node("MaxUnpool", ["p", "i"], ["y"], name="unpool0",
+                              kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])]
+    return model("maxunpool", nodes, [vi("x", [2, 3, 7, 9])], [vi("y", [2, 3, 7, 9])],
+                 opset=12)
+
+
 def bn_training():
     # BatchNormalization's training outputs (running mean and variance).
     c = np.ones(3, np.float32)
@@ -1152,7 +1162,7 @@ def contrib_conv():
 
 CHECKED += [if_runtime, if_branch_runtime, loop_unrolled, scan_unrolled, scan_batched, local_function, contrib_ops,
             contrib_conv, maxpool_indices, roi_align, roi_align_v10,
-            roi_align_inputs]
+            roi_align_inputs, maxunpool]
 
 
 def contractions():
@@ -1504,6 +1514,14 @@ def roi_align_mode():
                  [vi("y", [1, 1, 1, 1])], opset=16)
 
 
+def maxunpool_kernel():
+    # A 1-d kernel_shape for a 2-d MaxUnpool.
+    nodes = [helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool0", kernel_shape=[2])]
+    return model("maxunpool_kernel", nodes,
+                 [vi("x", [1, 1, 2, 2]), vi("i", [1, 1, 2, 2], TensorProto.INT64)],
+                 [vi("y", [1, 1, 3, 3])], opset=12)
+
+
 def fusedmatmul_batch():
     nodes = [helper.make_node("FusedMatMul", ["a", "b"], ["y"], name="fmm0",
                               domain="com.microsoft", transBatchA=1)]
@@ -1515,7 +1533,7 @@ BAD += [external_escape, external_absolute, external_short]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
         linear_attention_heads, linear_attention_decay, flex_heads, flex_mod_inputs, flex_mod_shape,
-        tensor_scatter_axis, tensor_scatter_mode, roi_align_mode,
+        tensor_scatter_axis, tensor_scatter_mode, roi_align_mode, maxunpool_kernel,
         contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive,
         fusedconv_activation, fusedconv_clip]
 
