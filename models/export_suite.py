@@ -39,6 +39,8 @@ sys.path.insert(0, HERE)
 from export_torchvision import calibrate_batchnorm, publish  # noqa: E402
 
 FLAVOURS = ("ts17", "new", "ortopt", "trf")
+# The trf flavour's source: the ts17 export of a transformers model built with eager attention.
+EAGER = "ts17-eager"
 DEFAULT_CACHE = os.path.join(ROOT, "build", "models", "suite")
 
 # Concrete values of the symbolic dims: the export examples (batch 2 so that no exporter
@@ -178,6 +180,18 @@ for _name, _family, _size in (
 # HuggingFace transformers (from_config: the published architecture, random weights)
 
 
+# The attention implementation transformers models are built with while set ("eager": the
+# explicit MatMul/Softmax graph onnxruntime's transformers optimizer fuses into Attention; None:
+# the library's default, scaled_dot_product_attention).
+_ATTN_IMPLEMENTATION = None
+
+
+def _with_attention(config):
+    if _ATTN_IMPLEMENTATION:
+        config._attn_implementation = _ATTN_IMPLEMENTATION
+    return config
+
+
 def _hf_outputs(out, keys):
     return tuple(out[k] for k in keys)
 
@@ -192,7 +206,7 @@ def hf_text_model(config_fn, model_cls, keys, eval_kwargs=None, encoder_only=Fal
     def build():
         import transformers
 
-        config = config_fn(transformers)
+        config = _with_attention(config_fn(transformers))
         model = getattr(transformers, model_cls)(config).eval()
         if encoder_only:
             model = model.get_encoder()
@@ -314,7 +328,7 @@ register("hf_t5_small_decoder", "transformers", "text", t5_decoder_step,
 def hf_vit():
     import transformers
 
-    config = transformers.ViTConfig(num_labels=1000)  # vit-base-patch16-224
+    config = _with_attention(transformers.ViTConfig(num_labels=1000))  # vit-base-patch16-224
     model = transformers.ViTForImageClassification(config).eval()
     nn = _torch_nn()
 
@@ -586,11 +600,15 @@ def onnx_path(cache_dir, flavour, name):
     return os.path.join(cache_dir, flavour, name + ".onnx")
 
 
-# The onnxruntime.transformers optimizer's model type of each suite model it optimizes (the trf
-# flavour).
-TRANSFORMER_TYPES = {"hf_bert_base": "bert", "hf_bert_tiny": "bert", "hf_distilbert_base": "bert",
-                     "hf_roberta_base": "bert", "hf_albert_base_v2": "bert",
-                     "hf_electra_small": "bert", "hf_gpt2": "gpt2", "hf_vit_base": "vit"}
+# The onnxruntime.transformers optimizer's model type, number of heads and hidden size of each
+# suite model it optimizes (the trf flavour). The optimizer cannot always find the last two
+# itself ("Failed to detect num_heads and hidden_size for Attention fusion").
+TRANSFORMER_TYPES = {"hf_bert_base": ("bert", 12, 768), "hf_bert_tiny": ("bert", 2, 128),
+                     "hf_distilbert_base": ("bert", 12, 768),
+                     "hf_roberta_base": ("bert", 12, 768),
+                     "hf_albert_base_v2": ("bert", 12, 768),
+                     "hf_electra_small": ("bert", 4, 256), "hf_gpt2": ("gpt2", 12, 768),
+                     "hf_vit_base": ("vit", 12, 768)}
 
 
 def has_flavour(spec, flavour):
@@ -598,7 +616,7 @@ def has_flavour(spec, flavour):
     return flavour != "trf" or spec.name in TRANSFORMER_TYPES
 
 
-def optimize_transformer(src, out_path, model_type, verbose=True):
+def optimize_transformer(src, out_path, model_type, num_heads, hidden_size, verbose=True):
     """Writes `src` as onnxruntime's transformers optimizer rewrites it for `model_type` (its
     Python fusions, opt_level 0: no onnxruntime session optimizations) to out_path."""
     try:
@@ -609,7 +627,8 @@ def optimize_transformer(src, out_path, model_type, verbose=True):
     os.makedirs(os.path.dirname(out_path), exist_ok=True)
     tmp = out_path + ".tmp.onnx"
     try:
-        model = optimizer.optimize_model(src, model_type=model_type, num_heads=0, hidden_size=0,
+        model = optimizer.optimize_model(src, model_type=model_type, num_heads=num_heads,
+                                         hidden_size=hidden_size,
                                          opt_level=0, use_gpu=False)
         model.save_model_to_file(tmp)
     except Exception as e:
@@ -650,7 +669,7 @@ def optimize_with_onnxruntime(src, out_path, verbose=True):
 def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
     """Writes <cache_dir>/<flavour>/<name>.onnx unless it exists; returns its path.
     Raises ExportError (with the exporter's reason) when the model cannot be built or exported."""
-    if flavour not in FLAVOURS:
+    if flavour not in FLAVOURS + (EAGER,):
         raise ValueError(f"unknown flavour {flavour!r} (known: {', '.join(FLAVOURS)})")
     out_path = onnx_path(cache_dir, flavour, spec.name)
     if os.path.exists(out_path):
@@ -661,20 +680,24 @@ def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
     if flavour == "trf":
         if not has_flavour(spec, flavour):
             raise ExportError(f"{spec.name} is not a transformer the trf flavour optimizes")
-        return optimize_transformer(export(spec, "ts17", cache_dir, verbose), out_path,
-                                    TRANSFORMER_TYPES[spec.name], verbose)
+        return optimize_transformer(export(spec, EAGER, cache_dir, verbose), out_path,
+                                    *TRANSFORMER_TYPES[spec.name], verbose)
     try:
         import torch
     except ImportError as e:
         raise ExportError(f"torch is not installed: {e}")
     start = time.monotonic()
+    global _ATTN_IMPLEMENTATION
     try:
         torch.manual_seed(0)
+        _ATTN_IMPLEMENTATION = "eager" if flavour == EAGER else None
         model = spec.build()
     except ImportError as e:
         raise ExportError(f"cannot build {spec.name}: {e}")
     except Exception as e:  # an architecture the installed package lacks, a bad config, ...
         raise ExportError(f"cannot build {spec.name}: {type(e).__name__}: {_first_line(e)}")
+    finally:
+        _ATTN_IMPLEMENTATION = None
     gen = torch.Generator().manual_seed(0)
     example = []
     for inp in spec.inputs:
@@ -695,7 +718,7 @@ def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
     has_dynamo, newest = exporter_info()
     kwargs = dict(input_names=[i.name for i in spec.inputs], output_names=list(spec.outputs),
                   dynamic_axes=dynamic_axes)
-    if flavour == "ts17":
+    if flavour in ("ts17", EAGER):
         kwargs["opset_version"] = 17
         if has_dynamo:
             kwargs["dynamo"] = False

@@ -22,6 +22,23 @@
 //       Clip(min, max), HardSigmoid(alpha, beta)
 //   FusedGemm(A, B, C?; Gemm's, activation, activation_alpha, _beta)
 //       activation(Gemm(A, B, C))
+//   EmbedLayerNormalization(ids, segment_ids?, word, position, segment?,
+//                           gamma, beta, mask?, position_ids?; epsilon)
+//       LayerNormalization(word[ids] + position[position_ids or 0..S-1]
+//       + segment[segment_ids]) -> (output, mask index: how many of each
+//       mask row are 1, the sum)
+//   Attention(input, weights, bias?, mask_index?, past?, attention_bias?;
+//             num_heads, qkv_hidden_sizes, unidirectional, scale,
+//             mask_filter_value)
+//       Q, K, V = split(input W + bias); onnx Attention(Q, K, V, mask +
+//       attention_bias, past[0], past[1]; is_causal = unidirectional)
+//       -> (output, present = stack(present_key, present_value))
+//   MultiHeadAttention(query, key, value, bias?, key_padding_mask?,
+//                      attention_bias?, past_key?, past_value?)
+//       the same on query + bias_q, key + bias_k, value + bias_v (key and
+//       value of rank 4 are merged to rank 3 first)
+//   where the mask is additive, 0 for a kept key and mask_filter_value
+//   (-10000) for a masked one, as onnxruntime's CPU kernels build it.
 //
 // and the default-domain ops ONNX defines by a function (opset 27), as
 // ONNX's own function bodies write them:
@@ -134,6 +151,16 @@ public:
     for (int64_t x : v)
       t->add_int64_data(x);
     return nodes->rbegin()->output(0);
+  }
+  /// An int64 scalar constant.
+  std::string scalarInt(int64_t v) {
+    std::string c = temp();
+    setInt(add("Constant", {}, {c}), "value_int", v);
+    return c;
+  }
+  /// [0, 1, ..., n - 1] for a 1-element int64 `n`.
+  std::string positions(const std::string &n) {
+    return apply("Range", {scalarInt(0), apply("Squeeze", {n}), scalarInt(1)});
   }
   /// Dims [start, end) of the shape of `x`.
   std::string shapeOf(const std::string &x, int64_t start, int64_t end) {
@@ -620,12 +647,9 @@ bool tensorScatter(Body &f, llvm::ArrayRef<InputShape> shapes,
   // Position s of the update along the axis, shaped to broadcast there.
   std::vector<int64_t> column(rank, 1);
   column[axis] = -1;
-  std::string steps = f.apply("Squeeze", {f.shapeOf(Body::in(1), axis, axis + 1)});
-  std::string zero = f.temp(), one = f.temp();
-  Body::setInt(f.add("Constant", {}, {zero}), "value_int", 0);
-  Body::setInt(f.add("Constant", {}, {one}), "value_int", 1);
   std::string index = f.apply(
-      "Reshape", {f.apply("Range", {zero, steps, one}), f.ints(column)});
+      "Reshape",
+      {f.positions(f.shapeOf(Body::in(1), axis, axis + 1)), f.ints(column)});
   if (f.has(2)) {
     std::vector<int64_t> batch(rank, 1);
     batch[0] = -1;
@@ -704,6 +728,285 @@ bool maxUnpool(Body &f, llvm::ArrayRef<InputShape> shapes,
   return true;
 }
 
+/// The additive mask onnxruntime's Attention and MultiHeadAttention make of
+/// their int32 mask input `input` (attention_helper.h, PrepareMask): 0 where
+/// a key is kept, mask_filter_value where it is not, shaped [B, 1, 1, T] or
+/// [B, 1, S, T] to broadcast over the heads. `total` (a 1-element int64) is
+/// the number of keys, past ones included. Forms: (B) end positions, (2B)
+/// end then start positions, (B, T) and (B, S, T) masks of 0 (masked) and
+/// > 0 (kept). A 1-D mask whose length the compile does not know is (B).
+std::optional<std::string> additiveMask(Body &f, int input,
+                                        llvm::ArrayRef<InputShape> shapes,
+                                        const std::string &total,
+                                        std::string &error) {
+  const InputShape &shape = shapes[input];
+  size_t rank = shape ? shape->size() : 0;
+  std::string mask = Body::in(input);
+  std::string keep;
+  if (rank == 1) {
+    int64_t n = (*shape)[0];
+    int64_t batch = shapes[0] ? (*shapes[0])[0] : -1;
+    std::string keys = f.positions(total);
+    auto column = [&](const std::string &x) {
+      return f.apply("Unsqueeze",
+                     {f.applyInt("Cast", {x}, "to", onnx::TensorProto::INT64),
+                      f.ints({1})});
+    };
+    if (n >= 0 && batch >= 0 && n != batch && n != 2 * batch) {
+      error = "mask_index of shape [" + std::to_string(n) +
+              "] is neither [batch] nor [2 x batch] (batch " +
+              std::to_string(batch) + ")";
+      return std::nullopt;
+    }
+    if (n >= 0 && batch >= 0 && n == 2 * batch && batch != 0) {
+      std::string ends = f.temp(), starts = f.temp();
+      Body::setInt(f.add("Split", {mask}, {ends, starts}), "num_outputs", 2);
+      keep = f.apply("And", {f.apply("Less", {keys, column(ends)}),
+                             f.apply("GreaterOrEqual", {keys, column(starts)})});
+    } else {
+      keep = f.apply("Less", {keys, column(mask)});
+    }
+    keep = f.apply("Unsqueeze", {keep, f.ints({1, 2})});
+  } else if (rank == 2 || rank == 3) {
+    std::string zero = f.apply("CastLike", {f.scalarInt(0), mask});
+    keep = f.apply("Unsqueeze", {f.apply("Greater", {mask, zero}),
+                                 f.ints(rank == 2 ? std::vector<int64_t>{1, 2}
+                                                  : std::vector<int64_t>{1})});
+  } else {
+    error = "a mask of rank " + std::to_string(rank) +
+            " is not supported (only (batch), (2 x batch), (batch, keys) and "
+            "(batch, queries, keys))";
+    return std::nullopt;
+  }
+  std::string like = Body::in(0);
+  return f.apply("Where",
+                 {keep, f.scalarLike(0.0f, like),
+                  f.scalarLike(f.floatAttr("mask_filter_value", -10000.0f),
+                               like)});
+}
+
+/// Writes onnx Attention on 3-D q, k, v ([B, S, heads x size]) with the
+/// com.microsoft ops' common inputs: the mask at `maskInput`, the
+/// attention_bias at `biasInput`, unidirectional, scale. `total` is the
+/// number of keys; the outputs are `y`, `presentK`, `presentV` ("" for
+/// none).
+bool coreAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
+                   const std::string &q, const std::string &k,
+                   const std::string &v, const std::string &pastK,
+                   const std::string &pastV, const std::string &total,
+                   int maskInput, int biasInput,
+                   std::vector<std::string> outputs, std::string &error) {
+  std::string bias;
+  if (f.has(maskInput)) {
+    std::optional<std::string> mask =
+        additiveMask(f, maskInput, shapes, total, error);
+    if (!mask)
+      return false;
+    bias = *mask;
+  }
+  if (f.has(biasInput))
+    bias = bias.empty() ? Body::in(biasInput)
+                        : f.apply("Add", {bias, Body::in(biasInput)});
+  int64_t heads = f.intAttr("num_heads", 0);
+  onnx::NodeProto &n =
+      f.add("Attention", {q, k, v, bias, pastK, pastV}, std::move(outputs));
+  Body::setInt(n, "q_num_heads", heads);
+  Body::setInt(n, "kv_num_heads", heads);
+  Body::setInt(n, "is_causal", f.intAttr("unidirectional", 0));
+  if (const onnx::AttributeProto *scale = f.attr("scale"))
+    Body::setFloat(n, "scale", scale->f());
+  return true;
+}
+
+/// The checks Attention and MultiHeadAttention share.
+bool checkAttentionAttrs(Body &f, int pastLengthInput, std::string &error) {
+  int64_t heads = f.intAttr("num_heads", 0);
+  if (heads <= 0) {
+    error = "num_heads must be positive, got " + std::to_string(heads);
+    return false;
+  }
+  if (f.intAttr("do_rotary", 0)) {
+    error = "do_rotary=1 (rotary embedding inside the op) is not supported";
+    return false;
+  }
+  if (f.intAttr("past_present_share_buffer", 0) || f.has(pastLengthInput)) {
+    error = "a past and present sharing one buffer (past_present_share_buffer, "
+            "past_sequence_length) is not supported";
+    return false;
+  }
+  return true;
+}
+
+bool comAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
+                  std::string &error) {
+  if (!checkAttentionAttrs(f, 6, error))
+    return false;
+  int64_t heads = f.intAttr("num_heads", 0);
+  if (!shapes[0] || shapes[0]->size() != 3) {
+    error = "input must have rank 3 (batch, sequence, hidden)";
+    return false;
+  }
+  std::vector<int64_t> sizes;
+  if (const onnx::AttributeProto *a = f.attr("qkv_hidden_sizes"))
+    sizes.assign(a->ints().begin(), a->ints().end());
+  if (sizes.empty()) {
+    int64_t width = shapes[1] && shapes[1]->size() == 2 ? (*shapes[1])[1] : -1;
+    if (width < 0 || width % 3) {
+      error = "weights must be (input hidden, 3 x hidden), got " +
+              (width < 0 ? std::string("an unknown width")
+                         : "width " + std::to_string(width)) +
+              "; qkv_hidden_sizes gives unequal sizes";
+      return false;
+    }
+    sizes.assign(3, width / 3);
+  }
+  if (sizes.size() != 3 ||
+      llvm::any_of(sizes, [&](int64_t s) { return s <= 0 || s % heads; })) {
+    error = "qkv_hidden_sizes must be 3 positive multiples of num_heads (" +
+            std::to_string(heads) + ")";
+    return false;
+  }
+  std::string qkv = f.apply("MatMul", {Body::in(0), Body::in(1)});
+  if (f.has(2))
+    qkv = f.apply("Add", {qkv, Body::in(2)});
+  std::string q = f.temp(), k = f.temp(), v = f.temp();
+  Body::setInt(f.add("Split", {qkv, f.ints(sizes)}, {q, k, v}), "axis", -1);
+  std::string total = f.shapeOf(Body::in(0), 1, 2), pastK, pastV;
+  if (f.has(4)) {
+    std::string pk = f.temp(), pv = f.temp();
+    Body::setInt(f.add("Split", {Body::in(4)}, {pk, pv}), "num_outputs", 2);
+    pastK = f.apply("Squeeze", {pk, f.ints({0})});
+    pastV = f.apply("Squeeze", {pv, f.ints({0})});
+    total = f.apply("Add", {total, f.shapeOf(Body::in(4), 3, 4)});
+  }
+  bool present = f.wants(1);
+  std::string presentK = present ? f.temp() : "";
+  std::string presentV = present ? f.temp() : "";
+  if (!coreAttention(f, shapes, q, k, v, pastK, pastV, total, 3, 5,
+                     {Body::out(0), presentK, presentV}, error))
+    return false;
+  if (present) {
+    std::string axis0 = f.ints({0});
+    Body::setInt(f.add("Concat",
+                       {f.apply("Unsqueeze", {presentK, axis0}),
+                        f.apply("Unsqueeze", {presentV, axis0})},
+                       {Body::out(1)}),
+                 "axis", 0);
+  }
+  return true;
+}
+
+bool multiHeadAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
+                        std::string &error) {
+  if (!checkAttentionAttrs(f, 8, error))
+    return false;
+  if (f.has(9)) {
+    error = "cache_indirection (beam search) is not supported";
+    return false;
+  }
+  if (f.wants(3)) {
+    error = "the qk output is not supported";
+    return false;
+  }
+  auto rank = [&](int i) { return shapes[i] ? (int64_t)shapes[i]->size() : -1; };
+  if (rank(0) != 3 || !f.has(1) || !f.has(2)) {
+    error = "query must have rank 3 (batch, sequence, hidden) with key and "
+            "value given (packed QKV or KV is not supported)";
+    return false;
+  }
+  int64_t kvRank = rank(1);
+  if ((kvRank != 3 && kvRank != 4) || rank(2) != kvRank) {
+    error = "key and value must both have rank 3 (batch, keys, hidden) or "
+            "both rank 4 (batch, heads, keys, head size)";
+    return false;
+  }
+  if (kvRank == 4 && (f.has(3) || f.has(6))) {
+    error = "key and value of rank 4 (projected already) take no bias and "
+            "no past";
+    return false;
+  }
+  std::string q = Body::in(0), k = Body::in(1), v = Body::in(2);
+  if (f.has(3)) {
+    int64_t d = (*shapes[0])[2], dv = (*shapes[2])[2];
+    if (d < 0 || dv < 0) {
+      error = "bias needs the hidden sizes of query and value (pin them with "
+              "--dim)";
+      return false;
+    }
+    std::string bq = f.temp(), bk = f.temp(), bv = f.temp();
+    Body::setInt(f.add("Split", {Body::in(3), f.ints({d, d, dv})}, {bq, bk, bv}),
+                 "axis", 0);
+    q = f.apply("Add", {q, bq});
+    k = f.apply("Add", {k, bk});
+    v = f.apply("Add", {v, bv});
+  }
+  if (kvRank == 4) {
+    auto merge = [&](const std::string &x) {
+      return f.apply("Reshape", {f.applyInts("Transpose", {x}, "perm",
+                                             {0, 2, 1, 3}),
+                                 f.ints({0, 0, -1})});
+    };
+    k = merge(k);
+    v = merge(v);
+  }
+  std::string total = f.shapeOf(k, 1, 2);
+  if (f.has(6) != f.has(7)) {
+    error = "past_key and past_value must be given together";
+    return false;
+  }
+  if (f.has(6))
+    total = f.apply("Add", {total, f.shapeOf(Body::in(6), 2, 3)});
+  return coreAttention(f, shapes, q, k, v, f.has(6) ? Body::in(6) : "",
+                       f.has(7) ? Body::in(7) : "", total, 4, 5,
+                       {Body::out(0), f.wants(1) ? Body::out(1) : "",
+                        f.wants(2) ? Body::out(2) : ""},
+                       error);
+}
+
+bool embedLayerNorm(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
+  if (!f.has(0) || !f.has(2) || !f.has(3) || !f.has(5)) {
+    error = "input_ids, word_embedding, position_embedding and gamma are "
+            "required";
+    return false;
+  }
+  if (f.has(1) != f.has(4)) {
+    error = "segment_ids and segment_embedding must be given together";
+    return false;
+  }
+  std::string positionIds =
+      f.has(8) ? Body::in(8) : f.positions(f.shapeOf(Body::in(0), 1, 2));
+  std::string sum = f.apply("Add", {f.apply("Gather", {Body::in(2), Body::in(0)}),
+                                    f.apply("Gather", {Body::in(3), positionIds})});
+  if (f.has(1))
+    sum = f.apply("Add", {sum, f.apply("Gather", {Body::in(4), Body::in(1)})});
+  std::vector<std::string> norm = {sum, Body::in(5)};
+  if (f.has(6))
+    norm.push_back(Body::in(6));
+  onnx::NodeProto &ln = f.add("LayerNormalization", norm, {Body::out(0)});
+  Body::setInt(ln, "axis", -1);
+  Body::setFloat(ln, "epsilon", f.floatAttr("epsilon", 1e-12f));
+  if (f.wants(1)) {
+    // The mask index: how many entries of the mask's row equal 1, as
+    // onnxruntime counts them (zeros without a mask).
+    if (f.has(7)) {
+      std::string one = f.apply("CastLike", {f.scalarInt(1), Body::in(7)});
+      std::string ones = f.applyInt("Cast", {f.apply("Equal", {Body::in(7), one})},
+                                    "to", onnx::TensorProto::INT32);
+      Body::setInt(f.add("ReduceSum", {ones, f.ints({1})}, {Body::out(1)}),
+                   "keepdims", 0);
+    } else {
+      Body::setInt(f.add("Cast",
+                         {f.apply("ConstantOfShape",
+                                  {f.shapeOf(Body::in(0), 0, 1)})},
+                         {Body::out(1)}),
+                   "to", onnx::TensorProto::INT32);
+    }
+  }
+  if (f.wants(2))
+    f.add("Identity", {sum}, {Body::out(2)});
+  return true;
+}
+
 const std::pair<const char *, Expander> kExpanders[] = {
     {"Gelu", gelu},
     {"BiasGelu", biasGelu},
@@ -720,6 +1023,9 @@ const std::pair<const char *, Expander> kExpanders[] = {
     {"LinearAttention", linearAttention},
     {"TensorScatter", tensorScatter},
     {"MaxUnpool", maxUnpool},
+    {"Attention", comAttention},
+    {"MultiHeadAttention", multiHeadAttention},
+    {"EmbedLayerNormalization", embedLayerNorm},
 };
 
 } // namespace

@@ -1160,8 +1160,84 @@ def contrib_conv():
                  opset=13, extra_opsets=[(ms, 1)])
 
 
+def contrib_attention():
+    # onnxruntime's com.microsoft Attention (packed QKV projection; mask_index as end positions,
+    # end and start positions, a 2-D and a 3-D 0/1 mask; qkv_hidden_sizes, unidirectional, past,
+    # attention_bias, scale), as its transformers optimizer writes it.
+    r = rng(34)
+    ms = "com.microsoft"
+    i32 = TensorProto.INT32
+
+    def f32(*shape):
+        return r.standard_normal(shape).astype(np.float32)
+
+    inits = [init("w", f32(8, 24)), init("b", f32(24)), init("w2", f32(8, 14)),
+             init("b2", f32(14)),
+             # End then start positions; a row with every key masked would be compared at the
+             # precision of s - 10000 (both add the filter value at a different point).
+             init("startend", np.array([5, 3, 1, 0], np.int32))]
+    nodes = [helper.make_node("Attention", ["x", "w", "b", "mask2"], ["a0"], name="att_mask2d",
+                              domain=ms, num_heads=2),
+             helper.make_node("Attention", ["x", "w2", "b2", "ends"], ["a1"], name="att_ends",
+                              domain=ms, num_heads=2, qkv_hidden_sizes=[4, 4, 6],
+                              unidirectional=1, scale=0.3),
+             helper.make_node("Attention", ["x", "w", "b", "mask3", "past"],
+                              ["a2", "present"], name="att_past", domain=ms, num_heads=2,
+                              unidirectional=1, mask_filter_value=-1000.0),
+             helper.make_node("Attention", ["x", "w", "", "startend", "", "abias"], ["a3"],
+                              name="att_startend", domain=ms, num_heads=4)]
+    return model("contrib_attention", nodes,
+                 [vi("x", [2, 5, 8]), vi("mask2", [2, 5], i32), vi("ends", [2], i32),
+                  vi("mask3", [2, 5, 8], i32), vi("past", [2, 2, 2, 3, 4]),
+                  vi("abias", [1, 4, 5, 5])],
+                 [vi("a0", [2, 5, 8]), vi("a1", [2, 5, 6]), vi("a2", [2, 5, 8]),
+                  vi("present", [2, 2, 2, 8, 4]), vi("a3", [2, 5, 8])], inits,
+                 extra_opsets=[(ms, 1)])
+
+
+def contrib_mha():
+    # com.microsoft MultiHeadAttention (separate Q, K, V: cross attention with a bias and a
+    # key-padding mask; K and V projected already, (batch, heads, keys, size); self attention
+    # with a past and unidirectional) and EmbedLayerNormalization (with and without segments,
+    # mask and position ids), as onnxruntime's optimizers write them.
+    r = rng(35)
+    ms = "com.microsoft"
+    i32 = TensorProto.INT32
+
+    def f32(*shape):
+        return r.standard_normal(shape).astype(np.float32)
+
+    inits = [init("bias", f32(22)), init("word", f32(10, 8)), init("pos", f32(16, 8)),
+             init("seg", f32(4, 8)), init("gamma", f32(8)), init("beta", f32(8))]
+    nodes = [helper.make_node("MultiHeadAttention", ["q", "k", "v", "bias", "kpm"], ["m0"],
+                              name="mha_cross", domain=ms, num_heads=2),
+             helper.make_node("MultiHeadAttention", ["q", "k4", "v4", "", "ends"], ["m1"],
+                              name="mha_bnsh", domain=ms, num_heads=2, scale=0.5),
+             helper.make_node("MultiHeadAttention", ["q", "q", "q", "", "", "abias", "pk", "pv"],
+                              ["m2", "present_k", "present_v"], name="mha_past", domain=ms,
+                              num_heads=2, unidirectional=1),
+             helper.make_node("EmbedLayerNormalization",
+                              ["ids", "segids", "word", "pos", "seg", "gamma", "beta", "mask"],
+                              ["e0", "mask_index", "esum"], name="embed_ln", domain=ms,
+                              epsilon=1e-5),
+             helper.make_node("EmbedLayerNormalization",
+                              ["ids", "", "word", "pos", "", "gamma", "beta", "", "posids"],
+                              ["e1", "no_mask_index"], name="embed_ln_pos", domain=ms)]
+    return model("contrib_mha", nodes,
+                 [vi("q", [2, 5, 8]), vi("k", [2, 7, 8]), vi("v", [2, 7, 6]),
+                  vi("kpm", [2, 7], i32), vi("k4", [2, 2, 7, 4]), vi("v4", [2, 2, 7, 4]),
+                  vi("ends", [2], i32), vi("abias", [1, 1, 5, 8]), vi("pk", [2, 2, 3, 4]),
+                  vi("pv", [2, 2, 3, 4]), vi("ids", [2, 5], i32), vi("segids", [2, 5], i32),
+                  vi("mask", [2, 5], i32), vi("posids", [1, 5], i32)],
+                 [vi("m0", [2, 5, 6]), vi("m1", [2, 5, 8]), vi("m2", [2, 5, 8]),
+                  vi("present_k", [2, 2, 8, 4]), vi("present_v", [2, 2, 8, 4]),
+                  vi("e0", [2, 5, 8]), vi("mask_index", [2], i32), vi("esum", [2, 5, 8]),
+                  vi("e1", [2, 5, 8]), vi("no_mask_index", [2], i32)], inits,
+                 extra_opsets=[(ms, 1)])
+
+
 CHECKED += [if_runtime, if_branch_runtime, loop_unrolled, scan_unrolled, scan_batched, local_function, contrib_ops,
-            contrib_conv, maxpool_indices, roi_align, roi_align_v10,
+            contrib_conv, contrib_attention, contrib_mha, maxpool_indices, roi_align, roi_align_v10,
             roi_align_inputs, maxunpool]
 
 
@@ -1328,7 +1404,7 @@ def fusedconv_clip():
 
 
 def contrib_unknown():
-    nodes = [helper.make_node("EmbedLayerNormalization", ["x"], ["y"], name="embed0",
+    nodes = [helper.make_node("QOrderedMatMul", ["x"], ["y"], name="qordered0",
                               domain="com.microsoft")]
     return model("contrib_unknown", nodes, [vi("x", [2, 4])], [vi("y", [2, 4])],
                  extra_opsets=[("com.microsoft", 1)])
@@ -1529,13 +1605,57 @@ def fusedmatmul_batch():
                  [vi("y", None)], extra_opsets=[("com.microsoft", 1)])
 
 
+def bad_attention(name, op, inputs, shapes, outputs=("y",), **attrs):
+    """An error fixture: one com.microsoft attention node `name` on inputs of `shapes` (int32
+    where the name says mask)."""
+    def fn():
+        infos = [vi(i, s, TensorProto.INT32 if "mask" in i or "ids" in i else F32)
+                 for i, s in zip(inputs, shapes) if i]
+        node = helper.make_node(op, list(inputs), list(outputs), name=name,
+                                domain="com.microsoft", **attrs)
+        return model(name, [node], infos, [vi(o, None) for o in outputs if o],
+                     extra_opsets=[("com.microsoft", 1)])
+    fn.__name__ = name
+    return fn
+
+
+X, W = [2, 5, 8], [8, 24]
+BAD_ATTENTION = [
+    bad_attention("att_heads", "Attention", ["x", "w"], [X, W]),
+    bad_attention("att_rotary", "Attention", ["x", "w"], [X, W], num_heads=2, do_rotary=1),
+    bad_attention("att_sizes", "Attention", ["x", "w"], [X, [8, 20]], num_heads=2),
+    bad_attention("att_mask4", "Attention", ["x", "w", "", "mask"], [X, W, None, [2, 1, 5, 5]],
+                  num_heads=2),
+    bad_attention("att_masklen", "Attention", ["x", "w", "", "mask"], [X, W, None, [3]],
+                  num_heads=2),
+    bad_attention("att_share", "Attention", ["x", "w"], [X, W], num_heads=2,
+                  past_present_share_buffer=1),
+    bad_attention("mha_packed", "MultiHeadAttention", ["x"], [X], num_heads=2),
+    bad_attention("mha_qk", "MultiHeadAttention", ["x", "k", "v"], [X, X, X],
+                  outputs=("y", "", "", "qk"), num_heads=2),
+    bad_attention("mha_bnsh_past", "MultiHeadAttention",
+                  ["x", "k", "v", "", "", "", "pk", "pv"],
+                  [X, [2, 2, 5, 4], [2, 2, 5, 4], None, None, None, [2, 2, 3, 4], [2, 2, 3, 4]],
+                  num_heads=2),
+    bad_attention("mha_kv_rank", "MultiHeadAttention", ["x", "k", "v"], [X, X, [2, 2, 5, 4]],
+                  num_heads=2),
+    bad_attention("mha_past_pair", "MultiHeadAttention", ["x", "k", "v", "", "", "", "pk"],
+                  [X, X, X, None, None, None, [2, 2, 3, 4]], num_heads=2),
+    bad_attention("mha_bias_dims", "MultiHeadAttention", ["x", "k", "v", "b"],
+                  [[2, 5, "hidden"], X, X, [24]], num_heads=2),
+    bad_attention("embed_segments", "EmbedLayerNormalization",
+                  ["ids", "segids", "word", "pos", "", "gamma", "beta"],
+                  [[2, 5], [2, 5], [10, 8], [16, 8], None, [8], [8]], outputs=("y",)),
+]
+
+
 BAD += [external_escape, external_absolute, external_short]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
         linear_attention_heads, linear_attention_decay, flex_heads, flex_mod_inputs, flex_mod_shape,
         tensor_scatter_axis, tensor_scatter_mode, roi_align_mode, maxunpool_kernel,
         contrib_mean, contrib_unknown, fusedmatmul_batch, function_recursive,
-        fusedconv_activation, fusedconv_clip]
+        fusedconv_activation, fusedconv_clip] + BAD_ATTENTION
 
 
 SYMBOLIC_DIM = 2  # value fed for a dim_param (e.g. "batch") when checking
@@ -1572,7 +1692,8 @@ FIXED_FEEDS = {"if_branch_runtime": {"sr": 16000, "x": np.ones((4, 6))}}
 
 # Valid for onnxruntime but not for onnx.checker (ops onnxruntime adds to the default domain; a
 # branch the checker's shape inference refuses, which onnxruntime never runs).
-ORT_ONLY = {"contrib_ops", "contrib_conv", "if_branch_runtime"}
+ORT_ONLY = {"contrib_ops", "contrib_conv", "contrib_attention", "contrib_mha",
+            "if_branch_runtime"}
 
 
 def check(path, m):
