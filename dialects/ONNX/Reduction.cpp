@@ -201,13 +201,14 @@ LogicalResult TopKOp::inferShapes() {
   Type i64 = IntegerType::get(getContext(), 64);
   auto x = rankedShape(getX());
   std::optional<int64_t> k = getConstantInt(getK());
-  if (!x || !k) {
+  if (!x) {
     getValues().setType(UnrankedTensorType::get(elem));
     getIndices().setType(UnrankedTensorType::get(i64));
     return success();
   }
+  // A K known only at run time: the axis' size too (at most the input's).
   SmallVector<int64_t> shape(*x);
-  shape[normAxis(getAxis(), x->size())] = *k;
+  shape[normAxis(getAxis(), x->size())] = k ? *k : ShapedType::kDynamic;
   (void)setShape(*this, shape, elem, 0);
   return setShape(*this, shape, i64, 1);
 }

@@ -551,6 +551,26 @@ def nonzero():
                  [vi("idx", [3, "count"], TensorProto.INT64), vi("r", [2, 3, 4])], inits)
 
 
+def topk_runtime_k():
+    # TopK whose K is known only at run time (an input; the count of positive scores capped at 6,
+    # as detection heads compute it): the outputs' axis dim is known after the run, at most the
+    # input's. A K past the axis is clamped (onnxruntime refuses it).
+    i64 = TensorProto.INT64
+    nodes = [helper.make_node("TopK", ["s", "k"], ["v", "i"], name="topk_input"),
+             helper.make_node("Greater", ["s", "zero"], ["pos"], name="positive"),
+             helper.make_node("Cast", ["pos"], ["posi"], name="cast0", to=i64),
+             helper.make_node("ReduceSum", ["posi"], ["count"], name="count0", keepdims=0),
+             helper.make_node("Min", ["count", "six"], ["k2"], name="cap"),
+             helper.make_node("Unsqueeze", ["k2", "axes"], ["k2v"], name="unsq"),
+             helper.make_node("TopK", ["s", "k2v"], ["v2", "i2"], name="topk_count", axis=1,
+                              largest=0)]
+    inits = [init("zero", np.array(0, np.float32)), init("six", np.array(6, np.int64)),
+             init("axes", np.array([0], np.int64))]
+    return model("topk_runtime_k", nodes, [vi("s", [2, 10]), vi("k", [1], i64)],
+                 [vi("v", [2, "count"]), vi("i", [2, "count"], i64),
+                  vi("v2", [2, "count"]), vi("i2", [2, "count"], i64)], inits)
+
+
 def nonzero_transposed():
     # torch.nonzero: NonZero then Transpose, an op after the data-dependent dim.
     nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu0"),
@@ -1236,6 +1256,7 @@ def contrib_mha():
                  extra_opsets=[(ms, 1)])
 
 
+CHECKED += [topk_runtime_k]
 CHECKED += [if_runtime, if_branch_runtime, loop_unrolled, scan_unrolled, scan_batched, local_function, contrib_ops,
             contrib_conv, contrib_attention, contrib_mha, maxpool_indices, roi_align, roi_align_v10,
             roi_align_inputs, maxunpool]

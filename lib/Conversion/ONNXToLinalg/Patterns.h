@@ -61,11 +61,12 @@ using BodyBuilder = llvm::function_ref<mlir::Value(
 /// as arith and linalg want them; ONNX's signedness stays on the onnx ops.
 mlir::Type toSignless(mlir::Type type);
 
-/// Replaces `op` (a NonZero, Compress, NonMaxSuppression: a count known
-/// only at run time) by the leading block of `buffer` of `sizes` (static
-/// sizes as attributes, the count as a value), cast to op's result type.
+/// Replaces the results of `op` (a NonZero, Compress, NonMaxSuppression,
+/// TopK with a run-time K: a count known only at run time) by the leading
+/// blocks of `buffers`, one per result, of `sizes` (static sizes as
+/// attributes, the count as a value), cast to the results' types.
 void replaceByLeadingBlock(mlir::ConversionPatternRewriter &rewriter,
-                           mlir::Operation *op, mlir::Value buffer,
+                           mlir::Operation *op, mlir::ValueRange buffers,
                            llvm::ArrayRef<mlir::OpFoldResult> sizes);
 
 /// The type converter of the ONNX to linalg conversion (toSignless).

@@ -309,15 +309,15 @@ struct CumulativePattern : OpConversionPattern<OpTy> {
 
 /// TopK without sorting networks: each element's rank (how many elements
 /// beat it; equal ones with a lower index beat it too) by an O(n^2)
-/// generic, then output slot t takes the element of rank t, O(n*k).
+/// generic, then output slot t takes the element of rank t, O(n*k). A K
+/// known only at run time sorts the whole axis; the results are its first
+/// K slots, K clamped into [0, n] (a dim known at run time, as NonZero's).
 struct TopKPattern : OpConversionPattern<onnx::TopKOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(onnx::TopKOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     std::optional<int64_t> k = onnx::getConstantInt(op.getK());
-    if (!k)
-      return op.emitOpError() << "with a non-constant K is not supported yet";
     auto type = dyn_cast<RankedTensorType>(adaptor.getX().getType());
     if (!type || !type.hasStaticShape())
       return op.emitOpError() << "with a dynamic shape is not supported yet";
@@ -325,6 +325,9 @@ struct TopKPattern : OpConversionPattern<onnx::TopKOp> {
     MLIRContext *ctx = rewriter.getContext();
     int64_t rank = type.getRank();
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    SmallVector<int64_t> slots(type.getShape());
+    if (k)
+      slots[axis] = *k;
     Type elem = type.getElementType();
     Type i64 = rewriter.getI64Type();
     bool largest = op.getLargest() != 0;
@@ -373,8 +376,7 @@ struct TopKPattern : OpConversionPattern<onnx::TopKOp> {
             .getResult(0);
 
     // Slot t (the axis loop of the outputs) takes the element of rank t.
-    auto valuesType =
-        cast<RankedTensorType>(toSignless(op.getValues().getType()));
+    auto valuesType = RankedTensorType::get(slots, elem);
     auto indicesType = valuesType.clone(i64);
     Value values = createFilled(rewriter, loc, valuesType,
                                 constantScalar(rewriter, loc, elem, 0));
@@ -395,7 +397,26 @@ struct TopKPattern : OpConversionPattern<onnx::TopKOp> {
               arith::SelectOp::create(b, l, hit, j, args[3])};
           linalg::YieldOp::create(b, l, yields);
         });
-    rewriter.replaceOp(op, select.getResults());
+    if (k) {
+      rewriter.replaceOp(op, select.getResults());
+      return success();
+    }
+    Value kValue = adaptor.getK();
+    auto kType = cast<RankedTensorType>(kValue.getType());
+    SmallVector<Value> at(kType.getRank(), constantIndex(rewriter, loc, 0));
+    Value count = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        tensor::ExtractOp::create(rewriter, loc, kValue, at));
+    count = arith::MaxSIOp::create(
+        rewriter, loc,
+        arith::MinSIOp::create(rewriter, loc, count,
+                               constantIndex(rewriter, loc, slots[axis])),
+        constantIndex(rewriter, loc, 0));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(d == axis ? OpFoldResult(count)
+                                : rewriter.getIndexAttr(slots[d]));
+    replaceByLeadingBlock(rewriter, op, select.getResults(), sizes);
     return success();
   }
 };

@@ -483,15 +483,19 @@ Value tcc::onnx_to_linalg::wrapIndex(OpBuilder &b, Location loc, Value index,
 }
 
 void tcc::onnx_to_linalg::replaceByLeadingBlock(
-    ConversionPatternRewriter &rewriter, Operation *op, Value buffer,
+    ConversionPatternRewriter &rewriter, Operation *op, ValueRange buffers,
     ArrayRef<OpFoldResult> sizes) {
   Location loc = op->getLoc();
   SmallVector<OpFoldResult> offsets(sizes.size(), rewriter.getIndexAttr(0));
   SmallVector<OpFoldResult> strides(sizes.size(), rewriter.getIndexAttr(1));
-  Value result = tensor::ExtractSliceOp::create(rewriter, loc, buffer, offsets,
-                                                sizes, strides);
-  Type type = toSignless(op->getResult(0).getType());
-  if (result.getType() != type)
-    result = tensor::CastOp::create(rewriter, loc, type, result);
-  rewriter.replaceOp(op, result);
+  SmallVector<Value> results;
+  for (auto [buffer, opResult] : llvm::zip_equal(buffers, op->getResults())) {
+    Value result = tensor::ExtractSliceOp::create(rewriter, loc, buffer,
+                                                  offsets, sizes, strides);
+    Type type = toSignless(opResult.getType());
+    if (result.getType() != type)
+      result = tensor::CastOp::create(rewriter, loc, type, result);
+    results.push_back(result);
+  }
+  rewriter.replaceOp(op, results);
 }

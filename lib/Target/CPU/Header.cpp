@@ -68,9 +68,9 @@ static const char *dtypeEnum(int dtype) {
   }
 }
 
-/// Whether output `index` of `func` is computed from a NonZero, Compress or
-/// NonMaxSuppression with a dynamic count: its dynamic dims are known only
-/// after the run.
+/// Whether output `index` of `func` is computed from a NonZero, Compress,
+/// NonMaxSuppression or TopK with a dynamic count: its dynamic dims are
+/// known only after the run.
 static bool fromNonZero(func::FuncOp func, unsigned index) {
   Operation *ret = func.getBody().front().getTerminator();
   SmallVector<Value> work{ret->getOperand(index)};
@@ -81,7 +81,8 @@ static bool fromNonZero(func::FuncOp func, unsigned index) {
     if (!def || !seen.insert(v).second)
       continue;
     if (llvm::is_contained({StringRef("onnx.NonZero"), StringRef("onnx.Compress"),
-                            StringRef("onnx.NonMaxSuppression")},
+                            StringRef("onnx.NonMaxSuppression"),
+                            StringRef("onnx.TopK")},
                            def->getName().getStringRef()) &&
         !cast<ShapedType>(v.getType()).hasStaticShape())
       return true;
