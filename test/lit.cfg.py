@@ -27,6 +27,7 @@ config.substitutions.append(("%tcc_include",
 config.substitutions.append(("%tccrt",
                              os.path.join(config.tcc_obj_root, "lib",
                                           "libtccrt.a")))
+config.substitutions.append(("%tcc_build", config.tcc_obj_root))
 config.substitutions.append(("%models_cache",
                              os.path.join(config.tcc_obj_root, "models")))
 
