@@ -353,6 +353,76 @@ LogicalResult writeAtomically(
   return renameInto(tmp, path);
 }
 
+/// libtccrt.a of this tcc: beside its bin/ in lib/ (the build tree and an
+/// install) or in a multiarch folder under it (an install into /usr); ""
+/// after saying where it looked.
+std::string runtimeArchive() {
+  SmallString<256> lib(llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&runtimeArchive)));
+  llvm::sys::path::remove_filename(lib); // bin/
+  llvm::sys::path::remove_filename(lib); // the prefix
+  llvm::sys::path::append(lib, "lib");
+  SmallString<256> archive(lib);
+  llvm::sys::path::append(archive, "libtccrt.a");
+  if (llvm::sys::fs::exists(archive))
+    return archive.str().str();
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(lib, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    SmallString<256> nested(it->path());
+    llvm::sys::path::append(nested, "libtccrt.a");
+    if (llvm::sys::fs::exists(nested))
+      return nested.str().str();
+  }
+  error("cannot link a shared library: no runtime '" + archive +
+        "' (libtccrt.a, installed beside tcc's bin/)");
+  return "";
+}
+
+/// Links the object `code` and all of libtccrt (so that the library has the
+/// whole C API) into the shared library `path` with the C compiler ($CC, or
+/// cc), through temporary files: a failure leaves no file.
+LogicalResult writeSharedLibrary(const std::string &path, StringRef code) {
+  std::string runtime = runtimeArchive();
+  if (runtime.empty())
+    return failure();
+  const char *ccEnv = std::getenv("CC");
+  std::string ccName = ccEnv && *ccEnv ? ccEnv : "cc";
+  llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName(ccName);
+  if (!cc) {
+    error("cannot link a shared library: no C compiler '" + ccName +
+          "' on PATH (set CC)");
+    return failure();
+  }
+  std::string object = createTemporary(path);
+  if (object.empty())
+    return failure();
+  llvm::scope_exit removeObject([&] { llvm::sys::fs::remove(object); });
+  if (failed(writeAtomically(object, [&](llvm::raw_pwrite_stream &os) {
+        os << code;
+        return success();
+      })))
+    return failure();
+  std::string library = createTemporary(path);
+  if (library.empty())
+    return failure();
+  SmallVector<StringRef> args = {*cc,      "-shared",
+                                 "-o",     library,
+                                 object,   "-Wl,--whole-archive",
+                                 runtime,  "-Wl,--no-whole-archive",
+                                 "-lm",    "-lpthread",
+                                 "-ldl"};
+  std::string why;
+  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &why);
+  if (rc != 0) {
+    llvm::sys::fs::remove(library);
+    error("linking the shared library '" + path + "' failed: " + *cc +
+          (why.empty() ? " exited with " + std::to_string(rc) : ": " + why));
+    return failure();
+  }
+  return renameInto(library, path);
+}
+
 struct Compiled {
   OwningOpRef<ModuleOp> module;
   tcc::ModelSignature signature;
@@ -805,6 +875,14 @@ int runCompile(CompileOptions &o) {
   tcc::OutputKind kind = o.emit == "asm"    ? tcc::OutputKind::Assembly
                          : o.emit == "llvm" ? tcc::OutputKind::LLVMIR
                                             : tcc::OutputKind::Object;
+  // -o NAME.so: the object and libtccrt linked into a shared library.
+  bool shared = llvm::sys::path::extension(output) == ".so";
+  if (shared && (emitMLIR || kind != tcc::OutputKind::Object)) {
+    llvm::errs() << "tcc: usage error: a shared library (-o " << output
+                 << ") holds an object: it takes --emit obj and no "
+                    "--stop-after\n";
+    return kExitUsageError;
+  }
   // An object gets a header beside it: OUT.h.
   SmallString<256> header;
   if (!emitMLIR && kind == tcc::OutputKind::Object) {
@@ -941,7 +1019,8 @@ int runCompile(CompileOptions &o) {
   };
   if (failed(writeAtomically(header.str().str(), writeHeader)))
     return kExitModelError;
-  if (failed(writeAtomically(output, writeCode))) {
+  if (failed(shared ? writeSharedLibrary(output, code)
+                    : writeAtomically(output, writeCode))) {
     llvm::sys::fs::remove(header);
     return kExitModelError;
   }
@@ -1508,7 +1587,9 @@ int main(int argc, char **argv) {
   addModelOptions(compileCmd, compile);
   addTargetOptions(compileCmd, compile);
   compileCmd->add_option("-o,--output", compile.output,
-                         "Output file (the header goes beside it as .h)");
+                         "Output file (the header goes beside it as .h); "
+                         "NAME.so: a shared library of the object and the "
+                         "runtime, linked by $CC (default cc)");
   compileCmd->add_option("--name", compile.name,
                          "Symbol prefix: a C identifier that starts with a "
                          "letter, not tcc or tcc_* (default: the output's "
