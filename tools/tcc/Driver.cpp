@@ -4,12 +4,14 @@
 //               [--stop-after onnx|linalg|bufferized|llvm] ...
 //   tcc run MODEL.onnx --input NAME=FILE ... --output-dir DIR
 //   tcc bench MODEL.onnx [--threads N] [--iterations K] [--warmup W] [--json]
+//   tcc inspect MODEL.onnx [--dim NAME=V] [--shape INPUT=DxD] [--json]
 //
 // Exit status: 0 success, 1 the model or an input is wrong or unsupported,
 // 2 usage error. Outputs are written to temporary files and renamed, so a
 // failure never leaves a partial file behind.
 //
 //===----------------------------------------------------------------------===//
+#include "Inspect.h"
 #include "TensorIO.h"
 
 #include "tcc/Header.h"
@@ -1661,6 +1663,19 @@ int main(int argc, char **argv) {
   benchCmd->add_flag("--json", bench.json,
                      "Print one JSON object (statistics and every run)");
 
+  CompileOptions inspect;
+  bool inspectJson = false;
+  CLI::App *inspectCmd = app.add_subcommand(
+      "inspect", "Say what a model holds: producer, opsets, inputs and "
+                 "outputs, operators, parameters, FLOPs, unsupported nodes "
+                 "(no code is generated)");
+  inspectCmd->add_option("model", inspect.model, "The ONNX model")->required();
+  inspectCmd->add_option("--dim", inspect.dims,
+                         "Pin a symbolic dim: NAME=VALUE (for the FLOPs)");
+  inspectCmd->add_option("--shape", inspect.shapes,
+                         "Pin an input shape: NAME=DxDx... (for the FLOPs)");
+  inspectCmd->add_flag("--json", inspectJson, "Print one JSON object");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -1675,5 +1690,11 @@ int main(int argc, char **argv) {
   }
   if (benchCmd->parsed())
     return runBench(bench);
+  if (inspectCmd->parsed()) {
+    tcc::ImportOptions import;
+    if (!makeImportOptions(inspect, import))
+      return kExitUsageError;
+    return tcc::driver::runInspect(inspect.model, import, inspectJson);
+  }
   return runRun(run);
 }

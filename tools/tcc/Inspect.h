@@ -1,0 +1,25 @@
+//===- Inspect.h - tcc inspect ----------------------------------*- C++ -*-===//
+//
+// Private to tools/tcc: the inspect subcommand (Inspect.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_TOOLS_TCC_INSPECT_H
+#define TCC_TOOLS_TCC_INSPECT_H
+
+#include "tcc/Import.h"
+
+#include <string>
+
+namespace tcc::driver {
+
+/// Prints what the model at `path` holds (text, or one JSON object with
+/// `json`); imports it with `options` to list the nodes tcc does not
+/// support and to estimate the FLOPs of a run. Returns the exit status: 0
+/// (unsupported nodes included), 1 when the file is unreadable or not an
+/// ONNX model.
+int runInspect(const std::string &path, const tcc::ImportOptions &options,
+               bool json);
+
+} // namespace tcc::driver
+
+#endif // TCC_TOOLS_TCC_INSPECT_H
