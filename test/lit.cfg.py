@@ -56,6 +56,10 @@ def find_cuda():
             return root
     return None
 
+# Graphviz's dot (utils/setup.sh installs it): tests that render --graph.
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
+
 cuda_path = find_cuda()
 if cuda_path:
     config.available_features.add("ptxas")

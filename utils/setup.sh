@@ -14,7 +14,7 @@ for arg in "$@"; do
 done
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libprotobuf-dev protobuf-compiler
-          libonnx-dev libcli11-dev libonnx-testdata ninja-build ccache cmake pkg-config g++ python3-venv)
+          libonnx-dev libcli11-dev libonnx-testdata ninja-build ccache cmake pkg-config graphviz g++ python3-venv)
 # The sanitizer build and the fuzzers (utils/sanitize.sh, utils/fuzz.sh) need Clang 22 and its
 # runtimes; check.sh runs them.
 if ((with_python)); then

@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -48,6 +49,10 @@ struct PipelineOptions {
   /// CUDA: the kernels' blocks and threads run as loops on the CPU, in a
   /// CPU object (tcc compile --gpu-emulate; tests without a GPU).
   bool gpuEmulate = false;
+  /// When set, called with the module once the CPU pipeline has its final
+  /// kernels (after tcc-dedup-kernels): @main calling them, still func and
+  /// memref (tcc compile --graph).
+  std::function<void(mlir::ModuleOp)> onKernels;
 };
 
 

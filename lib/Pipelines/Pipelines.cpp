@@ -129,6 +129,19 @@ void tcc::buildBufferizePipeline(OpPassManager &pm,
   pm.addPass(tcc::createFlattenGlobals());
 }
 
+namespace {
+/// Calls PipelineOptions::onKernels after tcc-dedup-kernels.
+struct KernelsHook : PassInstrumentation {
+  explicit KernelsHook(std::function<void(ModuleOp)> fn) : fn(std::move(fn)) {}
+  void runAfterPass(Pass *pass, Operation *op) override {
+    if (pass->getArgument() == "tcc-dedup-kernels")
+      if (auto module = dyn_cast<ModuleOp>(op))
+        fn(module);
+  }
+  std::function<void(ModuleOp)> fn;
+};
+} // namespace
+
 LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
                                Stage stopAfter) {
   auto configure = [&](PassManager &pm) {
@@ -141,6 +154,8 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
     }
     if (options.timePasses)
       pm.enableTiming();
+    if (options.onKernels)
+      pm.addInstrumentation(std::make_unique<KernelsHook>(options.onKernels));
   };
   PassManager pm(module.getContext());
   configure(pm);

@@ -11,6 +11,7 @@
 // failure never leaves a partial file behind.
 //
 //===----------------------------------------------------------------------===//
+#include "Graph.h"
 #include "Inspect.h"
 #include "TensorIO.h"
 
@@ -84,6 +85,8 @@ struct CompileOptions {
   mutable std::map<std::string, std::string> externalFiles;
   bool printIRAfterAll = false, timePasses = false, stats = false;
   bool noWinograd = false, noChannelsLast = false;
+  /// --graph: where the fused graph goes (.dot, or .svg through Graphviz).
+  std::string graph;
   /// Whether --name was given (an empty one is invalid, not the default).
   bool nameGiven = false;
 };
@@ -434,6 +437,8 @@ struct Compiled {
   std::string name;
   /// Set when the weights went to a file (--weights file).
   std::optional<tcc::WeightsFile> weights;
+  /// The fused graph (--graph), once the pipeline has its kernels.
+  std::optional<tcc::driver::KernelGraph> graph;
 };
 
 /// The symbolic dims the inputs leave unpinned (a dim without a name is
@@ -708,6 +713,10 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   pipeline.gpuEmulate = o.gpuEmulate;
   if (pipeline.cuda && !o.gpuEmulate)
     out.signature.gpuArch = o.gpuArch;
+  if (!o.graph.empty())
+    pipeline.onKernels = [&](ModuleOp module) {
+      out.graph = tcc::driver::buildKernelGraph(module, nodes);
+    };
   if (failed(tcc::runPipeline(*out.module, pipeline, stopAfter)))
     return failure();
   if (stopAfter == tcc::Stage::LLVM) {
@@ -850,6 +859,51 @@ int prepareTarget(CompileOptions &o) {
   return 0;
 }
 
+/// Writes the fused graph to `path`: DOT, or SVG rendered by Graphviz's
+/// dot; without dot, the DOT to `dotPath` with a note on how to render it.
+LogicalResult writeGraph(const std::string &path, const std::string &dotPath,
+                         const Compiled &compiled, StringRef model) {
+  if (!compiled.graph)
+    return error("internal: the pipeline gave no kernels to draw"), failure();
+  auto writeDot = [&](llvm::raw_pwrite_stream &os) {
+    tcc::driver::writeDot(*compiled.graph, llvm::sys::path::filename(model),
+                          os);
+    return success();
+  };
+  if (path == dotPath)
+    return writeAtomically(path, writeDot);
+  llvm::ErrorOr<std::string> dot = llvm::sys::findProgramByName("dot");
+  if (!dot) {
+    if (failed(writeAtomically(dotPath, writeDot)))
+      return failure();
+    llvm::errs() << "tcc: note: Graphviz's dot is not on PATH (Debian: apt "
+                    "install graphviz): wrote '"
+                 << escapeControl(dotPath) << "'; render it with: dot -Tsvg '"
+                 << escapeControl(dotPath) << "' -o '" << escapeControl(path)
+                 << "'\n";
+    return success();
+  }
+  std::string dotTmp = createTemporary(path);
+  if (dotTmp.empty())
+    return failure();
+  llvm::scope_exit removeDot([&] { llvm::sys::fs::remove(dotTmp); });
+  if (failed(writeAtomically(dotTmp, writeDot)))
+    return failure();
+  std::string svgTmp = createTemporary(path);
+  if (svgTmp.empty())
+    return failure();
+  std::string why;
+  SmallVector<StringRef> args = {*dot, "-Tsvg", dotTmp, "-o", svgTmp};
+  if (int rc = llvm::sys::ExecuteAndWait(*dot, args, std::nullopt, {}, 0, 0,
+                                         &why)) {
+    llvm::sys::fs::remove(svgTmp);
+    error("rendering the graph '" + path + "' failed: " + *dot +
+          (why.empty() ? " exited with " + std::to_string(rc) : ": " + why));
+    return failure();
+  }
+  return renameInto(svgTmp, path);
+}
+
 int runCompile(CompileOptions &o) {
   if (int status = prepareTarget(o))
     return status;
@@ -877,6 +931,32 @@ int runCompile(CompileOptions &o) {
   tcc::OutputKind kind = o.emit == "asm"    ? tcc::OutputKind::Assembly
                          : o.emit == "llvm" ? tcc::OutputKind::LLVMIR
                                             : tcc::OutputKind::Object;
+  // --graph PATH.dot or PATH.svg, in a folder that exists; drawn from the
+  // CPU pipeline's kernels.
+  std::string graphDot;
+  if (!o.graph.empty()) {
+    StringRef ext = llvm::sys::path::extension(o.graph);
+    SmallString<256> folder(o.graph);
+    llvm::sys::path::remove_filename(folder);
+    std::string why;
+    if (ext != ".dot" && ext != ".svg")
+      why = "must end in .dot or .svg";
+    else if (!folder.empty() && !llvm::sys::fs::is_directory(folder))
+      why = "is in a folder that does not exist";
+    else if (o.target == "cuda" && !o.gpuEmulate)
+      why = "draws the CPU pipeline's kernels; --target cuda's are not drawn "
+            "yet (--gpu-emulate's are)";
+    else if (emitMLIR || *stop != tcc::Stage::LLVM)
+      why = "needs the whole pipeline (no --stop-after, no --emit mlir)";
+    if (!why.empty()) {
+      llvm::errs() << "tcc: usage error: --graph '" << escapeControl(o.graph)
+                   << "' " << why << "\n";
+      return kExitUsageError;
+    }
+    SmallString<256> dot(o.graph);
+    llvm::sys::path::replace_extension(dot, ".dot");
+    graphDot = dot.str().str();
+  }
   // -o NAME.so: the object and libtccrt linked into a shared library.
   bool shared = llvm::sys::path::extension(output) == ".so";
   if (shared && (emitMLIR || kind != tcc::OutputKind::Object)) {
@@ -914,6 +994,10 @@ int runCompile(CompileOptions &o) {
   if (!weightsPath.empty())
     outputs.push_back({weightsPath.str().str(),
                        ("the weights file '" + weightsPath + "'").str()});
+  if (!o.graph.empty())
+    outputs.push_back({o.graph, "the graph '" + o.graph + "'"});
+  if (!o.graph.empty() && graphDot != o.graph)
+    outputs.push_back({graphDot, "the graph's DOT '" + graphDot + "'"});
   if (outputs.size() > 1 && outputs[1].what.rfind("the header", 0) == 0 &&
       samePath(outputs[0].path, outputs[1].path)) {
     llvm::errs() << "tcc: usage error: the output '" << output
@@ -1026,9 +1110,13 @@ int runCompile(CompileOptions &o) {
     llvm::sys::fs::remove(header);
     return kExitModelError;
   }
-  if (failed(keepWeights())) { // an object without its weights is no use
+  if (failed(keepWeights()) || // an object without its weights is no use
+      (!o.graph.empty() &&
+       failed(writeGraph(o.graph, graphDot, compiled, o.model)))) {
     llvm::sys::fs::remove(header);
     llvm::sys::fs::remove(output);
+    if (!weightsPath.empty())
+      llvm::sys::fs::remove(weightsPath);
     return kExitModelError;
   }
   return 0;
@@ -1617,6 +1705,12 @@ int main(int argc, char **argv) {
                        "all buffers, the lower bound");
   compileCmd->add_flag("--time-passes", compile.timePasses,
                        "Report the time of each pass");
+  compileCmd->add_option("--graph", compile.graph,
+                         "Write the fused graph: kernels (with the ONNX "
+                         "nodes inside) and the tensors between them, to "
+                         "PATH.dot (Graphviz) or PATH.svg (rendered by "
+                         "Graphviz's dot; without it, PATH.dot and how to "
+                         "render it)");
   compileCmd->add_option("-O", compile.optLevel,
                          "Optimization level 0-3 (default 2)")
       ->check(CLI::Range(0, 3));

@@ -1,0 +1,48 @@
+//===- Graph.h - tcc compile --graph ----------------------------*- C++ -*-===//
+//
+// Private to tools/tcc: the fused graph of a compiled model (Graph.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_TOOLS_TCC_GRAPH_H
+#define TCC_TOOLS_TCC_GRAPH_H
+
+#include "tcc/Import.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tcc::driver {
+
+struct KernelGraph {
+  /// A buffer kernels read or write: a model input or output, or an
+  /// intermediate in the workspace.
+  struct Buffer {
+    std::string name, type; // name: the model's, for inputs and outputs
+    bool input = false, output = false, modelArgument = false;
+  };
+  struct Kernel {
+    std::string name, shape; // shape: of the first buffer it writes
+    std::vector<std::string> nodes; // the ONNX nodes it computes
+    std::vector<int> reads, writes; // buffers
+    std::vector<int> partialWrites; // buffers it writes parts of
+  };
+  std::vector<Buffer> buffers;
+  std::vector<Kernel> kernels; // in run order, one per call
+};
+
+/// The kernels @main of `module` calls (after tcc-dedup-kernels), the ONNX
+/// nodes of `nodes` in each, and the buffers between them.
+KernelGraph buildKernelGraph(mlir::ModuleOp module,
+                             const std::map<std::string, NodeInfo> &nodes);
+
+/// `graph` in Graphviz's DOT language.
+void writeDot(const KernelGraph &graph, llvm::StringRef modelName,
+              llvm::raw_ostream &os);
+
+} // namespace tcc::driver
+
+#endif // TCC_TOOLS_TCC_GRAPH_H
