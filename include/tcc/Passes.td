@@ -329,6 +329,20 @@ def DedupKernels : Pass<"tcc-dedup-kernels", "::mlir::ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def ProfileKernels : Pass<"tcc-profile-kernels", "::mlir::ModuleOp"> {
+  let summary = "Times each kernel call of @main (tcc bench --profile)";
+  let description = [{
+    Each call of a kernel (a `tcc.kernel` function) from @main, in the
+    order @main makes them, gets an id; the call is bracketed by calls of
+    the external `tcc_profile_enter(i32 id)` and `tcc_profile_exit(i32 id)`,
+    which the program that runs the model defines (tcc bench's JIT). The
+    callees' names, by id, go into @main's `tcc.profile_kernels`. Without
+    this pass (the default) a model holds no instrumentation.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def FlattenGlobals : Pass<"tcc-flatten-globals", "::mlir::ModuleOp"> {
   let summary = "Makes constant memref globals one-dimensional";
   let description = [{

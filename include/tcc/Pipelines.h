@@ -49,10 +49,15 @@ struct PipelineOptions {
   /// CUDA: the kernels' blocks and threads run as loops on the CPU, in a
   /// CPU object (tcc compile --gpu-emulate; tests without a GPU).
   bool gpuEmulate = false;
-  /// When set, called with the module once the CPU pipeline has its final
-  /// kernels (after tcc-dedup-kernels): @main calling them, still func and
-  /// memref (tcc compile --graph).
-  std::function<void(mlir::ModuleOp)> onKernels;
+  /// When set, called with the module when the CPU pipeline has outlined
+  /// its kernels (tcc-outline-kernels: one function per call, `final`
+  /// false) and when it has its final kernels (after tcc-dedup-kernels,
+  /// which makes equal kernels one function, `final` true): @main calling
+  /// them in the same order, still func and memref (tcc compile --graph,
+  /// tcc bench --profile).
+  std::function<void(mlir::ModuleOp, bool final)> onKernels;
+  /// CPU: time each kernel call (tcc-profile-kernels; tcc bench --profile).
+  bool profile = false;
 };
 
 

@@ -29,6 +29,8 @@ void tcc::buildCPULowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(tcc::createVectorizeContractions(vectorize));
   pm.nest<func::FuncOp>().addPass(tcc::createSplitKernels());
   pm.addPass(tcc::createDedupKernels());
+  if (options.profile)
+    pm.addPass(tcc::createProfileKernels());
   pm.addPass(tcc::createParallelizeLoops());
   if (!options.weightsFile.empty()) {
     tcc::ExternalizeWeightsOptions weights;

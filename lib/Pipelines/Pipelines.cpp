@@ -130,15 +130,18 @@ void tcc::buildBufferizePipeline(OpPassManager &pm,
 }
 
 namespace {
-/// Calls PipelineOptions::onKernels after tcc-dedup-kernels.
+/// Calls PipelineOptions::onKernels after tcc-outline-kernels and after
+/// tcc-dedup-kernels.
 struct KernelsHook : PassInstrumentation {
-  explicit KernelsHook(std::function<void(ModuleOp)> fn) : fn(std::move(fn)) {}
+  explicit KernelsHook(std::function<void(ModuleOp, bool)> fn)
+      : fn(std::move(fn)) {}
   void runAfterPass(Pass *pass, Operation *op) override {
-    if (pass->getArgument() == "tcc-dedup-kernels")
-      if (auto module = dyn_cast<ModuleOp>(op))
-        fn(module);
+    StringRef name = pass->getArgument();
+    auto module = dyn_cast<ModuleOp>(op);
+    if (module && (name == "tcc-outline-kernels" || name == "tcc-dedup-kernels"))
+      fn(module, name == "tcc-dedup-kernels");
   }
-  std::function<void(ModuleOp)> fn;
+  std::function<void(ModuleOp, bool)> fn;
 };
 } // namespace
 

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "Graph.h"
 #include "Inspect.h"
+#include "Profile.h"
 #include "TensorIO.h"
 
 #include "tcc/Header.h"
@@ -87,6 +88,8 @@ struct CompileOptions {
   bool noWinograd = false, noChannelsLast = false;
   /// --graph: where the fused graph goes (.dot, or .svg through Graphviz).
   std::string graph;
+  /// tcc bench --profile / --trace: each kernel call timed.
+  bool profile = false;
   /// Whether --name was given (an empty one is invalid, not the default).
   bool nameGiven = false;
 };
@@ -99,6 +102,10 @@ struct RunOptions {
   /// tcc bench: timed runs after untimed warm-up runs; --json output.
   int iterations = 20, warmup = 3;
   bool json = false;
+  /// tcc bench --profile (a table of kernel times), --trace (Chrome's
+  /// trace format).
+  bool profile = false;
+  std::string trace;
 };
 
 /// `text` with its control characters written \xNN: names from a model may
@@ -437,8 +444,11 @@ struct Compiled {
   std::string name;
   /// Set when the weights went to a file (--weights file).
   std::optional<tcc::WeightsFile> weights;
-  /// The fused graph (--graph), once the pipeline has its kernels.
+  /// The fused graph (--graph, --profile), once the pipeline has its
+  /// kernels: with --profile, the kernel call sites in order.
   std::optional<tcc::driver::KernelGraph> graph;
+  /// --profile: the FLOPs of each ONNX node (none: unknown).
+  std::optional<std::map<std::string, int64_t>> nodeFlops;
 };
 
 /// The symbolic dims the inputs leave unpinned (a dim without a name is
@@ -713,10 +723,27 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   pipeline.gpuEmulate = o.gpuEmulate;
   if (pipeline.cuda && !o.gpuEmulate)
     out.signature.gpuArch = o.gpuArch;
-  if (!o.graph.empty())
-    pipeline.onKernels = [&](ModuleOp module) {
-      out.graph = tcc::driver::buildKernelGraph(module, nodes);
+  // The kernels' nodes from their outlined functions (one per call), the
+  // rest from the final ones.
+  std::vector<std::vector<std::string>> outlinedNodes;
+  if (!o.graph.empty() || o.profile)
+    pipeline.onKernels = [&](ModuleOp module, bool final) {
+      tcc::driver::KernelGraph graph =
+          tcc::driver::buildKernelGraph(module, nodes);
+      if (!final) {
+        outlinedNodes.clear();
+        for (const auto &k : graph.kernels)
+          outlinedNodes.push_back(k.nodes);
+        return;
+      }
+      if (outlinedNodes.size() == graph.kernels.size())
+        for (auto [k, n] : llvm::zip(graph.kernels, outlinedNodes))
+          k.nodes = n;
+      out.graph = std::move(graph);
     };
+  pipeline.profile = o.profile;
+  if (o.profile)
+    out.nodeFlops = tcc::driver::nodeFlops(*out.module);
   if (failed(tcc::runPipeline(*out.module, pipeline, stopAfter)))
     return failure();
   if (stopAfter == tcc::Stage::LLVM) {
@@ -1394,6 +1421,8 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   define("tcc_cuda_launch", &tcc_cuda_launch);
   define("tcc_cuda_end", &tcc_cuda_end);
   define("__truncsfbf2", &__truncsfbf2);
+  define("tcc_profile_enter", &tcc::driver::profileEnter);
+  define("tcc_profile_exit", &tcc::driver::profileExit);
   if (llvm::Error err = lib.define(llvm::orc::absoluteSymbols(runtime)))
     return error("JIT: " + llvm::toString(std::move(err)));
   if (llvm::Error err = m.jit->addObjectFile(
@@ -1555,11 +1584,25 @@ int timeRuns(RunOptions &r, JitModel &m, tcc_context *threads) {
   // On a GPU, also the kernels' time from CUDA events (without the copies).
   bool gpu = o.target == "cuda" && !o.gpuEmulate;
   std::vector<double> runs, kernels;
+  std::optional<tcc::driver::Profiler> profiler;
+  if (o.profile) {
+    if (!m.compiled.graph)
+      return error("internal: --profile found no kernels");
+    std::vector<std::string> sites;
+    for (const auto &k : m.compiled.graph->kernels)
+      sites.push_back(k.name);
+    profiler.emplace(std::move(sites), *m.compiled.graph,
+                     m.compiled.nodeFlops);
+  }
   for (int i = 0; i < r.warmup + r.iterations; ++i) {
+    if (profiler && i >= r.warmup)
+      profiler->beginRun();
     auto start = std::chrono::steady_clock::now();
     int32_t status = m.run(threads);
     std::chrono::duration<double, std::milli> ms =
         std::chrono::steady_clock::now() - start;
+    if (profiler && i >= r.warmup)
+      profiler->endRun();
     if (status != 0)
       return statusError(status);
     if (i >= r.warmup)
@@ -1613,12 +1656,42 @@ int timeRuns(RunOptions &r, JitModel &m, tcc_context *threads) {
       llvm::outs() << llvm::formatv("  GPU kernels (CUDA events, without the "
                                     "copies): min {0:F3} ms, median {1:F3} ms\n",
                                     kernels.front(), kernelsMedian);
+    if (r.profile)
+      profiler->printTable(llvm::outs());
   }
+  if (!r.trace.empty() &&
+      failed(writeAtomically(r.trace, [&](llvm::raw_pwrite_stream &os) {
+        profiler->writeTrace(os, llvm::sys::path::filename(o.model));
+        return success();
+      })))
+    return kExitModelError;
   return 0;
 }
 
 /// tcc bench: latency statistics of the compiled model, after warm-up.
 int runBench(RunOptions &r) {
+  if (r.profile || !r.trace.empty()) {
+    std::string why;
+    SmallString<256> folder(r.trace);
+    llvm::sys::path::remove_filename(folder);
+    if (r.profile && r.json)
+      why = "--profile prints a table, not JSON: take --trace FILE for the "
+            "kernels' times as JSON";
+    else if (r.compile.target == "cuda" && !r.compile.gpuEmulate)
+      why = "--profile and --trace time the CPU pipeline's kernels; "
+            "--target cuda's are not timed one by one yet";
+    else if (!folder.empty() && !llvm::sys::fs::is_directory(folder))
+      why = "--trace '" + escapeControl(r.trace) +
+            "' is in a folder that does not exist";
+    else if (!r.trace.empty() && samePath(r.trace, r.compile.model))
+      why = "--trace '" + escapeControl(r.trace) +
+            "' would overwrite the model";
+    if (!why.empty()) {
+      llvm::errs() << "tcc: usage error: " << why << "\n";
+      return kExitUsageError;
+    }
+    r.compile.profile = true;
+  }
   return withJitModel(r, /*fillMissing=*/true, [&](JitModel &m,
                                                    tcc_context *threads) {
     return timeRuns(r, m, threads);
@@ -1756,6 +1829,13 @@ int main(int argc, char **argv) {
       ->check(CLI::NonNegativeNumber);
   benchCmd->add_flag("--json", bench.json,
                      "Print one JSON object (statistics and every run)");
+  benchCmd->add_flag("--profile", bench.profile,
+                     "Time each kernel call: a table by time (kernel, the "
+                     "ONNX nodes it computes, calls, total and mean time, "
+                     "share of the run, GFLOP/s)");
+  benchCmd->add_option("--trace", bench.trace,
+                       "Write the timed runs' kernel calls to FILE in the "
+                       "Chrome trace format (Perfetto, chrome://tracing)");
 
   CompileOptions inspect;
   bool inspectJson = false;

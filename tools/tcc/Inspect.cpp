@@ -153,22 +153,23 @@ int64_t product(ArrayRef<int64_t> dims) {
   return n;
 }
 
-/// FLOPs of the contractions of @main (MatMul, Gemm, Conv, ConvTranspose):
-/// 2 per multiply-add, from the inferred static shapes; nullopt when one
-/// has a dim known only at run time.
-std::optional<int64_t> estimateFlops(ModuleOp module) {
-  std::optional<int64_t> total = 0;
+} // namespace
+
+std::optional<std::map<std::string, int64_t>>
+tcc::driver::nodeFlops(ModuleOp module) {
+  std::map<std::string, int64_t> flops;
+  bool known = true;
   module.walk([&](Operation *op) {
     StringRef name = op->getName().getStringRef();
     bool matmul = name == "onnx.MatMul", gemm = name == "onnx.Gemm",
          conv = name == "onnx.Conv", convT = name == "onnx.ConvTranspose";
-    if (!total || !(matmul || gemm || conv || convT))
+    if (!known || !(matmul || gemm || conv || convT))
       return;
     auto a = staticShape(op->getOperand(0));
     auto b = staticShape(op->getOperand(1));
     auto y = staticShape(op->getResult(0));
     if (!a || !b || !y || a->empty() || b->empty() || y->empty()) {
-      total = std::nullopt;
+      known = false;
       return;
     }
     // Multiply-adds per output element (conv: per input element for a
@@ -184,10 +185,17 @@ std::optional<int64_t> estimateFlops(ModuleOp module) {
       perElement = (*b)[0] ? product(*b) / (*b)[0] : 0;
       elements = product(*a);
     }
-    *total += 2 * elements * perElement;
+    std::string node;
+    if (auto loc = dyn_cast<NameLoc>(op->getLoc()))
+      node = loc.getName().str();
+    flops[node] += 2 * elements * perElement;
   });
-  return total;
+  if (!known)
+    return std::nullopt;
+  return flops;
 }
+
+namespace {
 
 /// Imports the model to find what tcc does not support (every node at
 /// once) and the inferred shapes; errors go into the report.
@@ -221,7 +229,11 @@ void importModel(StringRef bytes, const std::string &path,
   if (!module)
     return;
   r.imported = true;
-  r.flops = estimateFlops(*module);
+  if (auto flops = tcc::driver::nodeFlops(*module)) {
+    r.flops = 0;
+    for (const auto &[node, n] : *flops)
+      *r.flops += n;
+  }
 }
 
 std::string shapeText(const Tensor &t) {

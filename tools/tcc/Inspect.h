@@ -8,6 +8,8 @@
 
 #include "tcc/Import.h"
 
+#include <map>
+#include <optional>
 #include <string>
 
 namespace tcc::driver {
@@ -19,6 +21,11 @@ namespace tcc::driver {
 /// ONNX model.
 int runInspect(const std::string &path, const tcc::ImportOptions &options,
                bool json);
+
+/// FLOPs of the contractions (MatMul, Gemm, Conv, ConvTranspose: 2 per
+/// multiply-add) of an imported module, by ONNX node name; nullopt when one
+/// has a size known only at run time.
+std::optional<std::map<std::string, int64_t>> nodeFlops(mlir::ModuleOp module);
 
 } // namespace tcc::driver
 

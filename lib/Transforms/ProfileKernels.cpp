@@ -1,0 +1,59 @@
+//===- ProfileKernels.cpp - tcc-profile-kernels ---------------------------===//
+//
+// Brackets each kernel call of @main with tcc_profile_enter(id) and
+// tcc_profile_exit(id), ids in call order, and names the callees by id in
+// @main's tcc.profile_kernels: the instrumentation of tcc bench --profile.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+
+namespace tcc {
+#define GEN_PASS_DEF_PROFILEKERNELS
+#include "tcc/Passes.h.inc"
+} // namespace tcc
+
+namespace {
+
+struct ProfileKernels : tcc::impl::ProfileKernelsBase<ProfileKernels> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main)
+      return;
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    Type i32 = b.getI32Type();
+    auto declare = [&](StringRef name) {
+      if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+        return fn;
+      auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                     b.getFunctionType({i32}, {}));
+      fn.setPrivate();
+      return fn;
+    };
+    func::FuncOp enter = declare("tcc_profile_enter");
+    func::FuncOp exit = declare("tcc_profile_exit");
+    SmallVector<Attribute> names;
+    main.walk([&](func::CallOp call) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (!callee || !callee->hasAttr(tcc::attr::kKernel))
+        return;
+      OpBuilder at(call);
+      Value id = arith::ConstantIntOp::create(at, call.getLoc(), i32,
+                                              (int64_t)names.size());
+      func::CallOp::create(at, call.getLoc(), enter, ValueRange{id});
+      at.setInsertionPointAfter(call);
+      func::CallOp::create(at, call.getLoc(), exit, ValueRange{id});
+      names.push_back(call.getCalleeAttr().getAttr());
+    });
+    main->setAttr("tcc.profile_kernels", b.getArrayAttr(names));
+  }
+};
+
+} // namespace
