@@ -235,10 +235,19 @@ func.func @topk(%x: tensor<2x5xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>) {
 
 // -----
 
-func.func @topk_dynamic_k(%x: tensor<2x5xf32>, %k: tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>) {
-  // expected-error @+1 {{with a non-constant K is not supported yet}}
-  %0:2 = onnx.TopK %x, %k : (tensor<2x5xf32>, tensor<1xi64>) -> (tensor<*xf32>, tensor<*xi64>)
-  return %0#0, %0#1 : tensor<*xf32>, tensor<*xi64>
+// A K known only at run time: the whole axis sorted (2x5), then its first K
+// slots, K clamped into [0, 5].
+// CHECK-LABEL: func @topk_dynamic_k
+// CHECK: %[[SORTED:.*]]:2 = linalg.generic {{.*}} outs({{.*}} : tensor<2x5xf32>, tensor<2x5xi64>)
+// CHECK: %[[K:.*]] = tensor.extract %{{.*}}[%{{.*}}] : tensor<1xi64>
+// CHECK: %[[KI:.*]] = arith.index_cast %[[K]] : i64 to index
+// CHECK: %[[MIN:.*]] = arith.minsi %[[KI]], %c5
+// CHECK: %[[N:.*]] = arith.maxsi %[[MIN]], %c0
+// CHECK: tensor.extract_slice %[[SORTED]]#0[0, 0] [2, %[[N]]] [1, 1] : tensor<2x5xf32> to tensor<2x?xf32>
+// CHECK: tensor.extract_slice %[[SORTED]]#1[0, 0] [2, %[[N]]] [1, 1] : tensor<2x5xi64> to tensor<2x?xi64>
+func.func @topk_dynamic_k(%x: tensor<2x5xf32>, %k: tensor<1xi64>) -> (tensor<2x?xf32>, tensor<2x?xi64>) {
+  %0:2 = onnx.TopK %x, %k : (tensor<2x5xf32>, tensor<1xi64>) -> (tensor<2x?xf32>, tensor<2x?xi64>)
+  return %0#0, %0#1 : tensor<2x?xf32>, tensor<2x?xi64>
 }
 
 // -----
