@@ -1180,16 +1180,18 @@ def contrib_conv():
                  opset=13, extra_opsets=[(ms, 1)])
 
 
+def normal_f32(r):
+    """f32(*shape): standard normal float32 arrays from generator `r`."""
+    return lambda *shape: r.standard_normal(shape).astype(np.float32)
+
+
 def contrib_attention():
     # onnxruntime's com.microsoft Attention (packed QKV projection; mask_index as end positions,
     # end and start positions, a 2-D and a 3-D 0/1 mask; qkv_hidden_sizes, unidirectional, past,
     # attention_bias, scale), as its transformers optimizer writes it.
-    r = rng(34)
+    f32 = normal_f32(rng(34))
     ms = "com.microsoft"
     i32 = TensorProto.INT32
-
-    def f32(*shape):
-        return r.standard_normal(shape).astype(np.float32)
 
     inits = [init("w", f32(8, 24)), init("b", f32(24)), init("w2", f32(8, 14)),
              init("b2", f32(14)),
@@ -1220,12 +1222,9 @@ def contrib_mha():
     # key-padding mask; K and V projected already, (batch, heads, keys, size); self attention
     # with a past and unidirectional) and EmbedLayerNormalization (with and without segments,
     # mask and position ids), as onnxruntime's optimizers write them.
-    r = rng(35)
+    f32 = normal_f32(rng(35))
     ms = "com.microsoft"
     i32 = TensorProto.INT32
-
-    def f32(*shape):
-        return r.standard_normal(shape).astype(np.float32)
 
     inits = [init("bias", f32(22)), init("word", f32(10, 8)), init("pos", f32(16, 8)),
              init("seg", f32(4, 8)), init("gamma", f32(8)), init("beta", f32(8))]
