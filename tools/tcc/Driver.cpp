@@ -725,20 +725,20 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     out.signature.gpuArch = o.gpuArch;
   // The kernels' nodes from their outlined functions (one per call), the
   // rest from the final ones.
-  std::vector<std::vector<std::string>> outlinedNodes;
+  std::vector<tcc::driver::KernelGraph::Kernel> outlined;
   if (!o.graph.empty() || o.profile)
     pipeline.onKernels = [&](ModuleOp module, bool final) {
       tcc::driver::KernelGraph graph =
           tcc::driver::buildKernelGraph(module, nodes);
       if (!final) {
-        outlinedNodes.clear();
-        for (const auto &k : graph.kernels)
-          outlinedNodes.push_back(k.nodes);
+        outlined = graph.kernels;
         return;
       }
-      if (outlinedNodes.size() == graph.kernels.size())
-        for (auto [k, n] : llvm::zip(graph.kernels, outlinedNodes))
-          k.nodes = n;
+      if (outlined.size() == graph.kernels.size())
+        for (auto [k, before] : llvm::zip(graph.kernels, outlined)) {
+          k.nodes = before.nodes;
+          k.reductionWork = before.reductionWork;
+        }
       out.graph = std::move(graph);
     };
   pipeline.profile = o.profile;

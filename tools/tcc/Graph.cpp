@@ -14,6 +14,7 @@
 #include "tcc/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -205,6 +206,15 @@ tcc::driver::buildKernelGraph(ModuleOp module,
     collect(call.getLoc());
     callee.walk([&](Operation *op) { collect(op->getLoc()); });
     k.nodes.assign(names.begin(), names.end());
+    callee.walk([&](linalg::LinalgOp op) {
+      if (!op.getNumReductionLoops())
+        return;
+      int64_t n = 1;
+      for (int64_t range : op.getStaticLoopRanges())
+        if (!ShapedType::isDynamic(range) && __builtin_mul_overflow(n, range, &n))
+          n = INT64_MAX;
+      k.reductionWork = std::max(k.reductionWork, n);
+    });
     for (auto [i, operand] : llvm::enumerate(call.getOperands())) {
       if (!isa<MemRefType>(operand.getType()))
         continue;

@@ -29,6 +29,9 @@ struct KernelGraph {
     std::vector<std::string> nodes; // the ONNX nodes it computes
     std::vector<int> reads, writes; // buffers
     std::vector<int> partialWrites; // buffers it writes parts of
+    /// Iterations of its linalg ops with reduction loops (static ranges):
+    /// which of the kernels computing a node does its contraction.
+    int64_t reductionWork = 0;
   };
   std::vector<Buffer> buffers;
   std::vector<Kernel> kernels; // in run order, one per call

@@ -6,7 +6,7 @@
 // table by call site (kernel, the ONNX nodes it computes, calls, total and
 // mean time, share of the runs' time, GFLOP/s) and writes Chrome's trace
 // format. A node's FLOPs count for the call site among those computing it
-// that took the most time (its contraction, not its padding or transpose).
+// with the most reduction work (its contraction, not its padding).
 //
 //===----------------------------------------------------------------------===//
 #include "Profile.h"
@@ -46,8 +46,11 @@ Profiler::Profiler(std::vector<std::string> names, const KernelGraph &graph,
                    std::optional<std::map<std::string, int64_t>> flops)
     : names(std::move(names)), flops(std::move(flops)) {
   nodes.resize(this->names.size());
-  for (size_t i = 0; i < nodes.size() && i < graph.kernels.size(); ++i)
+  work.assign(nodes.size(), 0);
+  for (size_t i = 0; i < nodes.size() && i < graph.kernels.size(); ++i) {
     nodes[i] = graph.kernels[i].nodes;
+    work[i] = graph.kernels[i].reductionWork;
+  }
   open.assign(this->names.size(), 0);
   active = this;
 }
@@ -91,14 +94,18 @@ void Profiler::printTable(llvm::raw_ostream &os) const {
     ++calls[e.id];
     kernelTotal += e.end - e.start;
   }
-  // Each node's FLOPs go to the call site computing it that took longest.
+  // Each node's FLOPs go to the call site computing it with the most
+  // reduction work (its contraction, not its padding or transposes); on a
+  // tie, the one that took longest.
   std::vector<int64_t> siteFlops(n, 0);
   if (flops)
     for (const auto &[node, count] : *flops) {
       int best = -1;
       for (size_t i = 0; i < n; ++i)
         if (llvm::is_contained(nodes[i], node) &&
-            (best < 0 || total[i] > total[best]))
+            (best < 0 ||
+             std::make_pair(work[i], total[i]) >
+                 std::make_pair(work[best], total[best])))
           best = i;
       if (best >= 0)
         siteFlops[best] += count;

@@ -55,6 +55,7 @@ private:
   };
   std::vector<std::string> names;
   std::vector<std::vector<std::string>> nodes;
+  std::vector<int64_t> work; // KernelGraph::Kernel::reductionWork
   std::optional<std::map<std::string, int64_t>> flops;
   std::vector<int64_t> open;
   std::vector<Event> events;
