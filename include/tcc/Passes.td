@@ -335,9 +335,9 @@ def ProfileKernels : Pass<"tcc-profile-kernels", "::mlir::ModuleOp"> {
     Each call of a kernel (a `tcc.kernel` function) from @main, in the
     order @main makes them, gets an id; the call is bracketed by calls of
     the external `tcc_profile_enter(i32 id)` and `tcc_profile_exit(i32 id)`,
-    which the program that runs the model defines (tcc bench's JIT). The
-    callees' names, by id, go into @main's `tcc.profile_kernels`. Without
-    this pass (the default) a model holds no instrumentation.
+    which the program that runs the model defines (tcc bench's JIT, which
+    knows the call sites in the same order). Without this pass (the
+    default) a model holds no instrumentation.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect"];

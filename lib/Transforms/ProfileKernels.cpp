@@ -1,8 +1,8 @@
 //===- ProfileKernels.cpp - tcc-profile-kernels ---------------------------===//
 //
 // Brackets each kernel call of @main with tcc_profile_enter(id) and
-// tcc_profile_exit(id), ids in call order, and names the callees by id in
-// @main's tcc.profile_kernels: the instrumentation of tcc bench --profile.
+// tcc_profile_exit(id), ids in call order: the instrumentation of tcc bench
+// --profile (which knows the call sites in the same order).
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Passes.h"
@@ -39,20 +39,17 @@ struct ProfileKernels : tcc::impl::ProfileKernelsBase<ProfileKernels> {
     };
     func::FuncOp enter = declare("tcc_profile_enter");
     func::FuncOp exit = declare("tcc_profile_exit");
-    SmallVector<Attribute> names;
+    int32_t id = 0;
     main.walk([&](func::CallOp call) {
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
       if (!callee || !callee->hasAttr(tcc::attr::kKernel))
         return;
       OpBuilder at(call);
-      Value id = arith::ConstantIntOp::create(at, call.getLoc(), i32,
-                                              (int64_t)names.size());
-      func::CallOp::create(at, call.getLoc(), enter, ValueRange{id});
+      Value site = arith::ConstantIntOp::create(at, call.getLoc(), i32, id++);
+      func::CallOp::create(at, call.getLoc(), enter, ValueRange{site});
       at.setInsertionPointAfter(call);
-      func::CallOp::create(at, call.getLoc(), exit, ValueRange{id});
-      names.push_back(call.getCalleeAttr().getAttr());
+      func::CallOp::create(at, call.getLoc(), exit, ValueRange{site});
     });
-    main->setAttr("tcc.profile_kernels", b.getArrayAttr(names));
   }
 };
 

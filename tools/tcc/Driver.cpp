@@ -365,6 +365,23 @@ LogicalResult writeAtomically(
   return renameInto(tmp, path);
 }
 
+/// Runs `args` (args[0]: the program's path), which writes the temporary
+/// file `tmp`, and renames it to `path`; on failure removes `tmp` and says
+/// "<what> '<path>' failed: <program> exited with N".
+LogicalResult runInto(ArrayRef<StringRef> args, const std::string &tmp,
+                      const std::string &path, StringRef what) {
+  std::string why;
+  int rc = llvm::sys::ExecuteAndWait(args[0], args, std::nullopt, {}, 0, 0,
+                                     &why);
+  if (rc != 0) {
+    llvm::sys::fs::remove(tmp);
+    error(what + " '" + path + "' failed: " + args[0] +
+          (why.empty() ? " exited with " + std::to_string(rc) : ": " + why));
+    return failure();
+  }
+  return renameInto(tmp, path);
+}
+
 /// libtccrt.a of this tcc: beside its bin/ in lib/ (the build tree and an
 /// install) or in a multiarch folder under it (an install into /usr); ""
 /// after saying where it looked.
@@ -424,15 +441,7 @@ LogicalResult writeSharedLibrary(const std::string &path, StringRef code) {
                                  runtime,  "-Wl,--no-whole-archive",
                                  "-lm",    "-lpthread",
                                  "-ldl"};
-  std::string why;
-  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &why);
-  if (rc != 0) {
-    llvm::sys::fs::remove(library);
-    error("linking the shared library '" + path + "' failed: " + *cc +
-          (why.empty() ? " exited with " + std::to_string(rc) : ": " + why));
-    return failure();
-  }
-  return renameInto(library, path);
+  return runInto(args, library, path, "linking the shared library");
 }
 
 struct Compiled {
@@ -919,16 +928,8 @@ LogicalResult writeGraph(const std::string &path, const std::string &dotPath,
   std::string svgTmp = createTemporary(path);
   if (svgTmp.empty())
     return failure();
-  std::string why;
   SmallVector<StringRef> args = {*dot, "-Tsvg", dotTmp, "-o", svgTmp};
-  if (int rc = llvm::sys::ExecuteAndWait(*dot, args, std::nullopt, {}, 0, 0,
-                                         &why)) {
-    llvm::sys::fs::remove(svgTmp);
-    error("rendering the graph '" + path + "' failed: " + *dot +
-          (why.empty() ? " exited with " + std::to_string(rc) : ": " + why));
-    return failure();
-  }
-  return renameInto(svgTmp, path);
+  return runInto(args, svgTmp, path, "rendering the graph");
 }
 
 int runCompile(CompileOptions &o) {
@@ -1588,11 +1589,7 @@ int timeRuns(RunOptions &r, JitModel &m, tcc_context *threads) {
   if (o.profile) {
     if (!m.compiled.graph)
       return error("internal: --profile found no kernels");
-    std::vector<std::string> sites;
-    for (const auto &k : m.compiled.graph->kernels)
-      sites.push_back(k.name);
-    profiler.emplace(std::move(sites), *m.compiled.graph,
-                     m.compiled.nodeFlops);
+    profiler.emplace(*m.compiled.graph, m.compiled.nodeFlops);
   }
   for (int i = 0; i < r.warmup + r.iterations; ++i) {
     if (profiler && i >= r.warmup)

@@ -33,14 +33,17 @@ namespace {
 using Buffer = tcc::driver::KernelGraph::Buffer;
 using Kernel = tcc::driver::KernelGraph::Kernel;
 
-/// The buffer `v` views: through reshapes, subviews and casts.
-Value baseOf(Value v) {
+/// The buffer `v` views: through reshapes, subviews and casts; `sliced`
+/// (when given) is set if one of them is a subview.
+Value baseOf(Value v, bool *sliced = nullptr) {
   while (Operation *def = v.getDefiningOp()) {
     if (isa<memref::ViewOp>(def))
       break; // a workspace slot of its own
     auto view = dyn_cast<ViewLikeOpInterface>(def);
     if (!view)
       break;
+    if (sliced && isa<memref::SubViewOp>(def))
+      *sliced = true;
     v = view.getViewSource();
   }
   return v;
@@ -79,15 +82,7 @@ Effects argumentEffects(func::FuncOp kernel) {
   // The argument `v` views, and whether through a subview.
   auto argOf = [&](Value v, bool *sliced = nullptr)
       -> std::optional<unsigned> {
-    for (Value at = v; Operation *def = at.getDefiningOp();) {
-      if (isa<memref::SubViewOp>(def) && sliced)
-        *sliced = true;
-      auto view = dyn_cast<ViewLikeOpInterface>(def);
-      if (!view || isa<memref::ViewOp>(def))
-        break;
-      at = view.getViewSource();
-    }
-    v = baseOf(v);
+    v = baseOf(v, sliced);
     auto arg = dyn_cast<BlockArgument>(v);
     if (!arg || arg.getOwner() != &kernel.getBody().front())
       return std::nullopt;

@@ -42,16 +42,15 @@ void tcc::driver::profileExit(int32_t id) {
     active->exit(id);
 }
 
-Profiler::Profiler(std::vector<std::string> names, const KernelGraph &graph,
+Profiler::Profiler(const KernelGraph &graph,
                    std::optional<std::map<std::string, int64_t>> flops)
-    : names(std::move(names)), flops(std::move(flops)) {
-  nodes.resize(this->names.size());
-  work.assign(nodes.size(), 0);
-  for (size_t i = 0; i < nodes.size() && i < graph.kernels.size(); ++i) {
-    nodes[i] = graph.kernels[i].nodes;
-    work[i] = graph.kernels[i].reductionWork;
+    : flops(std::move(flops)) {
+  for (const KernelGraph::Kernel &k : graph.kernels) {
+    names.push_back(k.name);
+    nodes.push_back(k.nodes);
+    work.push_back(k.reductionWork);
   }
-  open.assign(this->names.size(), 0);
+  open.assign(names.size(), 0);
   active = this;
 }
 

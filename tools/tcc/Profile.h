@@ -29,9 +29,10 @@ void profileExit(int32_t id);
 /// Times of each kernel call site over the runs it records.
 class Profiler {
 public:
-  /// `names`: the callee of each call site (tcc.profile_kernels); `graph`:
-  /// the ONNX nodes of each; `flops`: FLOPs by ONNX node (none: unknown).
-  Profiler(std::vector<std::string> names, const KernelGraph &graph,
+  /// `graph`: the kernel call sites in @main's order (the ids of
+  /// tcc-profile-kernels), with their callees and ONNX nodes; `flops`:
+  /// FLOPs by ONNX node (none: unknown).
+  Profiler(const KernelGraph &graph,
            std::optional<std::map<std::string, int64_t>> flops);
   ~Profiler();
 
