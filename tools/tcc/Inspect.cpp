@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "Inspect.h"
 
+#include "Driver.h"
+
 #include "tcc/Header.h"
 #include "tcc/InitAll.h"
 #include "tcc/ReadFile.h"
@@ -25,6 +27,7 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <CLI/CLI.hpp>
 #include <onnx/onnx_pb.h>
 
 #include <map>
@@ -386,4 +389,28 @@ int tcc::driver::runInspect(const std::string &path,
   else
     printText(r, llvm::outs());
   return 0;
+}
+
+tcc::driver::Command tcc::driver::addInspectCommand(CLI::App &app) {
+  struct InspectOptions {
+    tcc::driver::CompileOptions model; // the model, --dim and --shape
+    bool json = false;
+  };
+  auto o = std::make_shared<InspectOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "inspect", "Say what a model holds: producer, opsets, inputs and "
+                 "outputs, operators, parameters, FLOPs, unsupported nodes "
+                 "(no code is generated)");
+  cmd->add_option("model", o->model.model, "The ONNX model")->required();
+  cmd->add_option("--dim", o->model.dims,
+                  "Pin a symbolic dim: NAME=VALUE (for the FLOPs)");
+  cmd->add_option("--shape", o->model.shapes,
+                  "Pin an input shape: NAME=DxDx... (for the FLOPs)");
+  cmd->add_flag("--json", o->json, "Print one JSON object");
+  return {cmd, [o] {
+            tcc::ImportOptions import;
+            if (!tcc::driver::makeImportOptions(o->model, import))
+              return tcc::driver::kExitUsageError;
+            return runInspect(o->model.model, import, o->json);
+          }};
 }
