@@ -58,6 +58,9 @@ struct PipelineOptions {
   std::function<void(mlir::ModuleOp, bool final)> onKernels;
   /// CPU: time each kernel call (tcc-profile-kernels; tcc bench --profile).
   bool profile = false;
+  /// When set, called as each stage of runPipeline starts, with its name
+  /// ("onnx to linalg", "bufferize", "lower to LLVM", ...; tcc compile -v).
+  std::function<void(llvm::StringRef stage)> onStage;
 };
 
 

@@ -7,6 +7,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -20,6 +21,12 @@ struct TargetOptions {
   /// 2 MB (see alignWeights in EmitObject.cpp). Off for an object loaded by
   /// LLVM's JIT, which cannot place a segment aligned beyond a page.
   bool hugePageWeights = true;
+  /// When set, emitModule calls `onStage` as it starts each step
+  /// ("optimize LLVM IR", "codegen") and, in code generation,
+  /// `onFunction` after each function with the number done and the number
+  /// of functions (tcc compile -v, the progress line).
+  std::function<void(llvm::StringRef stage)> onStage;
+  std::function<void(unsigned done, unsigned total)> onFunction;
 };
 
 enum class OutputKind { Object, Assembly, LLVMIR };

@@ -147,7 +147,13 @@ struct KernelsHook : PassInstrumentation {
 
 LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
                                Stage stopAfter) {
-  auto configure = [&](PassManager &pm) {
+  // Each stage runs in a pass manager of its own, named to
+  // PipelineOptions::onStage as it starts.
+  auto run = [&](StringRef stage,
+                 function_ref<void(OpPassManager &)> build) -> LogicalResult {
+    if (options.onStage)
+      options.onStage(stage);
+    PassManager pm(module.getContext());
     if (options.printIRAfterAll) {
       module.getContext()->disableMultithreading();
       pm.enableIRPrinting([](Pass *, Operation *) { return false; },
@@ -159,41 +165,46 @@ LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
       pm.enableTiming();
     if (options.onKernels)
       pm.addInstrumentation(std::make_unique<KernelsHook>(options.onKernels));
-  };
-  PassManager pm(module.getContext());
-  configure(pm);
-  if (stopAfter == Stage::Onnx) {
-    pm.nest<func::FuncOp>().addPass(tcc::onnx::createONNXShapeInference());
-    pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
+    build(pm);
     return pm.run(module);
-  }
-  if (!options.fromLinalg)
-    buildONNXToLinalgPipeline(pm, options);
-  else
-    pm.addPass(createCSEPass());
-  if (stopAfter >= Stage::Bufferized)
-    buildBufferizePipeline(pm, options);
-  if (stopAfter >= Stage::LLVM && options.cuda) {
-    buildCUDAKernelsPipeline(pm, options);
-    if (options.gpuEmulate) {
-      buildCPULowerToLLVMPipeline(pm, options);
-      return pm.run(module);
-    }
-    buildCUDABinaryPipeline(pm, options);
-  } else if (stopAfter >= Stage::LLVM) {
-    buildCPULowerToLLVMPipeline(pm, options);
-  }
-  if (failed(pm.run(module)))
+  };
+  if (stopAfter == Stage::Onnx)
+    return run("shape inference", [](OpPassManager &pm) {
+      pm.nest<func::FuncOp>().addPass(tcc::onnx::createONNXShapeInference());
+      pm.nest<func::FuncOp>().addPass(createCanonicalizerPass());
+    });
+  if (failed(run("onnx to linalg", [&](OpPassManager &pm) {
+        if (!options.fromLinalg)
+          buildONNXToLinalgPipeline(pm, options);
+        else
+          pm.addPass(createCSEPass());
+      })))
     return failure();
-  if (stopAfter < Stage::LLVM || !options.cuda)
+  if (stopAfter < Stage::Bufferized)
     return success();
+  if (failed(run("bufferize", [&](OpPassManager &pm) {
+        buildBufferizePipeline(pm, options);
+      })))
+    return failure();
+  if (stopAfter < Stage::LLVM)
+    return success();
+  if (options.cuda && failed(run("GPU kernels", [&](OpPassManager &pm) {
+        buildCUDAKernelsPipeline(pm, options);
+      })))
+    return failure();
+  if (!options.cuda || options.gpuEmulate)
+    return run("lower to LLVM", [&](OpPassManager &pm) {
+      buildCPULowerToLLVMPipeline(pm, options);
+    });
+  if (failed(run("GPU binary", [&](OpPassManager &pm) {
+        buildCUDABinaryPipeline(pm, options);
+      })))
+    return failure();
   // The kernels' binary is checked before the host side takes it in.
   if (options.cudaPath.empty() && failed(checkKernelsLinked(module)))
     return failure();
-  PassManager host(module.getContext());
-  configure(host);
-  buildCUDAHostPipeline(host, options);
-  return host.run(module);
+  return run("GPU host",
+             [&](OpPassManager &pm) { buildCUDAHostPipeline(pm, options); });
 }
 
 void tcc::registerAllDialects(DialectRegistry &registry) {

@@ -351,12 +351,13 @@ int runCompile(CompileOptions &o) {
                                 : renameInto(o.weightsTmp, weightsPath);
   };
 
+  Progress progress(llvm::sys::path::filename(o.model), o.verbose);
   Session session;
   MLIRContext &ctx = session.ctx;
   std::map<std::string, tcc::NodeInfo> &nodes = session.nodes;
   Compiled compiled;
   compiled.name = o.name;
-  if (failed(compileToLLVMDialect(ctx, o, compiled, stop, nodes)))
+  if (failed(compileToLLVMDialect(ctx, o, compiled, stop, nodes, &progress)))
     return kExitModelError;
   std::vector<NamedPath> external;
   for (const auto &[path, tensor] : o.externalFiles)
@@ -385,6 +386,8 @@ int runCompile(CompileOptions &o) {
     printStats(compiled);
 
   tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
+  target.onStage = progress.stageHook();
+  target.onFunction = progress.functionHook();
   // Generate the code in memory first so a failure leaves no file.
   SmallString<0> code;
   {
@@ -411,6 +414,7 @@ int runCompile(CompileOptions &o) {
                      os);
     return success();
   };
+  progress.stage(shared ? "link" : "write");
   if (failed(writeAtomically(header, writeHeader)))
     return kExitModelError;
   if (failed(shared ? writeSharedLibrary(output, code)
@@ -464,7 +468,11 @@ Command tcc::driver::addCompileCommand(CLI::App &app) {
   cmd->add_flag("--stats", o->stats,
                 "Print the workspace plan: planned bytes, the sum of "
                 "all buffers, the lower bound");
-  cmd->add_flag("--time-passes", o->timePasses, "Report the time of each pass");
+  cmd->add_flag("--time-passes", o->timePasses,
+                "Report the time of each pass (one report per stage)");
+  cmd->add_flag("-v,--verbose", o->verbose,
+                "Print each stage of the compile with its time, and the "
+                "total, on stderr");
   cmd->add_option("--graph", o->graph,
                   "Write the fused graph: kernels (with the ONNX "
                   "nodes inside) and the tensors between them, to "

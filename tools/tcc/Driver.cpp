@@ -47,7 +47,9 @@ std::string escapeControl(StringRef text) {
 }
 
 int error(const llvm::Twine &message) {
-  llvm::errs() << "tcc: error: " << escapeControl(message.str()) << "\n";
+  printAboveProgress([&] {
+    llvm::errs() << "tcc: error: " << escapeControl(message.str()) << "\n";
+  });
   return kExitModelError;
 }
 
@@ -131,7 +133,7 @@ private:
         os << file.getFilename().getValue() << ": ";
     }
     os << message;
-    llvm::errs() << escapeControl(line) << "\n";
+    printAboveProgress([&] { llvm::errs() << escapeControl(line) << "\n"; });
     for (Diagnostic &note : diag.getNotes())
       print(note);
   }
@@ -431,10 +433,15 @@ static LogicalResult compileAtBound(MLIRContext &ctx, const CompileOptions &o,
 }
 
 /// Imports and lowers the model to the LLVM dialect (or `stopAfter`).
-LogicalResult
-compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o, Compiled &out,
-                     tcc::Stage stopAfter,
-                     std::map<std::string, tcc::NodeInfo> &nodes) {
+LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
+                                   Compiled &out, tcc::Stage stopAfter,
+                                   std::map<std::string, tcc::NodeInfo> &nodes,
+                                   Progress *progress) {
+  auto stage = [&](StringRef name) {
+    if (progress)
+      progress->stage(name);
+  };
+  stage("import");
   tcc::ImportOptions import;
   (void)makeImportOptions(o, import); // validated by the caller
   import.externalFiles = &o.externalFiles;
@@ -491,6 +498,7 @@ compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o, Compiled &out,
     for (const auto &[name, bound] : bounds)
       import.dims[name] = bound;
     if (!batchDim->empty()) {
+      stage("probe the batch");
       FailureOr<tcc::BatchLayout> layout =
           probeBatch(ctx, o.model, import, *batchDim, pipeline, nodes);
       if (failed(layout))
@@ -500,11 +508,13 @@ compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o, Compiled &out,
     }
     if (!bounds.empty()) {
       const auto &[dim, bound] = *bounds.begin();
+      stage("probe the bounded dim");
       if (failed(
               compileAtBound(ctx, o, import, dim, bound, pipeline, nodes, out)))
         return failure();
     }
     if (bounds.empty() && batch) {
+      stage("import");
       out.module = tcc::importONNXModel(ctx, o.model, import, &nodes);
       if (!out.module)
         return failure();
@@ -533,6 +543,8 @@ compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o, Compiled &out,
     }
   }
   pipeline.modelName = out.name;
+  if (progress)
+    pipeline.onStage = progress->stageHook();
   pipeline.printIRAfterAll = o.printIRAfterAll;
   pipeline.timePasses = o.timePasses;
   pipeline.weightsFile = o.weightsTmp;

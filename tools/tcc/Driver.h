@@ -12,6 +12,7 @@
 #define TCC_TOOLS_TCC_DRIVER_H
 
 #include "Graph.h"
+#include "Progress.h"
 
 #include "tcc/Header.h"
 #include "tcc/Import.h"
@@ -79,6 +80,8 @@ struct CompileOptions {
   bool profile = false;
   /// Whether --name was given (an empty one is invalid, not the default).
   bool nameGiven = false;
+  /// tcc compile -v: each stage with its time.
+  bool verbose = false;
 };
 
 /// The model and its import options: the positional MODEL, --dim, --shape,
@@ -142,11 +145,13 @@ struct Compiled {
 /// Imports the model of `o` and lowers it to the LLVM dialect (or
 /// `stopAfter`) into `out` (whose name is set), settling its symbolic dims
 /// first: pinned, a run-time batch, or one that varies up to a bound. The
-/// options must have passed makeImportOptions.
+/// options must have passed makeImportOptions. Reports its stages to
+/// `progress` when not null.
 mlir::LogicalResult
 compileToLLVMDialect(mlir::MLIRContext &ctx, const CompileOptions &o,
                      Compiled &out, tcc::Stage stopAfter,
-                     std::map<std::string, tcc::NodeInfo> &nodes);
+                     std::map<std::string, tcc::NodeInfo> &nodes,
+                     Progress *progress = nullptr);
 
 } // namespace tcc::driver
 

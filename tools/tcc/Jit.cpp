@@ -15,6 +15,7 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstdlib>
@@ -134,7 +135,7 @@ void fillInput(tcc::HostTensor &t) {
 /// its outputs and workspace. Returns an exit status (0: ready).
 int prepareJit(RunOptions &r, MLIRContext &ctx,
                std::map<std::string, tcc::NodeInfo> &nodes, bool fillMissing,
-               JitModel &m) {
+               JitModel &m, Progress &progress) {
   CompileOptions &o = r.compile;
   // Read and check the inputs before compiling: wrong inputs fail fast.
   std::map<std::string, tcc::HostTensor> given;
@@ -154,7 +155,8 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
 
   Compiled &compiled = m.compiled;
   compiled.name = o.name;
-  if (failed(compileToLLVMDialect(ctx, o, compiled, tcc::Stage::LLVM, nodes)))
+  if (failed(compileToLLVMDialect(ctx, o, compiled, tcc::Stage::LLVM, nodes,
+                                  &progress)))
     return kExitModelError;
 
   // A run-time batch: from dim 0 of the first batched input given.
@@ -243,6 +245,8 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   tcc::TargetOptions target{"", "", (unsigned)o.optLevel};
+  target.onStage = progress.stageHook();
+  target.onFunction = progress.functionHook();
   target.hugePageWeights = false;
   SmallString<0> &object = m.object;
   {
@@ -251,6 +255,7 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
                                tcc::OutputKind::Object, os)))
       return kExitModelError;
   }
+  progress.stage("load");
   auto jit = llvm::orc::LLJITBuilder().create();
   if (!jit)
     return error("cannot start the JIT: " + llvm::toString(jit.takeError()));
@@ -326,8 +331,13 @@ int tcc::driver::withJitModel(
   MLIRContext &ctx = session.ctx;
   std::map<std::string, tcc::NodeInfo> &nodes = session.nodes;
   JitModel m;
-  if (int status = prepareJit(r, ctx, nodes, fillMissing, m))
-    return status;
+  {
+    // On a terminal, a compile that takes a while says where it is; the
+    // line is gone before the runs.
+    Progress progress(llvm::sys::path::filename(o.model), /*verbose=*/false);
+    if (int status = prepareJit(r, ctx, nodes, fillMissing, m, progress))
+      return status;
+  }
   tcc_context *threads = nullptr;
   if (tcc_context_create(r.threads, &threads) != TCC_OK)
     return error("cannot start " + std::to_string(r.threads) + " threads");

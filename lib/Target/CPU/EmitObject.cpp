@@ -7,9 +7,10 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Pass.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 
@@ -200,11 +201,35 @@ static void alignWeights(llvm::Module &module, const llvm::Triple &triple) {
     global->setSection(".rodata.tcc_weights");
 }
 
+namespace {
+/// Counts the functions code generation has finished: added after the
+/// passes that emit the file, it runs on each function after them.
+struct CountFunctions : llvm::FunctionPass {
+  static char ID;
+  CountFunctions(unsigned total,
+                 const std::function<void(unsigned, unsigned)> &report)
+      : FunctionPass(ID), total(total), report(report) {}
+  llvm::StringRef getPassName() const override { return "tcc count functions"; }
+  void getAnalysisUsage(llvm::AnalysisUsage &usage) const override {
+    usage.setPreservesAll();
+  }
+  bool runOnFunction(llvm::Function &) override {
+    report(++done, total);
+    return false;
+  }
+  unsigned done = 0, total;
+  std::function<void(unsigned, unsigned)> report;
+};
+char CountFunctions::ID = 0;
+} // namespace
+
 LogicalResult tcc::emitModule(ModuleOp module, const TargetOptions &options,
                               OutputKind kind, llvm::raw_pwrite_stream &os) {
   std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(options, module);
   if (!tm)
     return failure();
+  if (options.onStage)
+    options.onStage("optimize LLVM IR");
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule =
       translateAndOptimize(module, context, *tm, options.optLevel);
@@ -217,12 +242,20 @@ LogicalResult tcc::emitModule(ModuleOp module, const TargetOptions &options,
   weightsAsBytes(*llvmModule);
   if (options.hugePageWeights)
     alignWeights(*llvmModule, tm->getTargetTriple());
+  if (options.onStage)
+    options.onStage("codegen");
   llvm::legacy::PassManager pm;
   auto fileType = kind == OutputKind::Object ? llvm::CodeGenFileType::ObjectFile
                                              : llvm::CodeGenFileType::AssemblyFile;
   if (tm->addPassesToEmitFile(pm, os, nullptr, fileType)) {
     module.emitError("the target cannot emit this file type");
     return failure();
+  }
+  if (options.onFunction) {
+    unsigned total = 0;
+    for (llvm::Function &fn : *llvmModule)
+      total += !fn.isDeclaration();
+    pm.add(new CountFunctions(total, options.onFunction));
   }
   pm.run(*llvmModule);
   return success();
