@@ -47,16 +47,6 @@ std::string invalidName(StringRef name) {
   return "";
 }
 
-/// A valid model name from the output file's stem.
-std::string defaultName(StringRef path) {
-  std::string name;
-  for (char c : llvm::sys::path::stem(path))
-    name += llvm::isAlnum(c) ? c : '_';
-  if (!invalidName(name).empty())
-    name = "model_" + name;
-  return name;
-}
-
 /// libtccrt.a of this tcc: beside its bin/ in lib/ (the build tree and an
 /// install) or in a multiarch folder under it (an install into /usr); ""
 /// after saying where it looked.
@@ -435,6 +425,15 @@ int runCompile(CompileOptions &o) {
 }
 
 } // namespace
+
+std::string tcc::driver::defaultName(StringRef path) {
+  std::string name;
+  for (char c : llvm::sys::path::stem(path))
+    name += llvm::isAlnum(c) ? c : '_';
+  if (!invalidName(name).empty())
+    name = "model_" + name;
+  return name;
+}
 
 Command tcc::driver::addCompileCommand(CLI::App &app) {
   auto o = std::make_shared<CompileOptions>();

@@ -557,7 +557,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   // The kernels' nodes from their outlined functions (one per call), the
   // rest from the final ones.
   std::vector<tcc::driver::KernelGraph::Kernel> outlined;
-  if (!o.graph.empty() || o.profile)
+  if (!o.graph.empty() || o.profile || o.kernelPlan)
     pipeline.onKernels = [&](ModuleOp module, bool final) {
       tcc::driver::KernelGraph graph =
           tcc::driver::buildKernelGraph(module, nodes);
@@ -573,7 +573,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
       out.graph = std::move(graph);
     };
   pipeline.profile = o.profile;
-  if (o.profile)
+  if (o.profile || o.kernelPlan)
     out.nodeFlops = tcc::driver::nodeFlops(*out.module);
   if (failed(tcc::runPipeline(*out.module, pipeline, stopAfter)))
     return failure();

@@ -78,11 +78,17 @@ struct CompileOptions {
   std::string graph;
   /// tcc bench --profile / --trace: each kernel call timed.
   bool profile = false;
+  /// tcc inspect --kernels: the fused graph and the nodes' FLOPs, as
+  /// --graph and --profile have them, in Compiled.
+  bool kernelPlan = false;
   /// Whether --name was given (an empty one is invalid, not the default).
   bool nameGiven = false;
   /// tcc compile -v: each stage with its time.
   bool verbose = false;
 };
+
+/// A valid model name (symbol prefix) from a file's stem.
+std::string defaultName(llvm::StringRef path);
 
 /// The model and its import options: the positional MODEL, --dim, --shape,
 /// --max-dim, --bind, --no-winograd, --no-channels-last.

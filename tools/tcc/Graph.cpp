@@ -233,6 +233,44 @@ tcc::driver::buildKernelGraph(ModuleOp module,
   return graph;
 }
 
+std::vector<int64_t>
+tcc::driver::kernelFlops(ArrayRef<Kernel> kernels,
+                         const std::map<std::string, int64_t> &flops,
+                         ArrayRef<int64_t> tieBreak) {
+  std::vector<int64_t> result(kernels.size(), 0);
+  auto rank = [&](size_t i) {
+    return std::make_pair(kernels[i].reductionWork,
+                          tieBreak.empty() ? 0 : tieBreak[i]);
+  };
+  for (const auto &[node, count] : flops) {
+    int best = -1;
+    for (size_t i = 0; i < kernels.size(); ++i)
+      if (llvm::is_contained(kernels[i].nodes, node) &&
+          (best < 0 || rank(i) > rank(best)))
+        best = i;
+    if (best >= 0)
+      result[best] += count;
+  }
+  return result;
+}
+
+std::string
+tcc::driver::nodesSummary(const Kernel &kernel,
+                          const std::map<std::string, int64_t> *flops) {
+  if (kernel.nodes.empty())
+    return "-";
+  std::string what = kernel.nodes[0];
+  if (flops)
+    for (const std::string &node : kernel.nodes)
+      if (flops->count(node)) {
+        what = node;
+        break;
+      }
+  if (kernel.nodes.size() > 1)
+    what += " +" + std::to_string(kernel.nodes.size() - 1);
+  return what;
+}
+
 void tcc::driver::writeDot(const KernelGraph &graph, StringRef modelName,
                            llvm::raw_ostream &os) {
   os << "// The fused graph of '" << dotEscape(modelName)

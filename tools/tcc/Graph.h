@@ -9,6 +9,7 @@
 #include "tcc/Import.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -41,6 +42,20 @@ struct KernelGraph {
 /// nodes of `nodes` in each, and the buffers between them.
 KernelGraph buildKernelGraph(mlir::ModuleOp module,
                              const std::map<std::string, NodeInfo> &nodes);
+
+/// The FLOPs of each kernel call of `kernels`: each node's FLOPs of `flops`
+/// go to the call among those computing it with the most reduction work
+/// (its contraction, not its padding or transposes); on a tie, to the one
+/// with the larger `tieBreak` when given (a profile's times), else the
+/// first.
+std::vector<int64_t> kernelFlops(llvm::ArrayRef<KernelGraph::Kernel> kernels,
+                                 const std::map<std::string, int64_t> &flops,
+                                 llvm::ArrayRef<int64_t> tieBreak = {});
+
+/// The ONNX nodes of `kernel` in a few words: the node that carries the
+/// FLOPs first (the Conv, not its Relu), "+N" for the others; "-" for none.
+std::string nodesSummary(const KernelGraph::Kernel &kernel,
+                         const std::map<std::string, int64_t> *flops);
 
 /// `graph` in Graphviz's DOT language.
 void writeDot(const KernelGraph &graph, llvm::StringRef modelName,

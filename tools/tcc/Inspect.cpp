@@ -1,18 +1,23 @@
 //===- Inspect.cpp - tcc inspect: what a model holds, before compiling ----===//
 //
 //   tcc inspect MODEL.onnx [--dim NAME=V] [--shape INPUT=DxD] [--json]
+//                          [--kernels]
 //
 // Reads the model as the compiler would (a regular file, parsed once),
 // reports its producer, opset imports, inputs and outputs (symbolic dims by
 // name), an operator histogram (subgraphs included), the parameters
 // (initializers: count, elements, bytes), and imports it into the onnx
 // dialect to list every node tcc does not support at once and to estimate
-// the FLOPs of a run from the inferred shapes. No code is generated.
+// the FLOPs of a run from the inferred shapes. No code is generated. With
+// --kernels, it also runs the compiler's MLIR pipeline (not LLVM's code
+// generation) for the kernel plan: each kernel call with the ONNX nodes it
+// computes, the shape it writes and its FLOPs.
 //
 //===----------------------------------------------------------------------===//
 #include "Inspect.h"
 
 #include "Driver.h"
+#include "Graph.h"
 
 #include "tcc/Header.h"
 #include "tcc/InitAll.h"
@@ -36,6 +41,7 @@
 #include <vector>
 
 using namespace mlir;
+using tcc::driver::KernelGraph;
 
 namespace {
 
@@ -65,6 +71,15 @@ struct Report {
   std::optional<int64_t> flops;
   std::vector<Unsupported> unsupported;
   std::vector<std::string> errors;
+  /// --kernels: the compiled model's kernel calls in run order, and why
+  /// there are none when the compile could not be made.
+  struct Kernel {
+    KernelGraph::Kernel kernel;
+    std::optional<int64_t> flops; // none: the model's FLOPs are unknown
+  };
+  std::optional<std::vector<Kernel>> kernels;
+  int64_t functions = 0, workspaceBytes = 0;
+  std::string noKernels, kernelsFor; // kernelsFor: the sizes compiled for
 };
 
 std::string dtypeName(int dtype) {
@@ -239,6 +254,44 @@ void importModel(StringRef bytes, const std::string &path,
   }
 }
 
+/// --kernels: compiles the model through the MLIR pipeline (no LLVM code
+/// generation) into the kernel plan of `r`; false when it cannot be
+/// compiled (the compile's errors are on stderr).
+bool planKernels(const tcc::driver::CompileOptions &model, Report &r) {
+  if (!r.imported || !r.unsupported.empty()) {
+    r.noKernels = "the model does not import";
+    return false;
+  }
+  tcc::driver::CompileOptions o = model;
+  o.kernelPlan = true;
+  tcc::driver::Session session;
+  tcc::driver::Compiled compiled;
+  compiled.name = tcc::driver::defaultName(o.model);
+  if (failed(tcc::driver::compileToLLVMDialect(
+          session.ctx, o, compiled, tcc::Stage::LLVM, session.nodes)) ||
+      !compiled.graph) {
+    r.noKernels = "the model does not compile (the errors are on stderr)";
+    return false;
+  }
+  const std::vector<KernelGraph::Kernel> &kernels = compiled.graph->kernels;
+  std::vector<int64_t> flops;
+  if (compiled.nodeFlops)
+    flops = tcc::driver::kernelFlops(kernels, *compiled.nodeFlops);
+  r.kernels.emplace();
+  for (auto [i, k] : llvm::enumerate(kernels))
+    r.kernels->push_back(
+        {k, flops.empty() ? std::nullopt : std::optional<int64_t>(flops[i])});
+  const tcc::ModelSignature &sig = compiled.signature;
+  if (!sig.boundedDim.empty())
+    r.kernelsFor = "'" + sig.boundedDim + "' at its bound";
+  if (!sig.batchDim.empty())
+    r.kernelsFor += (r.kernelsFor.empty() ? "" : ", ") +
+                    ("one sample: '" + sig.batchDim + "' varies at run time");
+  r.functions = compiled.stats["functions"];
+  r.workspaceBytes = compiled.workspaceSize;
+  return true;
+}
+
 std::string shapeText(const Tensor &t) {
   if (!t.ranked)
     return t.dtype + " (no shape)";
@@ -290,6 +343,28 @@ void printText(const Report &r, llvm::raw_ostream &os) {
   }
   for (const std::string &e : r.errors)
     os << "import error: " << e << "\n";
+  if (!r.noKernels.empty())
+    os << "kernel plan: none: " << r.noKernels << "\n";
+  if (!r.kernels)
+    return;
+  os << "kernel plan: " << r.kernels->size() << " kernel calls, " << r.functions
+     << " functions, a workspace of " << r.workspaceBytes << " bytes";
+  if (!r.kernelsFor.empty())
+    os << "; for " << r.kernelsFor;
+  os << " (tcc compile --graph draws it)\n";
+  os << llvm::formatv("  {0,-5} {1,-48} {2,-20} {3,10}  {4}\n", "site",
+                      "kernel", "writes", "MFLOP", "ONNX nodes");
+  for (auto [i, k] : llvm::enumerate(*r.kernels)) {
+    std::string flops = !k.flops ? "?"
+                        : *k.flops
+                            ? llvm::formatv("{0:F3}", *k.flops / 1e6).str()
+                            : "-";
+    os << llvm::formatv("  k{0,-4} {1,-48} {2,-20} {3,10}  {4}\n", i,
+                        k.kernel.name, k.kernel.shape, flops,
+                        k.kernel.nodes.empty()
+                            ? std::string("-")
+                            : llvm::join(k.kernel.nodes, ", "));
+  }
 }
 
 llvm::json::Value tensorJson(const Tensor &t) {
@@ -343,13 +418,35 @@ void printJson(const Report &r, llvm::raw_ostream &os) {
       {"unsupported", std::move(unsupported)},
       {"import_errors", std::move(errors)}};
   root["flops"] = r.flops ? llvm::json::Value(*r.flops) : nullptr;
+  if (r.kernels) {
+    llvm::json::Array kernels;
+    for (const Report::Kernel &k : *r.kernels) {
+      llvm::json::Array nodes;
+      for (const std::string &node : k.kernel.nodes)
+        nodes.push_back(node);
+      llvm::json::Object o{{"name", k.kernel.name},
+                           {"writes", k.kernel.shape},
+                           {"nodes", std::move(nodes)}};
+      o["flops"] = k.flops ? llvm::json::Value(*k.flops) : nullptr;
+      kernels.push_back(std::move(o));
+    }
+    root["kernel_plan"] =
+        llvm::json::Object{{"kernels", std::move(kernels)},
+                           {"functions", r.functions},
+                           {"workspace_bytes", r.workspaceBytes},
+                           {"for", r.kernelsFor}};
+  } else if (!r.noKernels.empty()) {
+    root["kernel_plan"] = llvm::json::Object{{"error", r.noKernels}};
+  }
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
 }
 
 } // namespace
 
-int tcc::driver::runInspect(const std::string &path,
-                            const tcc::ImportOptions &options, bool json) {
+int tcc::driver::runInspect(const CompileOptions &o,
+                            const tcc::ImportOptions &options, bool json,
+                            bool kernels) {
+  const std::string &path = o.model;
   std::string why;
   std::unique_ptr<llvm::MemoryBuffer> file = tcc::readRegularFile(path, why);
   if (!file) {
@@ -384,33 +481,41 @@ int tcc::driver::runInspect(const std::string &path,
   countOps(graph.node(), r, false);
   if (succeeded(countParameters(graph, r)))
     importModel(bytes, path, options, r);
+  int status = 0;
+  if (kernels && !planKernels(o, r))
+    status = 1;
   if (json)
     printJson(r, llvm::outs());
   else
     printText(r, llvm::outs());
-  return 0;
+  return status;
 }
 
 tcc::driver::Command tcc::driver::addInspectCommand(CLI::App &app) {
   struct InspectOptions {
     tcc::driver::CompileOptions model; // the model, --dim and --shape
-    bool json = false;
+    bool json = false, kernels = false;
   };
   auto o = std::make_shared<InspectOptions>();
   CLI::App *cmd = app.add_subcommand(
       "inspect", "Say what a model holds: producer, opsets, inputs and "
                  "outputs, operators, parameters, FLOPs, unsupported nodes "
-                 "(no code is generated)");
+                 "(no code is generated); with --kernels, the kernel plan");
   cmd->add_option("model", o->model.model, "The ONNX model")->required();
   cmd->add_option("--dim", o->model.dims,
                   "Pin a symbolic dim: NAME=VALUE (for the FLOPs)");
   cmd->add_option("--shape", o->model.shapes,
                   "Pin an input shape: NAME=DxDx... (for the FLOPs)");
   cmd->add_flag("--json", o->json, "Print one JSON object");
+  cmd->add_flag("--kernels", o->kernels,
+                "Also compile the model (its MLIR pipeline, not LLVM's "
+                "code generation) and print the kernel plan: each kernel "
+                "call, the shape it writes, its FLOPs and the ONNX nodes "
+                "it computes; exit 1 when the model does not compile");
   return {cmd, [o] {
             tcc::ImportOptions import;
             if (!tcc::driver::makeImportOptions(o->model, import))
               return tcc::driver::kExitUsageError;
-            return runInspect(o->model.model, import, o->json);
+            return runInspect(o->model, import, o->json, o->kernels);
           }};
 }

@@ -44,13 +44,8 @@ void tcc::driver::profileExit(int32_t id) {
 
 Profiler::Profiler(const KernelGraph &graph,
                    std::optional<std::map<std::string, int64_t>> flops)
-    : flops(std::move(flops)) {
-  for (const KernelGraph::Kernel &k : graph.kernels) {
-    names.push_back(k.name);
-    nodes.push_back(k.nodes);
-    work.push_back(k.reductionWork);
-  }
-  open.assign(names.size(), 0);
+    : kernels(graph.kernels), flops(std::move(flops)) {
+  open.assign(kernels.size(), 0);
   active = this;
 }
 
@@ -80,7 +75,7 @@ void Profiler::exit(int32_t id) {
 }
 
 void Profiler::printTable(llvm::raw_ostream &os) const {
-  size_t n = names.size();
+  size_t n = kernels.size();
   std::vector<int64_t> total(n, 0), calls(n, 0);
   int64_t runs = 0, runTotal = 0, kernelTotal = 0;
   for (const Event &e : events) {
@@ -93,22 +88,10 @@ void Profiler::printTable(llvm::raw_ostream &os) const {
     ++calls[e.id];
     kernelTotal += e.end - e.start;
   }
-  // Each node's FLOPs go to the call site computing it with the most
-  // reduction work (its contraction, not its padding or transposes); on a
-  // tie, the one that took longest.
-  std::vector<int64_t> siteFlops(n, 0);
-  if (flops)
-    for (const auto &[node, count] : *flops) {
-      int best = -1;
-      for (size_t i = 0; i < n; ++i)
-        if (llvm::is_contained(nodes[i], node) &&
-            (best < 0 ||
-             std::make_pair(work[i], total[i]) >
-                 std::make_pair(work[best], total[best])))
-          best = i;
-      if (best >= 0)
-        siteFlops[best] += count;
-    }
+  // On a tie in reduction work, a node's FLOPs go to the site that took
+  // longest.
+  std::vector<int64_t> siteFlops =
+      flops ? kernelFlops(kernels, *flops, total) : std::vector<int64_t>(n, 0);
   std::vector<size_t> order(n);
   for (size_t i = 0; i < n; ++i)
     order[i] = i;
@@ -123,19 +106,10 @@ void Profiler::printTable(llvm::raw_ostream &os) const {
                       "site", "kernel", "ONNX nodes", "calls", "total ms",
                       "mean us", "share", "GFLOP/s");
   for (size_t i : order) {
-    // The node that carries the FLOPs first (the Conv, not its Relu).
-    std::string what = nodes[i].empty() ? "-" : nodes[i][0];
-    if (flops)
-      for (const std::string &node : nodes[i])
-        if (flops->count(node)) {
-          what = node;
-          break;
-        }
-    if (nodes[i].size() > 1)
-      what += " +" + std::to_string(nodes[i].size() - 1);
+    std::string what = nodesSummary(kernels[i], flops ? &*flops : nullptr);
     if (what.size() > 36)
       what = what.substr(0, 33) + "...";
-    const std::string &kernel = names[i];
+    const std::string &kernel = kernels[i].name;
     double mean = calls[i] ? total[i] / 1e3 / calls[i] : 0;
     std::string rate = "-";
     // FLOPs per run over the time per run: FLOP per ns is GFLOP/s.
@@ -164,10 +138,10 @@ void Profiler::writeTrace(llvm::raw_ostream &os, llvm::StringRef model) const {
       event["name"] = "run " + std::to_string(run++);
       event["cat"] = "run";
     } else {
-      event["name"] = names[e.id];
+      event["name"] = kernels[e.id].name;
       event["cat"] = "kernel";
       llvm::json::Array nodeList;
-      for (const std::string &node : nodes[e.id])
+      for (const std::string &node : kernels[e.id].nodes)
         nodeList.push_back(node);
       event["args"] = llvm::json::Object{{"site", "k" + std::to_string(e.id)},
                                          {"nodes", std::move(nodeList)}};

@@ -54,9 +54,7 @@ private:
     int32_t id; // -1: a whole run
     int64_t start, end;
   };
-  std::vector<std::string> names;
-  std::vector<std::vector<std::string>> nodes;
-  std::vector<int64_t> work; // KernelGraph::Kernel::reductionWork
+  std::vector<KernelGraph::Kernel> kernels; // by call site
   std::optional<std::map<std::string, int64_t>> flops;
   std::vector<int64_t> open;
   std::vector<Event> events;
