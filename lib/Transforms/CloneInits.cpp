@@ -59,9 +59,13 @@ struct CloneInits : tcc::impl::CloneInitsBase<CloneInits> {
       llvm::sort(writers, [](OpOperand *a, OpOperand *b) {
         return a->getOwner()->isBeforeInBlock(b->getOwner());
       });
+      // Each copy is located at the op it initializes: CSE left the first
+      // of the equal inits, located at the first one's.
+      init->setLoc(writers.front()->getOwner()->getLoc());
       for (OpOperand *use : llvm::drop_begin(writers)) {
         rewriter.setInsertionPoint(use->getOwner());
         Operation *clone = rewriter.clone(*init);
+        clone->setLoc(use->getOwner()->getLoc());
         rewriter.modifyOpInPlace(use->getOwner(),
                                  [&] { use->set(clone->getResult(0)); });
       }

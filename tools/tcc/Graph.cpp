@@ -199,7 +199,13 @@ tcc::driver::buildKernelGraph(ModuleOp module,
       });
     };
     collect(call.getLoc());
-    callee.walk([&](Operation *op) { collect(op->getLoc()); });
+    // Views and constants compute nothing; CSE may have left them located
+    // at another node's op.
+    callee.walk([&](Operation *op) {
+      if (!isa<ViewLikeOpInterface>(op) &&
+          !op->hasTrait<OpTrait::ConstantLike>())
+        collect(op->getLoc());
+    });
     k.nodes.assign(names.begin(), names.end());
     callee.walk([&](linalg::LinalgOp op) {
       if (!op.getNumReductionLoops())

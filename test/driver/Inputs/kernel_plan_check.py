@@ -4,7 +4,9 @@ model as onnx reads it: one entry per kernel call the stats count, each named
 as a kernel and listing only nodes of the model; every Conv, Gemm and MatMul
 inside some kernel; and the kernels' FLOPs adding up to those of the model's
 contractions, computed here from onnx's own shape inference (2 per
-multiply-add). Prints a summary line."""
+multiply-add); no kernel naming two of them (each computes one, and must
+not name another that CSE made share an op with it). Prints a summary
+line."""
 import json
 import math
 import re
@@ -64,6 +66,9 @@ def main():
             f"{k['name']}: nodes not in the model: {set(k['nodes']) - names}"
     pinned = dict((a.split("=")[0], int(a.split("=")[1])) for a in sys.argv[4:])
     flops = contraction_flops(model, pinned)
+    for k in kernels:
+        mine = [n for n in k["nodes"] if n in flops]
+        assert len(mine) <= 1, f"{k['name']} names contractions {mine}"
     covered = {n for k in kernels for n in k["nodes"]}
     missing = set(flops) - covered
     assert not missing, f"contractions in no kernel: {missing}"
