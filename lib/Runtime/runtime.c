@@ -42,28 +42,60 @@ const char *tcc_status_string(tcc_status status) {
 }
 
 /* The first failed branch check of the run going on on this thread, and the
- * message of the last run that failed. Initial-exec: no __tls_get_addr, so
- * the shared runtime needs only libc (a few bytes of glibc's static TLS
- * reserve when dlopened). */
-#define TCC_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
-static TCC_THREAD_LOCAL const char *failed_check;
-static TCC_THREAD_LOCAL const char *last_run_error;
+ * message of the last run that failed: thread-specific data rather than
+ * __thread, so that any number of model libraries may be dlopened. An
+ * initial-exec TLS variable takes glibc's small static reserve, which a
+ * process that has loaded PyTorch has nearly used up (the third model then
+ * fails to load); the other TLS models need ld.so's __tls_get_addr. Should
+ * the keys be unavailable (PTHREAD_KEYS_MAX), process-wide variables stand
+ * in for them. */
+static pthread_key_t failed_check_key, last_error_key;
+static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
+static int have_keys;
+static const char *failed_check_shared, *last_error_shared;
+
+static void make_keys(void) {
+  have_keys = pthread_key_create(&failed_check_key, NULL) == 0;
+  if (have_keys && pthread_key_create(&last_error_key, NULL) != 0) {
+    pthread_key_delete(failed_check_key);
+    have_keys = 0;
+  }
+}
+
+static const char *get_message(pthread_key_t key, const char *shared) {
+  return have_keys ? (const char *)pthread_getspecific(key) : shared;
+}
+
+static void set_message(pthread_key_t key, const char **shared,
+                        const char *message) {
+  if (have_keys)
+    pthread_setspecific(key, message);
+  else
+    *shared = message;
+}
 
 void tcc_branch_check(int32_t ok, const char *message) {
-  if (!ok && !failed_check)
-    failed_check = message;
+  if (ok)
+    return;
+  pthread_once(&keys_once, make_keys);
+  if (!get_message(failed_check_key, failed_check_shared))
+    set_message(failed_check_key, &failed_check_shared, message);
 }
 
 tcc_status tcc_run_status(void) {
-  if (!failed_check)
+  pthread_once(&keys_once, make_keys);
+  const char *failed = get_message(failed_check_key, failed_check_shared);
+  if (!failed)
     return TCC_OK;
-  last_run_error = failed_check;
-  failed_check = NULL;
+  set_message(last_error_key, &last_error_shared, failed);
+  set_message(failed_check_key, &failed_check_shared, NULL);
   return TCC_ERROR_BRANCH;
 }
 
 const char *tcc_run_error_message(void) {
-  return last_run_error ? last_run_error : "";
+  pthread_once(&keys_once, make_keys);
+  const char *message = get_message(last_error_key, last_error_shared);
+  return message ? message : "";
 }
 
 size_t tcc_dtype_size(tcc_dtype dtype) {
