@@ -142,6 +142,12 @@ class Model:
         self._context = ctx
         self.threads = threads
         self._lock = threading.Lock()
+        self._plans = {}
+        # The arguments every call passes, converted once.
+        self._workspace_arg = ctypes.c_void_p(self._workspace)
+        self._workspace_bytes = ctypes.c_size_t(self._workspace_size)
+        self._error = _Error()
+        self._error_arg = ctypes.byref(self._error)
 
     def _open_weights(self, path, info):
         lib = self._lib
@@ -209,54 +215,46 @@ class Model:
                 self.name, len(self.inputs), ", ".join(self.input_names),
                 len(inputs)))
         torch = _torch_if_any(inputs)
-        keep = []  # arrays that must live until the call returns
-        c_inputs = (_Tensor * len(inputs))()
-        for k, (x, info) in enumerate(zip(inputs, self.inputs)):
-            c_inputs[k] = _tensor_of(x, info, keep, torch)
-        batch = _batch_of(inputs, self.inputs)
-        outputs = []
-        c_outputs = (_Tensor * len(self.outputs))()
-        for k, info in enumerate(self.outputs):
-            dims = list(info._dims)
-            if info.batch_multiple and dims:
-                dims[0] = info.batch_multiple * batch
-            out = _empty(dims, info, torch)
-            outputs.append(out)
-            c_outputs[k] = _tensor_of(out, info, keep, torch, dims=dims)
-            if info.run_time_dims:
-                result = (ctypes.c_int64 * max(len(dims), 1))()
-                keep.append(result)
-                c_outputs[k].result_dims = result
-        error = _Error()
+        arrays = [_contiguous(x, info, torch)
+                  for x, info in zip(inputs, self.inputs)]
+        key = (torch is not None,
+               tuple(tuple(a.shape) for a in arrays))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = _Plan(self, arrays)
+        outputs = [_empty(dims, info, torch)
+                   for dims, info in zip(plan.output_dims, self.outputs)]
         lib = self._lib
         with self._lock:
+            error = self._error
+            for k, a in enumerate(arrays):
+                plan.inputs[k].data = _address(a, torch)
+            for k, out in enumerate(outputs):
+                plan.outputs[k].data = _address(out, torch)
             if self._weights is not None:
                 status = lib.tcc_run_tensors_weights(
                     self._context, self._weights, self._info, self._run,
-                    c_inputs, len(inputs), c_outputs, len(outputs),
-                    ctypes.c_void_p(self._workspace),
-                    ctypes.c_size_t(self._workspace_size),
-                    ctypes.byref(error))
+                    plan.inputs, len(arrays), plan.outputs, len(outputs),
+                    self._workspace_arg, self._workspace_bytes, self._error_arg)
             else:
                 status = lib.tcc_run_tensors_ctx(
-                    self._context, self._info, self._run, c_inputs,
-                    len(inputs), c_outputs, len(outputs),
-                    ctypes.c_void_p(self._workspace),
-                    ctypes.c_size_t(self._workspace_size),
-                    ctypes.byref(error))
+                    self._context, self._info, self._run, plan.inputs,
+                    len(arrays), plan.outputs, len(outputs),
+                    self._workspace_arg, self._workspace_bytes, self._error_arg)
             if status:
                 message = error.message.decode()
+                error.message = b""
                 if not message and status == 7:  # TCC_ERROR_BRANCH
                     message = lib.tcc_run_error_message().decode()
                 raise TccError("%s: %s" % (
                     self.name, message or
                     lib.tcc_status_string(status).decode()))
-        for k, info in enumerate(self.outputs):
-            if info.run_time_dims:
-                dims = [c_outputs[k].result_dims[d]
-                        for d in range(c_outputs[k].rank)]
-                n = int(np.prod(dims)) if dims else 1
-                outputs[k] = outputs[k].reshape(-1)[:n].reshape(dims)
+            for k, info in enumerate(self.outputs):
+                if info.run_time_dims:
+                    result = plan.outputs[k].result_dims
+                    dims = [result[d] for d in range(plan.outputs[k].rank)]
+                    n = int(np.prod(dims)) if dims else 1
+                    outputs[k] = outputs[k].reshape(-1)[:n].reshape(dims)
         if output_names is not None:
             return [outputs[self.output_names.index(n)] for n in output_names]
         return outputs
@@ -295,26 +293,52 @@ def _batch_of(inputs, infos):
     return 1
 
 
-def _tensor_of(x, info, keep, torch, dims=None):
-    """A tcc_tensor over `x`: its own memory when contiguous and of the
-    model's dtype, else a converted copy kept in `keep`."""
-    if torch is not None and not isinstance(x, torch.Tensor):
-        x = torch.as_tensor(np.asarray(x))
+def _contiguous(x, info, torch):
+    """`x` as a contiguous CPU array or tensor of the model's dtype: itself
+    when it is one already (no copy)."""
     if torch is not None:
+        if not isinstance(x, torch.Tensor):
+            x = torch.as_tensor(np.asarray(x))
         want = _torch_dtype(torch, info)
         if x.dtype != want or x.device.type != "cpu" or \
                 not x.is_contiguous():
             x = x.to(device="cpu", dtype=want).contiguous()
-        data, shape = x.data_ptr(), list(x.shape)
-    else:
-        want = np.uint16 if info.dtype == "bfloat16" else np.dtype(info.dtype)
-        x = np.ascontiguousarray(x, dtype=want)
-        data, shape = x.ctypes.data, list(x.shape)
-    keep.append(x)
-    shape = dims if dims is not None else shape
-    c_dims = (ctypes.c_int64 * max(len(shape), 1))(*shape)
-    keep.append(c_dims)
-    return _Tensor(info._dtype_code, len(shape), c_dims, data, None)
+        return x
+    want = np.uint16 if info.dtype == "bfloat16" else np.dtype(info.dtype)
+    return np.ascontiguousarray(x, dtype=want)
+
+
+def _address(x, torch):
+    return x.data_ptr() if torch is not None else x.ctypes.data
+
+
+class _Plan:
+    """The tcc_tensor arrays of a call with inputs of given shapes, kept for
+    the next call with the same shapes: only the data pointers change."""
+
+    def __init__(self, model, arrays):
+        self.keep = []
+        batch = _batch_of(arrays, model.inputs)
+        self.inputs = (_Tensor * len(arrays))()
+        for k, (a, info) in enumerate(zip(arrays, model.inputs)):
+            self.inputs[k] = self._tensor(info, list(a.shape))
+        self.output_dims = []
+        self.outputs = (_Tensor * len(model.outputs))()
+        for k, info in enumerate(model.outputs):
+            dims = list(info._dims)
+            if info.batch_multiple and dims:
+                dims[0] = info.batch_multiple * batch
+            self.output_dims.append(dims)
+            self.outputs[k] = self._tensor(info, dims)
+            if info.run_time_dims:
+                result = (ctypes.c_int64 * max(len(dims), 1))()
+                self.keep.append(result)
+                self.outputs[k].result_dims = result
+
+    def _tensor(self, info, shape):
+        c_dims = (ctypes.c_int64 * max(len(shape), 1))(*shape)
+        self.keep.append(c_dims)
+        return _Tensor(info._dtype_code, len(shape), c_dims, None, None)
 
 
 def load(path, threads=None, weights=None):
