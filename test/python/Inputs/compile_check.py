@@ -81,6 +81,11 @@ class Odd(torch.nn.Module):  # ops tcc does not support: Unique, Det
         return self.tail(self.head(x))
 
 
+class Eig(torch.nn.Module):  # no exporter takes complex eigenvalues
+    def forward(self, x):
+        return torch.linalg.eigvals(x).real
+
+
 class Tail(torch.nn.Module):
     def forward(self, x):
         return torch.unique(x.round()), torch.det(x)
@@ -162,6 +167,14 @@ def main():
                       sorted((u["op"], u["module"]) for u in e.unsupported))
             else:
                 sys.exit("unsupported: no exception")
+        elif case == "export":
+            print("export: start")
+            try:
+                tcc.compile(Eig(), (torch.randn(3, 3),), cache_dir=CACHE)
+            except tcc.TccCompileError as e:
+                print("export:", str(e)[:160])
+            else:
+                sys.exit("export: no exception")
         elif case == "fallback":
             module = Odd().eval()
             with warnings.catch_warnings(record=True) as caught:

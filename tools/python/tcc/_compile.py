@@ -1,5 +1,6 @@
 """tcc.compile: a PyTorch module exported to ONNX, compiled by tcc into a
 shared library, loaded, and called like the module."""
+import contextlib
 import hashlib
 import inspect
 import io
@@ -8,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import warnings
@@ -204,16 +206,60 @@ def _run_tcc(args, module):
     raise TccCompileError(message, unsupported)
 
 
+@contextlib.contextmanager
+def _quiet():
+    """stdout and stderr, Python's and the file descriptors' (the
+    TorchScript exporter prints graphs from C++), into a discarded file."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = []
+    try:
+        with tempfile.TemporaryFile() as sink, \
+                contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            try:
+                for fd in (1, 2):
+                    saved.append((fd, os.dup(fd)))
+                    os.dup2(sink.fileno(), fd)
+            except OSError:
+                pass
+            yield
+    finally:
+        for fd, copy in saved:
+            os.dup2(copy, fd)
+            os.close(copy)
+
+
 def _export(module, example, input_names, output_names, axes, path):
+    """torch.onnx.export: the TorchScript exporter at opset 17 first (its
+    node names follow module scopes, and tcc's suite tests it most), then
+    the dynamo exporter where torch has it. TccCompileError when neither
+    exports the module."""
     import torch
     kwargs = dict(input_names=input_names, output_names=output_names,
-                  dynamic_axes=axes or None, opset_version=17)
-    if "dynamo" in inspect.signature(torch.onnx.export).parameters:
-        kwargs["dynamo"] = False  # the TorchScript exporter: node names
-        # follow module scopes, and tcc's suite tests it most
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(module, tuple(example), path, **kwargs)
+                  dynamic_axes=axes or None)
+    has_dynamo = "dynamo" in inspect.signature(torch.onnx.export).parameters
+    attempts = [dict(kwargs, opset_version=17,
+                     **({"dynamo": False} if has_dynamo else {}))]
+    if has_dynamo:
+        attempts.append(dict(kwargs, dynamo=True, external_data=False,
+                             verbose=False))
+    reasons = []
+    for options in attempts:
+        try:
+            # The exporters report progress and failures on stdout.
+            with warnings.catch_warnings(), _quiet():
+                warnings.simplefilter("ignore")
+                torch.onnx.export(module, tuple(example), path, **options)
+            if os.path.exists(path) and os.path.getsize(path):
+                return
+            reasons.append("the exporter wrote no model")
+        except Exception as e:  # the exporters raise many kinds
+            text = re.sub(r"\x1b\[[0-9;]*m", "", str(e)).strip()
+            first = (text.splitlines() or [""])[0]
+            reasons.append("%s: %s" % (type(e).__name__, first[:300]))
+    raise TccCompileError("torch.onnx.export cannot export %s: %s" % (
+        type(module).__name__, "; then ".join(reasons)))
 
 
 _warned = set()
