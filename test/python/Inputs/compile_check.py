@@ -106,7 +106,14 @@ def main():
         if case == "pair":
             compile_case(case, Pair(), (torch.randn(2, 16), torch.randn(2, 8)))
         elif case == "dict":
-            compile_case(case, Dict(), (torch.randn(1, 3, 10, 10),))
+            x = torch.randn(1, 3, 10, 10)
+            fast = compile_case(case, Dict(), (x,))
+            # numpy in, numpy out, in the same structure
+            got = fast(x.numpy())
+            assert isinstance(got["pooled"][0], np.ndarray), type(got)
+            np.testing.assert_allclose(got["features"],
+                                       fast(x)["features"].numpy())
+            print("dict: numpy in, numpy out")
         elif case == "int64":
             compile_case(case, Embed(),
                          (torch.randint(0, 100, (2, 7), dtype=torch.int64),))

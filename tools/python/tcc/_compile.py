@@ -127,7 +127,7 @@ class CompiledModule:
     """What tcc.compile returns: called like the module, on torch tensors
     (or numpy arrays), it runs tcc's compiled code and returns the
     module's output structure (a tensor, or tuples, lists and dicts of
-    them), the outputs' memory its own."""
+    them) of torch tensors (numpy arrays when every input is one)."""
 
     def __init__(self, model, library, onnx_path, input_names, spec, module,
                  from_cache, compile_seconds):
@@ -150,9 +150,12 @@ class CompiledModule:
             raise TypeError("the compiled module takes %d inputs (%s)" % (
                 len(self.input_names), ", ".join(self.input_names)))
         import torch
-        flat = [x if isinstance(x, torch.Tensor) else torch.as_tensor(x)
-                for x in args]
-        outputs = self.model.run(flat)
+        if any(isinstance(x, torch.Tensor) for x in args):
+            args = [x if isinstance(x, torch.Tensor) else torch.as_tensor(x)
+                    for x in args]
+        else:  # numpy in, numpy out
+            args = [np.asarray(x) for x in args]
+        outputs = self.model.run(args)
         import torch.utils._pytree as pytree
         return pytree.tree_unflatten(outputs, self._spec)
 
