@@ -174,6 +174,20 @@ def main():
                       sorted((u["op"], u["module"]) for u in e.unsupported))
             else:
                 sys.exit("unsupported: no exception")
+        elif case == "train":
+            # A module in training mode: compiled as in eval mode, its batch
+            # norm's running stats untouched, still training after.
+            module = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3),
+                                         torch.nn.BatchNorm2d(4),
+                                         torch.nn.ReLU()).train()
+            before = module[1].running_mean.clone()
+            x = torch.randn(1, 3, 8, 8)
+            fast = tcc.compile(module, (x,), cache_dir=CACHE)
+            assert module.training
+            assert torch.equal(before, module[1].running_mean)
+            with torch.no_grad():
+                close(case, fast(x), module.eval()(x))
+            print("train: compiled as in eval mode, the module untouched")
         elif case == "export":
             print("export: start")
             try:

@@ -87,6 +87,9 @@ def _hash_module(module, h):
         except (OSError, TypeError):
             pass
     for name, t in list(module.state_dict(keep_vars=True).items()):
+        if not isinstance(t, torch.Tensor):  # a module's extra state
+            h.update(("%s %r" % (name, t)).encode())
+            continue
         t = t.detach()
         h.update(("%s %s %s" % (name, t.dtype, tuple(t.shape))).encode())
         h.update(memoryview(t.cpu().contiguous().reshape(-1).view(
@@ -303,8 +306,15 @@ def compile(module, example_inputs, *, dynamic=None, target="cpu",
     input_names += ["input_%d" % k for k in
                     range(len(input_names), len(example))]
     axes, bounds = _dynamic_axes(dynamic, input_names)
-    with torch.no_grad():
-        eager = module(*example)
+    # The structure pass and the export see the module in eval mode (as
+    # torch.onnx.export does), so batch norms keep their running stats.
+    training = module.training
+    module.eval()
+    try:
+        with torch.no_grad():
+            eager = module(*example)
+    finally:
+        module.train(training)
     flat, spec = _flatten(eager)
     if not all(isinstance(t, torch.Tensor) for t in flat):
         raise TypeError("tcc.compile: the module's outputs must be tensors "
