@@ -298,20 +298,24 @@ std::string shapeText(const Tensor &t) {
   return t.dtype + " [" + llvm::join(t.dims, ", ") + "]";
 }
 
+/// The report as text. Every name in it comes from the model and is
+/// printed with its control characters escaped (no terminal escapes, no
+/// line faked by a newline); JSON escapes them itself.
 void printText(const Report &r, llvm::raw_ostream &os) {
-  os << "model: " << r.path << "\n";
+  auto e = [](StringRef text) { return tcc::driver::escapeControl(text); };
+  os << "model: " << e(r.path) << "\n";
   os << "producer: "
-     << (r.producer.empty() ? std::string("(none)") : r.producer)
-     << (r.producerVersion.empty() ? "" : " " + r.producerVersion)
+     << (r.producer.empty() ? std::string("(none)") : e(r.producer))
+     << (r.producerVersion.empty() ? "" : " " + e(r.producerVersion))
      << "; IR version " << r.irVersion << "\n";
   os << "opset imports:";
   for (const auto &[domain, version] : r.opsets)
-    os << " " << (domain.empty() ? "ai.onnx" : domain) << " " << version;
+    os << " " << (domain.empty() ? "ai.onnx" : e(domain)) << " " << version;
   os << "\n";
   for (const auto *list : {&r.inputs, &r.outputs}) {
     os << (list == &r.inputs ? "inputs:" : "outputs:") << "\n";
     for (const Tensor &t : *list)
-      os << "  " << t.name << ": " << shapeText(t) << "\n";
+      os << "  " << e(t.name) << ": " << e(shapeText(t)) << "\n";
   }
   os << "nodes: " << r.nodes;
   if (r.subgraphNodes)
@@ -322,7 +326,7 @@ void printText(const Report &r, llvm::raw_ostream &os) {
     sorted.push_back({-count, op});
   llvm::sort(sorted);
   for (const auto &[count, op] : sorted)
-    os << llvm::formatv("  {0,7}  {1}\n", -count, op);
+    os << llvm::formatv("  {0,7}  {1}\n", -count, e(op));
   os << "parameters: " << r.paramElements << " in " << r.paramTensors
      << " initializers, " << r.paramBytes << " bytes ("
      << llvm::formatv("{0:F2}", r.paramBytes / 1048576.0) << " MiB)\n";
@@ -336,13 +340,13 @@ void printText(const Report &r, llvm::raw_ostream &os) {
                       : "unknown: the model does not import\n");
   os << "unsupported nodes: " << r.unsupported.size() << "\n";
   for (const Unsupported &u : r.unsupported) {
-    os << "  " << u.node << ": " << u.op << " (domain " << u.domain;
+    os << "  " << e(u.node) << ": " << e(u.op) << " (domain " << e(u.domain);
     if (u.opset)
       os << ", opset " << *u.opset;
     os << ")\n";
   }
-  for (const std::string &e : r.errors)
-    os << "import error: " << e << "\n";
+  for (const std::string &error : r.errors)
+    os << "import error: " << e(error) << "\n";
   if (!r.noKernels.empty())
     os << "kernel plan: none: " << r.noKernels << "\n";
   if (!r.kernels)
@@ -363,7 +367,7 @@ void printText(const Report &r, llvm::raw_ostream &os) {
                         k.kernel.name, k.kernel.shape, flops,
                         k.kernel.nodes.empty()
                             ? std::string("-")
-                            : llvm::join(k.kernel.nodes, ", "));
+                            : e(llvm::join(k.kernel.nodes, ", ")));
   }
 }
 

@@ -1,6 +1,7 @@
-"""twin_convs.py OUT.onnx - two convolutions of the same shape without bias,
+"""twin_convs.py OUT.onnx [--hostile] - two convolutions of the same shape without bias,
 one after the other: their zero inits are equal ops, which CSE makes one.
-Each kernel must still name its own Conv only."""
+Each kernel must still name its own Conv only. --hostile names the first
+one with a terminal escape and a newline that would fake a line."""
 import sys
 
 import numpy as np
@@ -11,8 +12,10 @@ rng = np.random.default_rng(0)
 w1, w2 = (numpy_helper.from_array(
     rng.standard_normal((16, 16, 3, 3)).astype(np.float32), name)
     for name in ("w1", "w2"))
+first = ("conv_a\x1b[2J\nkernel plan: fake" if "--hostile" in sys.argv
+         else "conv_a")
 nodes = [
-    helper.make_node("Conv", ["x", "w1"], ["a"], name="conv_a", pads=[1] * 4),
+    helper.make_node("Conv", ["x", "w1"], ["a"], name=first, pads=[1] * 4),
     helper.make_node("Relu", ["a"], ["r"], name="relu_a"),
     helper.make_node("Conv", ["r", "w2"], ["y"], name="conv_b", pads=[1] * 4),
 ]
