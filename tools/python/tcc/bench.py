@@ -29,6 +29,23 @@ def _median_p90(times):
                                                int(0.9 * len(times)))]
 
 
+def _summary(model, threads, iterations, times, compile_s, ours):
+    """The result of compare(): each engine's median, p90 and compile time,
+    and `ours`'s speedup over the others."""
+    result = {"model": model, "threads": threads, "iterations": iterations,
+              "engines": {}, "speedup": {}}
+    for engine, t in times.items():
+        median, p90 = _median_p90(t)
+        result["engines"][engine] = {"median_ms": median * 1e3,
+                                     "p90_ms": p90 * 1e3,
+                                     "compile_s": compile_s.get(engine)}
+    base = result["engines"][ours]["median_ms"]
+    for engine, r in result["engines"].items():
+        if engine != ours:
+            result["speedup"][engine] = r["median_ms"] / base
+    return result
+
+
 def _interleave(engines, iterations, warmup):
     """engines: {name: callable}; returns {name: [seconds per run]}."""
     for _ in range(warmup):
@@ -83,17 +100,8 @@ def compare(module, example_inputs, threads=1, iterations=20, warmup=3,
             engines["torch.compile"] = lambda: compiled(*example)
         engines["tcc.compile"] = lambda: fast(*example)
         times = _interleave(engines, iterations, warmup)
-    result = {"model": name or type(module).__name__, "threads": threads,
-              "iterations": iterations, "engines": {}, "speedup": {}}
-    for engine, t in times.items():
-        median, p90 = _median_p90(t)
-        result["engines"][engine] = {"median_ms": median * 1e3,
-                                     "p90_ms": p90 * 1e3,
-                                     "compile_s": compile_s.get(engine)}
-    ours = result["engines"]["tcc.compile"]["median_ms"]
-    for engine, r in result["engines"].items():
-        if engine != "tcc.compile":
-            result["speedup"][engine] = r["median_ms"] / ours
+    result = _summary(name or type(module).__name__, threads, iterations,
+                      times, compile_s, "tcc.compile")
     result["tcc_from_cache"] = fast.from_cache
     return result
 
@@ -132,18 +140,8 @@ def compare_onnx(path, threads=1, iterations=20, warmup=3, cache_dir=None):
     except ImportError:
         pass
     times = _interleave(engines, iterations, warmup)
-    result = {"model": os.path.basename(path), "threads": threads,
-              "iterations": iterations, "engines": {}, "speedup": {}}
-    for engine, t in times.items():
-        median, p90 = _median_p90(t)
-        result["engines"][engine] = {
-            "median_ms": median * 1e3, "p90_ms": p90 * 1e3,
-            "compile_s": compile_s if engine == "tcc" else None}
-    ours = result["engines"]["tcc"]["median_ms"]
-    for engine, r in result["engines"].items():
-        if engine != "tcc":
-            result["speedup"][engine] = r["median_ms"] / ours
-    return result
+    return _summary(os.path.basename(path), threads, iterations, times,
+                    {"tcc": compile_s}, "tcc")
 
 
 def _resolve(spec, shapes):
