@@ -82,12 +82,15 @@ def CutRunTimeLoops : Pass<"tcc-cut-run-time-loops", "::mlir::func::FuncOp"> {
 
     An op whose loops that follow S are all parallel and whose body reads
     only its operands' elements (a contraction, an elementwise op), on
-    buffers other than the caller's inputs, runs instead in blocks of R
-    rows (the largest power of two up to 32 that divides the bound's
-    extent) along its outermost such loop, in a `tcc.parallel` loop over
-    ceil(extent / R) blocks, and at the bound along the others: it computes
-    some padding rows (garbage in, garbage out, inside buffers sized for
-    the bound) so that the register tiling sees static shapes.
+    buffers other than the caller's inputs, runs instead in blocks of
+    static size along its outermost such loop, in a `tcc.parallel` loop,
+    and at the bound along the others, so that the register tiling sees
+    static shapes: of R rows (the largest power of two from 8 to 32 that
+    divides the bound's extent), ceil(extent / R) of them, computing some
+    padding rows (garbage in, garbage out, inside buffers sized for the
+    bound); when no such R divides it, floor(extent / 8) blocks of 8 rows
+    and then a piece of 4, 2 and 1 rows each where the extent has that bit,
+    exactly the extent.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

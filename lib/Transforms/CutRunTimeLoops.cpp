@@ -73,18 +73,65 @@ blockedSpan(AffineExpr expr, unsigned blocked, ArrayRef<int64_t> ranges) {
   return std::make_pair(coefficient, largest + 1);
 }
 
+/// Clones `op` (at b's insertion point) on `rows` rows of loop `blocked`
+/// from `offset`: the operands it indexes by the loop are views of them
+/// (of their spans, for operands indexed by the loop other than as itself).
+void cloneOnRows(OpBuilder &b, linalg::LinalgOp op, unsigned blocked,
+                 ArrayRef<int64_t> ranges, Value offset, int64_t rows) {
+  Location loc = op.getLoc();
+  SmallVector<Value> operands;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    AffineMap map = type ? op.getMatchingIndexingMap(&operand) : AffineMap();
+    if (!type || !map.isFunctionOfDim(blocked)) {
+      operands.push_back(operand.get());
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets, sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      AffineExpr e = map.getResult(d);
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (dim && dim.getPosition() == blocked) {
+        offsets.push_back(offset);
+        sizes.push_back(b.getIndexAttr(rows));
+      } else if (e.isFunctionOfDim(blocked)) {
+        auto [coefficient, rest] = *blockedSpan(e, blocked, ranges);
+        offsets.push_back(arith::MulIOp::create(b, loc, offset,
+                                                arith::ConstantIndexOp::create(
+                                                    b, loc, coefficient))
+                              .getResult());
+        sizes.push_back(b.getIndexAttr(coefficient * (rows - 1) + rest));
+      } else {
+        offsets.push_back(b.getIndexAttr(0));
+        sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+      }
+    }
+    operands.push_back(memref::SubViewOp::create(
+        b, loc, operand.get(), offsets, sizes,
+        SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1))));
+  }
+  IRMapping map;
+  map.map(op->getOperands(), operands);
+  b.clone(*op, map);
+}
+
 /// An op whose loops that follow S are all parallel, and whose body reads
 /// nothing but its operands' elements (a contraction, an elementwise op),
-/// computes rows of its output from rows of its inputs: it may compute the
-/// padding rows too, reading the padding of its inputs (garbage, but inside
-/// buffers sized for the bound) and writing its own. Such an op runs in blocks of a
-/// static number of rows along its outermost such loop (a parallel loop
-/// over S/R blocks), at the bound along the others, so that the register
-/// tiling sees static shapes. Not when it reads a caller's input (sized for
-/// the actual dims). Returns whether it did.
+/// computes rows of its output from rows of its inputs. Such an op runs in
+/// blocks of a static number of rows along its outermost such loop (a
+/// parallel loop over them), at the bound along the others, so that the
+/// register tiling sees static shapes:
+///  - when a power of two R from 8 to 32 divides the bound's extent, in
+///    ceil(extent / R) blocks of R rows: it may compute the padding rows
+///    too, reading the padding of its inputs (garbage, but inside buffers
+///    sized for the bound) and writing its own;
+///  - else, in floor(extent / 8) blocks of 8 rows, then one of 4, 2 and 1
+///    rows each where the extent's bits say (the last extent % 8 rows).
+/// Not when it reads a caller's input (sized for the actual dims). Returns
+/// whether it did.
 bool blockRows(linalg::LinalgOp op, ArrayRef<int64_t> p,
-                      llvm::function_ref<Value(ArrayRef<int64_t>)> extent,
-                      int64_t numInputs) {
+               llvm::function_ref<Value(ArrayRef<int64_t>)> extent,
+               int64_t numInputs) {
   // Computed from the operands' elements alone: no reads at indices that
   // come from data (a gather's indices in the padding are garbage).
   WalkResult reads = op.getBlock()->walk([](Operation *inner) {
@@ -118,59 +165,44 @@ bool blockRows(linalg::LinalgOp op, ArrayRef<int64_t> p,
         if (e.isFunctionOfDim(*blocked) && !isa<AffineDimExpr>(e) &&
             !blockedSpan(e, *blocked, ranges))
           return false;
+  constexpr int64_t kPeeledRows = 8;
   int64_t rows = 32;
   while (rows > 1 && ranges[*blocked] % rows)
     rows /= 2;
+  bool peel = rows < kPeeledRows;
+  if (peel)
+    rows = kPeeledRows;
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // ceil(extent / rows) * rows rows, at most the bound's (rows divides it).
   Value e = extent(p.slice(4 * *blocked, 4));
+  // Blocks of `rows`: up to ceil(extent / rows) * rows rows (rows divides
+  // the bound's extent), or, peeled, floor(extent / rows) * rows.
   Value upper = arith::MulIOp::create(
       b, loc,
       arith::DivUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, e, index(rows - 1)),
+          b, loc, peel ? e : arith::AddIOp::create(b, loc, e, index(rows - 1)),
           index(rows)),
       index(rows));
   auto loop = scf::ForOp::create(b, loc, index(0), upper, index(rows));
   loop->setAttr(tcc::attr::kParallel, b.getUnitAttr());
   b.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> operands;
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    AffineMap map = type ? op.getMatchingIndexingMap(&operand) : AffineMap();
-    if (!type || !map.isFunctionOfDim(*blocked)) {
-      operands.push_back(operand.get());
-      continue;
-    }
-    SmallVector<OpFoldResult> offsets, sizes;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      AffineExpr e = map.getResult(d);
-      auto dim = dyn_cast<AffineDimExpr>(e);
-      if (dim && dim.getPosition() == *blocked) {
-        offsets.push_back(loop.getInductionVar());
-        sizes.push_back(b.getIndexAttr(rows));
-      } else if (e.isFunctionOfDim(*blocked)) {
-        auto [coefficient, rest] = *blockedSpan(e, *blocked, ranges);
-        offsets.push_back(
-            arith::MulIOp::create(b, loc, loop.getInductionVar(),
-                                  index(coefficient))
-                .getResult());
-        sizes.push_back(b.getIndexAttr(coefficient * (rows - 1) + rest));
-      } else {
-        offsets.push_back(b.getIndexAttr(0));
-        sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
-      }
-    }
-    operands.push_back(memref::SubViewOp::create(
-        b, loc, operand.get(), offsets, sizes,
-        SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1))));
+  cloneOnRows(b, op, *blocked, ranges, loop.getInductionVar(), rows);
+  // The rest, extent % rows: a piece of `piece` rows at extent & ~(2 x
+  // piece - 1) when the extent has that bit.
+  b.setInsertionPointAfter(loop);
+  for (int64_t piece = rows / 2; peel && piece >= 1; piece /= 2) {
+    Value has = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, e, index(piece)), index(0));
+    auto ifOp = scf::IfOp::create(b, loc, has, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value at = arith::AndIOp::create(b, loc, e, index(~(2 * piece - 1)));
+    cloneOnRows(b, op, *blocked, ranges, at, piece);
   }
-  IRMapping map;
-  map.map(op->getOperands(), operands);
-  b.clone(*op, map);
   op->erase();
   return true;
 }

@@ -164,3 +164,58 @@ func.func @main(%x: memref<17xf32>, %dims: memref<1xi64>, %out: memref<8xf32>)
   }
   return
 }
+
+// -----
+
+// No power of two from 8 up divides the bound's extent (81 rows, floor((S +
+// 2) / 2) for S up to 160: Winograd's tiles under --max-dim): the op runs
+// exactly its rows, which it accumulates into, in floor(e / 8) blocks of 8
+// in the parallel loop, then a piece of 4, 2 and 1 rows at e & ~7, e & ~3
+// and e & ~1 where e has that bit. Each sees static shapes.
+// CHECK-LABEL: func.func @main
+// CHECK:         %[[S:.*]] = arith.index_cast
+// CHECK:         %[[S2:.*]] = arith.addi %[[S]], %c2
+// CHECK:         %[[E:.*]] = arith.divui %[[S2]], %c2
+// CHECK:         %[[BLOCKS:.*]] = arith.divui %[[E]], %c8
+// CHECK:         %[[ROWS:.*]] = arith.muli %[[BLOCKS]], %c8
+// CHECK:         scf.for %[[I:.*]] = %c0{{.*}} to %[[ROWS]] step %c8
+// CHECK:           memref.subview %{{.*}}[%[[I]], 0] [8, 16] [1, 1] : memref<81x16xf32> to memref<8x16xf32, strided<[16, 1], offset: ?>>
+// CHECK:           memref.subview %{{.*}}[%[[I]], 0] [8, 4] [1, 1] : memref<81x4xf32> to memref<8x4xf32, strided<[4, 1], offset: ?>>
+// CHECK:           linalg.generic
+// CHECK:         } {tcc.parallel}
+// CHECK:         %[[BIT4:.*]] = arith.andi %[[E]], %c4
+// CHECK:         %[[HAS4:.*]] = arith.cmpi ne, %[[BIT4]], %c0
+// CHECK:         scf.if %[[HAS4]] {
+// CHECK:           %[[AT4:.*]] = arith.andi %[[E]], %c-8
+// CHECK:           memref.subview %{{.*}}[%[[AT4]], 0] [4, 16] [1, 1]
+// CHECK:           memref.subview %{{.*}}[%[[AT4]], 0] [4, 4] [1, 1]
+// CHECK:           linalg.generic
+// CHECK:         }
+// CHECK:         scf.if
+// CHECK:           %[[AT2:.*]] = arith.andi %[[E]], %c-4
+// CHECK:           memref.subview %{{.*}}[%[[AT2]], 0] [2, 16] [1, 1]
+// CHECK:         scf.if
+// CHECK:           %[[AT1:.*]] = arith.andi %[[E]], %c-2
+// CHECK:           memref.subview %{{.*}}[%[[AT1]], 0] [1, 16] [1, 1]
+// CHECK:           linalg.generic
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @main(%x: memref<4x160xf32>, %dims: memref<1xi64>, %out: memref<81x4xf32>)
+    attributes {tcc.num_inputs = 2 : i64,
+                tcc.run_time_inputs = array<i64: 0, 1, 160>} {
+  %a = memref.alloc() : memref<81x16xf32>
+  %w = memref.alloc() : memref<16x4xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<81x16xf32>, memref<16x4xf32>) outs(%out : memref<81x4xf32>)
+      attrs = {tcc.loop_extents = array<i64: 1, 2, 2, 1, 0, 4, 1, 1, 0, 16, 1, 1>} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
