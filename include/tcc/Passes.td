@@ -26,6 +26,10 @@ def ConvertONNXToLinalg
            "3x3 stride-1 convolutions with constant weights as Winograd "
            "F(2x2, 3x3): 16 products per 2x2 outputs and channel pair "
            "instead of 36">,
+    Option<"winogradAnyWidth", "winograd-any-width", "bool", "false",
+           "Winograd tiles that make one graph whatever the width (one "
+           "more tile column when it is even; for tcc compile --max-dim, "
+           "which compares the graph at several widths)">,
     Option<"vectorBits", "vector-bits", "int64_t", "256",
            "Bits of the target's vector registers (which convolutions "
            "Winograd takes)">

@@ -37,6 +37,8 @@ struct PipelineOptions {
   bool cse = true;
   /// 3x3 convolutions as Winograd F(2x2, 3x3) (tcc-convert-onnx-to-linalg).
   bool winograd = true;
+  /// Winograd tiles that make one graph for every width (--max-dim).
+  bool winogradAnyWidth = false;
   /// Convolutions on channels-last tensors (tcc-onnx-channels-last).
   bool channelsLast = true;
   /// The target: NVIDIA GPUs (the CUDA back half), else the CPU. For CUDA,

@@ -87,6 +87,7 @@ void tcc::buildONNXToLinalgPipeline(OpPassManager &pm,
     fpm.addPass(tcc::onnx::createONNXChannelsLast());
   tcc::ConvertONNXToLinalgOptions convert;
   convert.winograd = options.winograd;
+  convert.winogradAnyWidth = options.winogradAnyWidth;
   convert.vectorBits = options.vectorBits;
   fpm.addPass(tcc::createConvertONNXToLinalg(convert));
   fpm.addPass(tcc::createBoundDynamicResults());

@@ -22,6 +22,7 @@
 #include "tcc/InitAll.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
@@ -333,101 +334,125 @@ static LogicalResult readLoweredModel(Compiled &out) {
 /// over it cut to its actual value at run time. The dims that follow
 /// it come from comparing the model at the bound and below: first at
 /// 3 values (a x S + b), then, for dims that strided layers divide, at
-/// more (floor((a x S + b) / d), d up to 4, 16, 32, without Winograd)
-/// when a dim did not fit or the graph changed; the errors of a
-/// comparison that a larger one may settle are held back until it is
-/// clear that none does (a graph that changes at more probes too: the
-/// first comparison's words).
+/// more (floor((a x S + b) / d), d up to 4, 16, 32) when a dim did not fit
+/// or the graph changed; the errors of a comparison that a larger one may
+/// settle are held back until it is clear that none does (a graph that
+/// changes at more probes too: the first comparison's words). Winograd
+/// convolutions take tiles that keep the graph the same at every width
+/// (WinogradOptions::anyWidth); when the comparison fails with them, it
+/// runs again without Winograd, and its errors are those of that run.
 static LogicalResult compileAtBound(MLIRContext &ctx, const CompileOptions &o,
                                     tcc::ImportOptions &import,
                                     const std::string &dim, int64_t bound,
                                     tcc::PipelineOptions &pipeline,
                                     std::map<std::string, tcc::NodeInfo> &nodes,
                                     Compiled &out) {
-  FailureOr<tcc::BoundedLayout> layout = failure();
-  OwningOpRef<ModuleOp> atBound;
-  const int64_t divisors[] = {1, 4, 16, 32};
-  SmallVector<std::pair<Location, std::string>> first;
-  for (int64_t divisor : divisors) {
-    bool last = divisor == divisors[std::size(divisors) - 1];
-    SmallVector<std::pair<Location, std::string>> held;
-    std::optional<ScopedDiagnosticHandler> quiet;
-    quiet.emplace(&ctx, [&](Diagnostic &d) {
-      held.push_back({d.getLocation(), d.str()});
-      return success();
-    });
-    auto release = [&](ArrayRef<std::pair<Location, std::string>> diags) {
-      quiet.reset();
-      for (auto &[loc, message] : diags)
-        emitError(loc) << message;
-      return failure();
-    };
-    SmallVector<int64_t> probes = tcc::boundProbes(bound, divisor);
-    SmallVector<OwningOpRef<ModuleOp>> lowered;
-    bool compiles = true;
-    int64_t failedAt = 0;
-    for (auto [i, value] : llvm::enumerate(probes)) {
-      import.dims[dim] = value;
-      failedAt = value;
-      lowered.push_back(tcc::importONNXModel(ctx, o.model, import, &nodes));
-      if (!lowered.back()) {
-        compiles = false;
-        break;
+  using Diagnostics = SmallVector<std::pair<Location, std::string>>;
+  // Compares the model at the probes with `probe`'s pipeline; on failure,
+  // the errors to report in `errors`.
+  auto compare = [&](const tcc::PipelineOptions &probe,
+                     Diagnostics &errors) -> LogicalResult {
+    const int64_t divisors[] = {1, 4, 16, 32};
+    Diagnostics first;
+    for (int64_t divisor : divisors) {
+      bool last = divisor == divisors[std::size(divisors) - 1];
+      Diagnostics held;
+      ScopedDiagnosticHandler quiet(&ctx, [&](Diagnostic &d) {
+        held.push_back({d.getLocation(), d.str()});
+        return success();
+      });
+      SmallVector<int64_t> probes = tcc::boundProbes(bound, divisor);
+      SmallVector<OwningOpRef<ModuleOp>> lowered;
+      bool compiles = true;
+      int64_t failedAt = 0;
+      for (auto [i, value] : llvm::enumerate(probes)) {
+        import.dims[dim] = value;
+        failedAt = value;
+        lowered.push_back(tcc::importONNXModel(ctx, o.model, import, &nodes));
+        if (!lowered.back()) {
+          compiles = false;
+          break;
+        }
+        if (i == 0) {
+          FailureOr<tcc::ModelSignature> sig =
+              tcc::getSignature(lowered[0]->lookupSymbol<func::FuncOp>("main"));
+          if (failed(sig)) {
+            errors = held;
+            return failure();
+          }
+          out.signature = *sig;
+        }
+        if (failed(
+                tcc::runPipeline(*lowered.back(), probe, tcc::Stage::Linalg))) {
+          compiles = false;
+          break;
+        }
       }
-      if (i == 0) {
-        FailureOr<tcc::ModelSignature> sig =
-            tcc::getSignature(lowered[0]->lookupSymbol<func::FuncOp>("main"));
-        if (failed(sig))
-          return failure();
-        out.signature = *sig;
+      // A model that does not compile at a probe: its errors, and which.
+      if (!compiles) {
+        errors = held;
+        errors.push_back(
+            {UnknownLoc::get(&ctx),
+             llvm::formatv("symbolic dim '{0}' cannot vary at run time up to "
+                           "{1}: the model does not compile with {0}={2} "
+                           "(above), one of the values tcc compares it at; "
+                           "pin it with --dim {0}=N",
+                           dim, bound, failedAt)
+                 .str()});
+        return failure();
       }
-      tcc::PipelineOptions probe = pipeline;
-      probe.cse = false;
-      // Winograd's tiles of 2 outputs change the graph with the
-      // parity of a divided dim.
-      if (divisor > 1)
-        probe.winograd = false;
-      if (failed(
-              tcc::runPipeline(*lowered.back(), probe, tcc::Stage::Linalg))) {
-        compiles = false;
-        break;
+      SmallVector<ModuleOp> modules;
+      for (OwningOpRef<ModuleOp> &m : lowered)
+        modules.push_back(*m);
+      tcc::BoundFailure why = tcc::BoundFailure::Other;
+      FailureOr<tcc::BoundedLayout> layout =
+          tcc::boundRunTimeDim(modules, probes, dim, &why);
+      if (succeeded(layout)) {
+        for (auto [t, d] : llvm::zip(out.signature.inputs, layout->inputDims))
+          if (d >= 0)
+            t.runTimeDims |= 1u << d;
+        for (auto [t, d] : llvm::zip(out.signature.outputs, layout->outputDims))
+          if (d >= 0)
+            t.runTimeDims |= 1u << d;
+        out.module = std::move(lowered[0]);
+        return success();
+      }
+      if (divisor == 1)
+        first = held;
+      if (why == tcc::BoundFailure::GraphChanges && divisor != 1) {
+        errors = first;
+        return failure();
+      }
+      if (why == tcc::BoundFailure::Other || last) {
+        errors = held;
+        return failure();
       }
     }
-    // A model that does not compile at a probe: its errors, and which.
-    if (!compiles) {
-      (void)release(held);
-      return emitError(UnknownLoc::get(&ctx))
-             << "symbolic dim '" << dim << "' cannot vary at run time up "
-             << "to " << bound << ": the model does not compile with " << dim
-             << "=" << failedAt << " (above), one of the values "
-             << "tcc compares it at; pin it with --dim " << dim << "=N";
-    }
-    SmallVector<ModuleOp> modules;
-    for (OwningOpRef<ModuleOp> &m : lowered)
-      modules.push_back(*m);
-    tcc::BoundFailure why = tcc::BoundFailure::Other;
-    layout = tcc::boundRunTimeDim(modules, probes, dim, &why);
-    if (succeeded(layout)) {
-      atBound = std::move(lowered[0]);
-      break;
-    }
-    if (divisor == 1)
-      first = held;
-    if (why == tcc::BoundFailure::GraphChanges && divisor != 1)
-      return release(first);
-    if (why == tcc::BoundFailure::Other || last)
-      return release(held);
+    llvm_unreachable("the last divisor returns");
+  };
+
+  tcc::PipelineOptions probe = pipeline;
+  probe.cse = false;
+  probe.winogradAnyWidth = true;
+  Diagnostics errors;
+  LogicalResult compared = compare(probe, errors);
+  if (failed(compared) && probe.winograd) {
+    if (o.verbose && !errors.empty())
+      printAboveProgress([&] {
+        llvm::errs() << "tcc: --max-dim " << dim << ": 3x3 convolutions "
+                     << "run directly, not as Winograd, with which "
+                     << errors.front().second << "\n";
+      });
+    probe.winograd = false;
+    errors.clear();
+    compared = compare(probe, errors);
   }
-  if (failed(layout))
+  if (failed(compared)) {
+    for (auto &[loc, message] : errors)
+      emitError(loc) << message;
     return failure();
-  for (auto [t, d] : llvm::zip(out.signature.inputs, layout->inputDims))
-    if (d >= 0)
-      t.runTimeDims |= 1u << d;
-  for (auto [t, d] : llvm::zip(out.signature.outputs, layout->outputDims))
-    if (d >= 0)
-      t.runTimeDims |= 1u << d;
+  }
   out.signature.boundedDim = dim;
-  out.module = std::move(atBound);
   pipeline.fromLinalg = true;
   return success();
 }

@@ -307,24 +307,32 @@ static Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> values,
 /// 2, F]. The products then run as a 1x1 convolution does channels-last,
 /// a row of V per tile along the contiguous channels, a vector of M along
 /// the filters.
+/// `options.anyWidth` (tcc compile --max-dim): S = floor(width / 2) + 1
+/// tiles whatever the width's parity, the input padded by a constant 2
+/// more columns, the output a slice of [.., 2S, ..] (the graph is then
+/// the same at every width); the tiles stored [S, T] instead of [T, S] so
+/// that the products' T*S dim has the width outermost.
 /// Null when the convolution does not qualify (winogradPays): a static
 /// shape of at least 2x2 outputs, and sizes where the transforms cost less
 /// than the products save.
 static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
                                Value bias, RankedTensorType outType,
                                const onnx::WindowGeometry &g,
-                               int64_t vectorBits, bool channelsLast = false) {
+                               const WinogradOptions &options,
+                               bool channelsLast = false) {
   auto wType = cast<RankedTensorType>(w.getType());
   int64_t filters = wType.getDimSize(0), channels = wType.getDimSize(1);
   if (!outType.hasStaticShape() ||
       !onnx::winogradPays(g, outType.getDimSize(0), channels, filters,
-                          vectorBits))
+                          options.vectorBits))
     return {};
   int64_t batch = outType.getDimSize(0);
   int64_t height = outType.getDimSize(channelsLast ? 1 : 2);
   int64_t width = outType.getDimSize(channelsLast ? 2 : 3);
   int64_t tilesH = llvm::divideCeil(height, 2);
-  int64_t tilesW = llvm::divideCeil(width, 2);
+  // options.anyWidth: 2 x tilesW > width, always a slice.
+  int64_t tilesW =
+      options.anyWidth ? width / 2 + 1 : llvm::divideCeil(width, 2);
   std::optional<SmallVector<float>> weights = onnx::getConstantFloats(w);
   if (!weights)
     return {};
@@ -332,7 +340,8 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
   Type f32 = b.getF32Type();
   SmallVector<int64_t> padsBegin(g.padsBegin), padsEnd(g.padsEnd);
   padsEnd[0] += 2 * tilesH - height;
-  padsEnd[1] += 2 * tilesW - width;
+  // The tiles read 2 x tilesW + 2 columns (anyWidth: up to width + 4).
+  padsEnd[1] += options.anyWidth ? 2 : 2 * tilesW - width;
   if (channelsLast) {
     padsBegin.push_back(0);
     padsEnd.push_back(0);
@@ -347,17 +356,20 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
     return channelsLast ? SmallVector<T>{n, t, s, c}
                         : SmallVector<T>{n, c, t, s};
   };
+  // The same for the tiles (t, s): column-major with anyWidth.
+  auto tiled = [&](auto n, auto c, auto t, auto s) {
+    return options.anyWidth ? ordered(n, c, s, t) : ordered(n, c, t, s);
+  };
 
   // The 16 values of every tile, [16, N, C, T*S] ([16, N, T*S, C]
   // channels-last): the input transform writes each into its slice, and
   // one batched contraction reads them all.
   int64_t tiles = tilesH * tilesW;
   SmallVector<int64_t> valuesShape{16};
-  llvm::append_range(valuesShape,
-                     ordered(batch, channels, tilesH, tilesW));
+  llvm::append_range(valuesShape, tiled(batch, channels, tilesH, tilesW));
   auto valuesType = RankedTensorType::get(valuesShape, f32);
-  auto sliceType = RankedTensorType::get(
-      ordered(batch, channels, tilesH, tilesW), f32);
+  auto sliceType =
+      RankedTensorType::get(tiled(batch, channels, tilesH, tilesW), f32);
   Value values = tensor::EmptyOp::create(b, loc, valuesType.getShape(), f32);
   // Slice `k` of a [16, ...] tensor, as `type` (the 16 dropped).
   struct Slice {
@@ -382,8 +394,12 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
   // Input transform: loops n, c, t, s (n, t, s, c channels-last).
   SmallVector<Value> windows(16, input), slices;
   SmallVector<AffineMap> maps;
+  // The loops are the tiles' dims in their order.
   AffineExpr n = d(0), ch = channelsLast ? d(3) : d(1),
-             t = channelsLast ? d(1) : d(2), s = channelsLast ? d(2) : d(3);
+             first = channelsLast ? d(1) : d(2),
+             second = channelsLast ? d(2) : d(3);
+  AffineExpr t = options.anyWidth ? second : first,
+             s = options.anyWidth ? first : second;
   for (int64_t r = 0; r < 4; ++r)
     for (int64_t c = 0; c < 4; ++c)
       maps.push_back(
@@ -469,8 +485,8 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
           });
   contract.setLibraryCall("winograd_matmul");
   Value flatProducts = contract.getResult(0);
-  auto mType = RankedTensorType::get(
-      ordered(batch, filters, tilesH, tilesW), f32);
+  auto mType =
+      RankedTensorType::get(tiled(batch, filters, tilesH, tilesW), f32);
   SmallVector<int64_t> allShape{16};
   llvm::append_range(allShape, mType.getShape());
   Value allProducts = tensor::ExpandShapeOp::create(
@@ -490,7 +506,7 @@ static Value buildWinogradConv(OpBuilder &b, Location loc, Value x, Value w,
           jDim = channelsLast ? 4 : 5;
   SmallVector<Value> inputs = products;
   SmallVector<AffineMap> outputMaps(
-      16, AffineMap::get(6, 0, ordered(d(0), d(fDim), d(iDim - 1), d(jDim - 1)),
+      16, AffineMap::get(6, 0, tiled(d(0), d(fDim), d(iDim - 1), d(jDim - 1)),
                          ctx));
   bool hasBias = bias && !isa<NoneType>(bias.getType());
   if (hasBias) {
@@ -574,9 +590,9 @@ FailureOr<Value> tcc::onnx_to_linalg::buildConv(OpBuilder &b, Operation *op,
   if (is2d && groups == 1 && elem.isF32())
     if (Value tapwise = buildTapwiseConv(b, loc, x, w, bias, outType, *g))
       return tapwise;
-  if (is2d && groups == 1 && elem.isF32() && attrs.winograd)
-    if (Value winograd = buildWinogradConv(b, loc, x, w, bias, outType, *g,
-                                           attrs.vectorBits))
+  if (is2d && groups == 1 && elem.isF32() && attrs.winograd.enabled)
+    if (Value winograd =
+            buildWinogradConv(b, loc, x, w, bias, outType, *g, attrs.winograd))
       return winograd;
   Value input = padTrailing(b, loc, x, g->padsBegin, g->padsEnd,
                             constantScalar(b, loc, elem, 0));
@@ -622,10 +638,9 @@ namespace {
 /// 2-d convolutions use linalg's named ops (ungrouped and grouped); other
 /// ranks a grouped linalg.generic.
 struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
-  ConvPattern(const TypeConverter &converter, MLIRContext *ctx, bool winograd,
-              int64_t vectorBits)
-      : OpConversionPattern(converter, ctx), winograd(winograd),
-        vectorBits(vectorBits) {}
+  ConvPattern(const TypeConverter &converter, MLIRContext *ctx,
+              const WinogradOptions &winograd)
+      : OpConversionPattern(converter, ctx), winograd(winograd) {}
   LogicalResult
   matchAndRewrite(onnx::ConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -635,7 +650,6 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
       return rewriter.notifyMatchFailure(op, "unranked operands");
     ConvAttributes attrs = ConvAttributes::of(op);
     attrs.winograd = winograd;
-    attrs.vectorBits = vectorBits;
     FailureOr<Value> conv = buildConv(rewriter, op, adaptor.getX(),
                                       adaptor.getW(), adaptor.getB(), outType,
                                       attrs);
@@ -644,8 +658,7 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
     rewriter.replaceOp(op, *conv);
     return success();
   }
-  bool winograd;
-  int64_t vectorBits;
+  WinogradOptions winograd;
 };
 
 /// NhwcConv (tcc-onnx-channels-last makes them, of f32 constant weights):
@@ -657,9 +670,8 @@ struct ConvPattern : OpConversionPattern<onnx::ConvOp> {
 /// one that Winograd F(2x2, 3x3) pays for runs as that, on NHWC tiles.
 struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
   NhwcConvPattern(const TypeConverter &converter, MLIRContext *ctx,
-                  bool winograd, int64_t vectorBits)
-      : OpConversionPattern(converter, ctx), winograd(winograd),
-        vectorBits(vectorBits) {}
+                  const WinogradOptions &winograd)
+      : OpConversionPattern(converter, ctx), winograd(winograd) {}
   LogicalResult
   matchAndRewrite(onnx::NhwcConvOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -683,10 +695,10 @@ struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
     if (failed(g))
       return failure();
     Location loc = op.getLoc();
-    if (winograd && group == 1)
+    if (winograd.enabled && group == 1)
       if (Value conv = buildWinogradConv(
               rewriter, loc, adaptor.getX(), adaptor.getW(), adaptor.getB(),
-              outType, *g, vectorBits, /*channelsLast=*/true)) {
+              outType, *g, winograd, /*channelsLast=*/true)) {
         rewriter.replaceOp(op, conv);
         return success();
       }
@@ -749,8 +761,7 @@ struct NhwcConvPattern : OpConversionPattern<onnx::NhwcConvOp> {
     rewriter.replaceOp(op, conv);
     return success();
   }
-  bool winograd;
-  int64_t vectorBits;
+  WinogradOptions winograd;
 };
 
 /// ConvTranspose as a stride-1 convolution over the input spread out by the
@@ -1346,11 +1357,9 @@ struct GlobalAveragePoolPattern : OpConversionPattern<onnx::GlobalAveragePoolOp>
 
 void tcc::onnx_to_linalg::populateConvPoolPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
-    bool winograd, int64_t vectorBits) {
-  patterns.add<ConvPattern>(converter, patterns.getContext(), winograd,
-                            vectorBits);
-  patterns.add<NhwcConvPattern>(converter, patterns.getContext(), winograd,
-                                vectorBits);
+    const WinogradOptions &winograd) {
+  patterns.add<ConvPattern>(converter, patterns.getContext(), winograd);
+  patterns.add<NhwcConvPattern>(converter, patterns.getContext(), winograd);
   patterns.add<ConvTransposePattern, MaxPoolPattern<onnx::MaxPoolOp>,
                MaxPoolPattern<onnx::NhwcMaxPoolOp>,
                AveragePoolPattern<onnx::AveragePoolOp>,

@@ -25,7 +25,8 @@ struct ConvertONNXToLinalg
     RewritePatternSet patterns(ctx);
     populateActivationPatterns(converter, patterns);
     populateElementwisePatterns(converter, patterns);
-    populateConvPoolPatterns(converter, patterns, winograd, vectorBits);
+    populateConvPoolPatterns(converter, patterns,
+                             {winograd, winogradAnyWidth, vectorBits});
     populateImagePatterns(converter, patterns);
     populateLinearPatterns(converter, patterns);
     populateLossPatterns(converter, patterns);

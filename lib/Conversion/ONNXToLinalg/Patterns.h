@@ -16,13 +16,27 @@
 
 namespace tcc::onnx_to_linalg {
 
+/// Whether and how 3x3 stride-1 f32 convolutions run as Winograd F(2x2,
+/// 3x3).
+struct WinogradOptions {
+  bool enabled = false;
+  /// Tiles that give one graph for every width (tcc compile --max-dim
+  /// compares the graph at several): always one more tile column than
+  /// floor(width / 2), the input padded by a constant 2 more columns, the
+  /// output always a slice; tiles stored column-major, so that the
+  /// products' [rows x columns] dim keeps the width outermost.
+  bool anyWidth = false;
+  /// Bits of the target's vector registers (onnx::winogradPays).
+  int64_t vectorBits = 256;
+};
+
 void populateActivationPatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateElementwisePatterns(const mlir::TypeConverter &converter,
                         mlir::RewritePatternSet &patterns);
 void populateConvPoolPatterns(const mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns,
-                              bool winograd, int64_t vectorBits);
+                              const WinogradOptions &winograd);
 void populateImagePatterns(const mlir::TypeConverter &converter,
                            mlir::RewritePatternSet &patterns);
 void populateLinearPatterns(const mlir::TypeConverter &converter,
@@ -249,10 +263,7 @@ struct ConvAttributes {
   llvm::StringRef autoPad;
   std::optional<llvm::ArrayRef<int64_t>> pads, strides, dilations;
   int64_t group;
-  /// Whether a 3x3 stride-1 f32 convolution may run as Winograd F(2x2, 3x3).
-  bool winograd = false;
-  /// Bits of the target's vector registers (onnx::winogradPays).
-  int64_t vectorBits = 256;
+  WinogradOptions winograd;
   template <typename ConvLikeOp> static ConvAttributes of(ConvLikeOp op) {
     return {op.getAutoPad(), op.getPads(), op.getStrides(), op.getDilations(),
             op.getGroup()};
