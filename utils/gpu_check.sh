@@ -8,7 +8,7 @@
 # the timing part times each configuration (utils/gpu_check.py timing). Each step has its own
 # time limit so that one part stays under 8 minutes. Exit 1 when a check fails. PYTHON names
 # the interpreter (default python3: numpy, and PyTorch for timing).
-set -u
+set -u -o pipefail
 part=${1:?usage: gpu_check.sh build/gpu_check/PART}
 here=$(cd "$(dirname "$0")/.." && pwd)
 status=0
@@ -16,6 +16,10 @@ echo "== $(hostname): $(nvidia-smi --query-gpu=name,driver_version,memory.total 
 if [ -x "$part/digits/app" ]; then
   echo "== digits CNN on the GPU (onnxruntime: 98/100 right)"
   timeout 60 "$part/digits/app" "$here/models/digits" | tail -1 || status=1
+fi
+if [ -x "$part/if_branch/check" ]; then
+  echo "== an If checked at run time (its condition read back from the GPU)"
+  timeout 60 "$part/if_branch/check" | tail -1 || status=1
 fi
 if [ -d "$part/models" ]; then
   echo "== models against onnxruntime"

@@ -10,6 +10,8 @@ parts that each fit one call:
                                 and more, packed into parts of at most --budget-mib each
                                 (compressed: the weights are in the harness)
   OUT/part1/digits/app          models/digits/app.c on the bundled digits CNN
+  OUT/part1/if_branch/check     test/e2e/if_branch_check.c: an If whose condition the host reads
+                                back from the GPU (TCC_OK, then TCC_ERROR_BRANCH naming the If)
   OUT/timing/<model>_b<B>[_s<S>]/gpu_bench
                                 utils/gpu_bench.c linked with ResNet-50 and MobileNetV2 (batch 1
                                 and 32) and BERT-base (batch 1 and 16, sequence 128), compiled
@@ -119,6 +121,14 @@ def main():
     run([args.cc, "-O2", "-I", include, "-I", work, os.path.join(ROOT, "models", "digits", "app.c"),
          os.path.join(work, "digits.o"), args.rtlib, "-lm", "-lpthread", "-ldl", "-o",
          os.path.join(digits, "app")])
+    # An If compiled one branch of: the host reads its condition back from the GPU.
+    check = os.path.join(args.out, "part1", "if_branch")
+    os.makedirs(check, exist_ok=True)
+    run([args.tcc, "compile", os.path.join(ROOT, "test", "Import", "Inputs", "if_branch_runtime.onnx"),
+         "--dim", "n=6", "--name", "dec", "-o", os.path.join(work, "dec.o")] + target)
+    run([args.cc, "-O2", "-I", include, "-I", work, "-I", os.path.join(ROOT, "test", "e2e"),
+         os.path.join(ROOT, "test", "e2e", "if_branch_check.c"), os.path.join(work, "dec.o"),
+         args.rtlib, "-lm", "-lpthread", "-ldl", "-o", os.path.join(check, "check")])
 
     # The timed models: weights made on the GPU machine.
     timed = []

@@ -381,6 +381,11 @@ void tcc_cuda_launch(tcc_cuda_run *run, int32_t kernel, int64_t grid_x,
                      int64_t grid_y, int64_t grid_z, int64_t block_x,
                      int64_t block_y, int64_t block_z, int32_t shared_bytes,
                      void **params);
+/* Copies `bytes` at device address `device` to `dst` once the kernels
+ * launched so far have run (an If's condition, for tcc_branch_check);
+ * zeros if the run has failed. */
+void tcc_cuda_read(tcc_cuda_run *run, void *dst, const void *device,
+                   int64_t bytes);
 tcc_status tcc_cuda_end(tcc_cuda_run *run, void *const *host_buffers);
 
 /* For generated code: bracket a model run on `context` (null is allowed).

@@ -9,6 +9,8 @@
  *                    memory allocated), the inputs copied to it (buffers
  *                    that are already GPU memory are used in place);
  *   tcc_cuda_launch  once per kernel launch, in order, on one stream;
+ *   tcc_cuda_read    a value the host needs (an If's condition), copied
+ *                    back once the kernels before it have run;
  *   tcc_cuda_end     the outputs copied back, the stream synchronized (the
  *                    kernels timed by events, tcc_cuda_last_run_kernels_ms).
  * The GPU is taken from begin to end: runs on one GPU take turns. The first
@@ -463,6 +465,21 @@ void tcc_cuda_launch(tcc_cuda_run *run, int32_t kernel, int64_t grid_x,
       NULL);
   if (r != CUDA_SUCCESS)
     run->status = fail_call(r, "cuLaunchKernel", name);
+}
+
+void tcc_cuda_read(tcc_cuda_run *run, void *dst, const void *device,
+                   int64_t bytes) {
+  memset(dst, 0, (size_t)bytes);
+  if (run->status != TCC_OK || bytes <= 0)
+    return;
+  CUresult r = cu.cuMemcpyDtoHAsync_v2(dst, (CUdeviceptr)(uintptr_t)device,
+                                       (size_t)bytes, run->device->stream);
+  if (r == CUDA_SUCCESS)
+    r = cu.cuStreamSynchronize(run->device->stream);
+  if (r != CUDA_SUCCESS) {
+    memset(dst, 0, (size_t)bytes);
+    run->status = fail_call(r, "reading an If's condition from the GPU", NULL);
+  }
 }
 
 tcc_status tcc_cuda_end(tcc_cuda_run *run, void *const *host_buffers) {

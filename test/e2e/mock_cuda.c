@@ -4,6 +4,7 @@
  * to stderr, kernels are looked up by name in the PTX and not run.
  *   MOCK_CUDA_FAIL=name  that call fails (CUDA_ERROR_INVALID_VALUE), once
  *   MOCK_CUDA_DEVICES=n  the device count (default 1)
+ *   MOCK_CUDA_FILL=b     cuMemAlloc's memory starts as bytes b (default 0)
  * Checks that fail abort: a launch of a kernel the module does not have, a
  * copy outside memory the mock allocated, a launch whose pointer params
  * are not device memory. */
@@ -142,6 +143,9 @@ CUresult cuMemAlloc_v2(uintptr_t *p, size_t bytes) {
   MOCK_CALL(cuMemAlloc_v2);
   check(num_blocks < 64, "mock limits");
   void *data = calloc(1, bytes);
+  const char *fill = getenv("MOCK_CUDA_FILL");
+  if (data && fill)
+    memset(data, atoi(fill), bytes);
   blocks[num_blocks++] = (block){data, bytes, 0};
   fprintf(stderr, "mock: cuMemAlloc(%zu)\n", bytes);
   *p = (uintptr_t)data;

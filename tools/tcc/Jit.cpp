@@ -280,6 +280,7 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   define("tcc_run_status", &tcc_run_status);
   define("tcc_cuda_begin", &tcc_cuda_begin);
   define("tcc_cuda_launch", &tcc_cuda_launch);
+  define("tcc_cuda_read", &tcc_cuda_read);
   define("tcc_cuda_end", &tcc_cuda_end);
   define("__truncsfbf2", &__truncsfbf2);
   define("tcc_profile_enter", &tcc::driver::profileEnter);

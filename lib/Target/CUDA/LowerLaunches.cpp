@@ -3,13 +3,17 @@
 // The host side of a CUDA model in the LLVM dialect: the kernels' binary
 // and what the runtime needs to load and run them (a tcc_cuda_image, see
 // lib/Runtime/cuda.c), each launch a call of the runtime, and a host @main
-// that copies the buffers in and out around the device one.
+// that copies the buffers in and out around the device one. The host reads
+// device memory only for an If's check (tcc_branch_check): each load its
+// condition comes from becomes tcc_cuda_read, a copy to the host.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Target/CUDA/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "tcc/Header.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using tcc::attr::kBufferBytes;
@@ -70,6 +74,9 @@ struct GPULowerLaunches : tcc::impl::GPULowerLaunchesBase<GPULowerLaunches> {
       attrs.push_back(b->getDictionaryAttr({}));
       device.setArgAttrsAttr(b->getArrayAttr(attrs));
     }
+
+    if (failed(lowerConditionReads(device, run)))
+      return signalPassFailure();
 
     // Kernels, numbered in the order of their first launch.
     llvm::StringMap<int32_t> kernelIndex;
@@ -239,6 +246,55 @@ struct GPULowerLaunches : tcc::impl::GPULowerLaunchesBase<GPULowerLaunches> {
     module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
     for (NamedAttribute attr : device->getDiscardableAttrs())
       device->removeAttr(attr.getName());
+  }
+
+  /// The loads that the conditions of tcc_branch_check calls in `device`
+  /// come from read device memory: each becomes tcc_cuda_read(run, slot,
+  /// address, bytes) into a stack slot, and a load of the slot. Any other
+  /// load there is an error (tcc-gpu-merge-kernels lets no other through).
+  LogicalResult lowerConditionReads(LLVM::LLVMFuncOp device, Value run) {
+    SetVector<LLVM::LoadOp> reads;
+    device.walk([&](LLVM::CallOp call) {
+      if (call.getCallee() != tcc::kBranchCheckFn || call.getNumOperands() < 1)
+        return;
+      SmallVector<Value> work{call.getOperand(0)};
+      while (!work.empty()) {
+        Operation *def = work.pop_back_val().getDefiningOp();
+        if (auto load = dyn_cast_if_present<LLVM::LoadOp>(def))
+          reads.insert(load);
+        else if (def && !isa<LLVM::CallOp>(def))
+          llvm::append_range(work, def->getOperands());
+      }
+    });
+    WalkResult other = device.walk([&](LLVM::LoadOp load) {
+      if (reads.contains(load))
+        return WalkResult::advance();
+      load.emitError("tcc-gpu-lower-launches: a load on the host, of device "
+                     "memory");
+      return WalkResult::interrupt();
+    });
+    if (other.wasInterrupted())
+      return failure();
+    for (LLVM::LoadOp load : reads) {
+      Type type = load.getType();
+      if (!type.isIntOrFloat())
+        return load.emitError("tcc-gpu-lower-launches: an If's condition of "
+                              "type ")
+               << type;
+      Value slot;
+      {
+        OpBuilder::InsertionGuard g(*b);
+        b->setInsertionPointToStart(&device.getBody().front());
+        slot = LLVM::AllocaOp::create(*b, load.getLoc(), ptrTy, type,
+                                      constant(i64, 1), /*alignment=*/8);
+      }
+      b->setInsertionPoint(load);
+      call("tcc_cuda_read", {ptrTy, ptrTy, ptrTy, i64}, Type(),
+           {run, slot, load.getAddr(),
+            constant(i64, (type.getIntOrFloatBitWidth() + 7) / 8)});
+      load.getAddrMutable().assign(slot);
+    }
+    return success();
   }
 
   /// tcc_cuda_launch(run, kernel, grid xyz, block xyz, shared bytes,

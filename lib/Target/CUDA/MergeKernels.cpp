@@ -2,7 +2,8 @@
 //
 // Puts the kernels that gpu-kernel-outlining made, one gpu.module each, into
 // one gpu.module, under the names tcc-gpu-prepare-kernels gave them; and
-// checks that the host side only views buffers and launches kernels.
+// checks that the host side only views buffers and launches kernels (and
+// reads an If's condition for its check).
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Target/CUDA/Passes.h"
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringSet.h"
@@ -38,9 +40,28 @@ StringRef kernelNameIn(Location loc) {
   return "";
 }
 
+/// Whether `v` only feeds, through arith ops, the condition of an If's
+/// check (tcc_branch_check, of onnx.CheckCondition).
+bool feedsBranchCheck(Value v) {
+  return llvm::all_of(v.getUsers(), [](Operation *user) {
+    if (auto call = dyn_cast<func::CallOp>(user))
+      return call.getCallee() == tcc::kBranchCheckFn;
+    return isa<arith::ArithDialect>(user->getDialect()) &&
+           llvm::all_of(user->getResults(), feedsBranchCheck);
+  });
+}
+
 /// Whether host code may hold `op`: it computes indices or views buffers
-/// without touching their memory, launches a kernel, or is structure.
+/// without touching their memory, launches a kernel, or is structure; or
+/// it is an If's check, which reads its condition from device memory
+/// (tcc-gpu-lower-launches copies it to the host).
 bool runsOnHost(Operation *op) {
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return call.getCallee() == tcc::kBranchCheckFn;
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return feedsBranchCheck(load.getResult());
+  if (isa<LLVM::AddressOfOp>(op))
+    return true;
   if (isa<gpu::LaunchFuncOp, func::ReturnOp, scf::YieldOp, scf::ForOp,
           scf::IfOp, memref::ViewOp, memref::SubViewOp, memref::ExpandShapeOp,
           memref::CollapseShapeOp, memref::ReinterpretCastOp, memref::CastOp,
@@ -57,19 +78,6 @@ struct GPUMergeKernels : tcc::impl::GPUMergeKernelsBase<GPUMergeKernels> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // An If compiled one branch of (onnx.CheckCondition): its check reads
-    // the condition on the host.
-    WalkResult checked = module.walk([](func::CallOp call) {
-      if (call.getCallee() != tcc::kBranchCheckFn)
-        return WalkResult::advance();
-      call.emitError("--target cuda: an If whose condition tcc checks at run "
-                     "time (one branch left out) is not supported on the GPU "
-                     "yet; bind the inputs the condition depends on with "
-                     "--bind");
-      return WalkResult::interrupt();
-    });
-    if (checked.wasInterrupted())
-      return signalPassFailure();
     for (auto fn : module.getOps<func::FuncOp>()) {
       WalkResult host = fn.walk([&](Operation *op) {
         if (op == fn.getOperation() || runsOnHost(op))

@@ -71,3 +71,34 @@ func.func @main(%a: memref<8xf32>, %b: memref<8xf32>, %ws: memref<64xi8>) {
   memref.store %x, %b[%c0] : memref<8xf32>
   return
 }
+
+// -----
+
+// Except an If's check (onnx.CheckCondition): its condition is read on the
+// host (tcc-gpu-lower-launches copies it from the GPU).
+// CHECK-LABEL: func.func @main
+// CHECK:         %[[C:.*]] = memref.load %{{.*}}[] : memref<i1>
+// CHECK:         %[[OK:.*]] = arith.extui %[[C]] : i1 to i32
+// CHECK:         call @tcc_branch_check(%[[OK]], %{{.*}})
+llvm.mlir.global internal constant @tcc_branch_message_0("the If\00")
+func.func private @tcc_branch_check(i32, !llvm.ptr)
+func.func @main(%cond: memref<i1>, %ws: memref<64xi8>) {
+  %m = llvm.mlir.addressof @tcc_branch_message_0 : !llvm.ptr
+  %c = memref.load %cond[] : memref<i1>
+  %ok = arith.extui %c : i1 to i32
+  call @tcc_branch_check(%ok, %m) : (i32, !llvm.ptr) -> ()
+  return
+}
+
+// -----
+
+// A condition that also goes elsewhere is no longer the check's alone.
+func.func private @tcc_branch_check(i32, !llvm.ptr)
+func.func @main(%cond: memref<i1>, %out: memref<i1>, %m: !llvm.ptr) {
+  // expected-error @+1 {{--target cuda: 'memref.load' would run on the host, on device memory; it has no GPU kernel yet}}
+  %c = memref.load %cond[] : memref<i1>
+  %ok = arith.extui %c : i1 to i32
+  call @tcc_branch_check(%ok, %m) : (i32, !llvm.ptr) -> ()
+  memref.store %c, %out[] : memref<i1>
+  return
+}

@@ -154,7 +154,11 @@ def GPULowerLaunches : Pass<"tcc-gpu-lower-launches", "::mlir::ModuleOp"> {
     pointers, becomes `@main_device`; a new `@main` takes the host's
     buffers and context, as on the CPU, and returns a status: it calls
     `tcc_cuda_begin` (device memory, inputs copied in), `@main_device`, and
-    `tcc_cuda_end` (outputs copied out, the stream synchronized).
+    `tcc_cuda_end` (outputs copied out, the stream synchronized). The
+    loads that the condition of an If's check (`tcc_branch_check`) comes
+    from become `tcc_cuda_read(run, slot, address, bytes)`, a copy to a
+    stack slot once the kernels before it have run; any other load in the
+    model function is an error.
   }];
   let options = [
     Option<"modelName", "model-name", "std::string", "\"model\"",
