@@ -1,0 +1,243 @@
+//===- PanelPacker.cpp - constant operands packed into panels ------------===//
+//
+// tcc-vectorize-contractions' packing (Contractions.h): each constant
+// operand a plan reads along the vector dim is repacked, once per (global,
+// panel width), into panels [ceil(N / width), other dims..., width] that
+// the tiles read as one contiguous stream.
+//
+//===----------------------------------------------------------------------===//
+#include "Contractions.h"
+#include "tcc/Target/CPU/Passes.h"
+
+#include "llvm/Support/SaveAndRestore.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/SaveAndRestore.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace tcc::cpu;
+
+namespace {
+
+/// A contiguous run of a constant global's elements: the global, and the
+/// element at which the run starts.
+struct ConstantView {
+  memref::GlobalOp global;
+  int64_t offset = 0;
+  explicit operator bool() const { return bool(global); }
+};
+
+/// The constant global `value` reads as one contiguous row-major run (the
+/// global itself, a reshape of it, or a view of one slice, such as one
+/// direction's weights of an LSTM: W[d]), or null.
+ConstantView constantGlobal(Value value, SymbolTable &symbols) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return {};
+  // Views of the global's buffer: their layout's offset counts from the
+  // global's first element.
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset))
+    return {};
+  SmallVector<int64_t> contiguous = computeStrides(type.getShape());
+  for (auto [d, stride] : llvm::enumerate(strides))
+    if (type.getDimSize(d) != 1 && stride != contiguous[d])
+      return {};
+  while (isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp,
+                         memref::SubViewOp>(value.getDefiningOp()))
+    value = value.getDefiningOp()->getOperand(0);
+  auto get = value.getDefiningOp<memref::GetGlobalOp>();
+  if (!get)
+    return {};
+  auto global = symbols.lookup<memref::GlobalOp>(get.getName());
+  if (!global || !global.getConstant() || !global.getInitialValue() ||
+      !global.getType().getLayout().isIdentity() ||
+      offset + type.getNumElements() > global.getType().getNumElements())
+    return {};
+  return {global, offset};
+}
+
+/// The f32 elements of a constant global's value: raw data, or a splat.
+struct FloatData {
+  const float *data = nullptr;
+  std::optional<float> splat;
+  float operator[](int64_t i) const { return splat ? *splat : data[i]; }
+};
+
+std::optional<FloatData> floatData(Attribute value, int64_t numElements) {
+  FloatData result;
+  ArrayRef<char> bytes;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    bytes = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (!dense.getElementType().isF32())
+      return std::nullopt;
+    if (dense.isSplat()) {
+      result.splat = dense.getSplatValue<float>();
+      return result;
+    }
+    bytes = dense.getRawData();
+  } else {
+    return std::nullopt;
+  }
+  if ((int64_t)bytes.size() != numElements * 4)
+    return std::nullopt;
+  result.data = reinterpret_cast<const float *>(bytes.data());
+  return result;
+}
+
+} // namespace
+
+struct PanelPacker::Impl {
+  explicit Impl(ModuleOp module) : module(module), symbols(module) {}
+
+  /// Whether `value` is a constant global this packer can repack.
+  bool isPackable(Value value) {
+    ConstantView view = constantGlobal(value, symbols);
+    return view && floatData(*view.global.getInitialValue(),
+                             view.global.getType().getNumElements())
+                       .has_value();
+  }
+
+  /// Fills `plan.packed` with a view of the panels of each input the plan
+  /// reads packed.
+  void pack(linalg::LinalgOp op, TilePlan &plan) {
+    int64_t width = plan.vectors * plan.lanes;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (auto [k, in] : llvm::enumerate(op.getDpsInputOperands())) {
+      plan.packed.push_back(nullptr);
+      plan.packOrder.emplace_back();
+      if (plan.packPos[k] < 0)
+        continue;
+      auto type = cast<MemRefType>(in->get().getType());
+      int pos = plan.packPos[k];
+      ArrayRef<AffineExpr> exprs = op.getMatchingIndexingMap(in).getResults();
+      SmallVector<int64_t> &order = plan.packOrder.back();
+      for (bool parallel : {true, false})
+        for (auto [i, e] : llvm::enumerate(exprs)) {
+          auto dim = dyn_cast<AffineDimExpr>(e);
+          if ((int)i != pos &&
+              parallel == (dim && iterators[dim.getPosition()] ==
+                                      utils::IteratorType::parallel))
+            order.push_back(i);
+        }
+      ConstantView view = constantGlobal(in->get(), symbols);
+      memref::GlobalOp panels = packedGlobal(view, type, pos, order, width);
+      SmallVector<int64_t> shape{
+          (int64_t)llvm::divideCeil(type.getShape()[pos], width)};
+      for (int64_t d : order)
+        shape.push_back(type.getDimSize(d));
+      shape.push_back(width);
+      OpBuilder b(op);
+      auto flat = memref::GetGlobalOp::create(b, op.getLoc(), panels.getType(),
+                                              panels.getSymName());
+      plan.packed.back() = memref::ExpandShapeOp::create(
+          b, op.getLoc(), MemRefType::get(shape, b.getF32Type()), flat,
+          tcc::wholeShapeGroup(shape.size()));
+      replaced.insert(view.global);
+    }
+  }
+
+  /// Erases the globals packing replaced that nothing reads any more (the
+  /// symbols in use from one walk of the module: a walk per global was
+  /// quadratic, 7 s for 333 matmul layers).
+  void eraseUnused() {
+    llvm::DenseSet<StringAttr> used;
+    if (std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(&module.getBodyRegion()))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        used.insert(use.getSymbolRef().getRootReference());
+    for (memref::GlobalOp global : replaced)
+      if (!used.contains(global.getSymNameAttr()))
+        global.erase();
+  }
+
+private:
+  /// The panels of `view` read as `type`, split along dim `pos` into
+  /// panels of `width`, its other dims in `order`: panels[t][i...][w] =
+  /// data[the index with dim pos = t * width + w and dim order[j] = i[j]],
+  /// zero past the end of dim `pos`.
+  memref::GlobalOp packedGlobal(ConstantView view, MemRefType type, int pos,
+                                ArrayRef<int64_t> order, int64_t width) {
+    memref::GlobalOp global = view.global;
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    os << global.getSymName() << "_" << view.offset << "_" << pos << "_"
+       << width << "_" << type;
+    for (int64_t d : order)
+      os << "_" << d;
+    memref::GlobalOp &result = cache[key];
+    if (result)
+      return result;
+    ArrayRef<int64_t> shape = type.getShape();
+    SmallVector<int64_t> strides = computeStrides(shape);
+    int64_t n = shape[pos], count = llvm::divideCeil(n, width);
+    FloatData data = *floatData(*global.getInitialValue(),
+                                global.getType().getNumElements());
+    std::vector<float> out(count * type.getNumElements() / n * width, 0.0f);
+    float *dst = out.data();
+    SmallVector<int64_t> at(order.size(), 0);
+    for (int64_t t = 0; t < count; ++t)
+      for (bool more = true; more;) {
+        int64_t base = 0;
+        for (auto [d, i] : llvm::zip(order, at))
+          base += i * strides[d];
+        for (int64_t w = 0; w < width && t * width + w < n; ++w)
+          dst[w] = data[view.offset + base + (t * width + w) * strides[pos]];
+        dst += width;
+        // The next index of the other dims, the last fastest.
+        more = false;
+        for (int64_t j = at.size() - 1; j >= 0 && !more; --j)
+          if (++at[j] < shape[order[j]])
+            more = true;
+          else
+            at[j] = 0;
+      }
+    OpBuilder b(global);
+    auto flatType = MemRefType::get({(int64_t)out.size()}, b.getF32Type());
+    std::string name = (global.getSymName() + "_panels").str();
+    auto value = DenseResourceElementsAttr::get(
+        RankedTensorType::get(flatType.getShape(), b.getF32Type()), name,
+        HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(out)));
+    result = memref::GlobalOp::create(
+        b, global.getLoc(), name, b.getStringAttr("private"), flatType, value,
+        /*constant=*/true, b.getI64IntegerAttr(64));
+    symbols.insert(result);
+    return result;
+  }
+
+  ModuleOp module;
+  SymbolTable symbols;
+  std::map<std::string, memref::GlobalOp> cache;
+  llvm::SetVector<memref::GlobalOp> replaced;
+};
+
+PanelPacker::PanelPacker(ModuleOp module)
+    : impl(std::make_unique<Impl>(module)) {}
+PanelPacker::~PanelPacker() = default;
+bool PanelPacker::isPackable(Value value) { return impl->isPackable(value); }
+void PanelPacker::pack(linalg::LinalgOp op, TilePlan &plan) {
+  impl->pack(op, plan);
+}
+void PanelPacker::eraseUnused() { impl->eraseUnused(); }
