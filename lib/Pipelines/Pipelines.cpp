@@ -81,6 +81,9 @@ void tcc::buildONNXToLinalgPipeline(OpPassManager &pm,
                                     const PipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tcc::onnx::createONNXShapeInference());
+  // Before decomposing: a composite op (Attention) rounds its results to
+  // half, not each step inside it.
+  fpm.addPass(tcc::onnx::createONNXWidenHalf());
   fpm.addPass(tcc::onnx::createONNXDecompose());
   fpm.addPass(createCanonicalizerPass());
   if (options.channelsLast)

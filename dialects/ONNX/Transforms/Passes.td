@@ -57,6 +57,35 @@ def ONNXChannelsLast : Pass<"tcc-onnx-channels-last", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::tcc::onnx::ONNXDialect"];
 }
 
+def ONNXWidenHalf : Pass<"tcc-onnx-widen-half", "::mlir::func::FuncOp"> {
+  let summary = "Computes float16 and bfloat16 ops in f32";
+  let description = [{
+    Each op that reads and writes tensors of one half type (f16 or bf16),
+    its other float operands and results f32 if any (a Resize's scales, a
+    LayerNormalization's mean), runs on f32 tensors between Casts: its half
+    operands are cast to f32 (half constants become f32 constants at
+    compile time) and its half results cast back, so that its products and
+    sums are f32 and its result is rounded to half as ONNX defines it.
+    onnxruntime's CPU provider rounds only where a chain of ops it runs in
+    f32 ends; the two differ by a few half ulps. Ops that choose an element
+    type (Cast, CastLike, constants, quantization, ops with a `dtype` or
+    `to`) and ops with regions stay as they are. For example
+
+      %y = onnx.Conv %x, %w, %b : (tensor<1x3x8x8xf16>, ...) -> tensor<1x4x8x8xf16>
+      %z = onnx.Relu %y : (tensor<1x4x8x8xf16>) -> tensor<1x4x8x8xf16>
+
+    becomes
+
+      %x32 = onnx.Cast %x {to = 1} : (tensor<1x3x8x8xf16>) -> tensor<1x3x8x8xf32>
+      %y32 = onnx.Conv %x32, %w32, %b32 : (...) -> tensor<1x4x8x8xf32>
+      %y = onnx.Cast %y32 {to = 10} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf16>
+      %y2 = onnx.Cast %y {to = 1} : (tensor<1x4x8x8xf16>) -> tensor<1x4x8x8xf32>
+      %z32 = onnx.Relu %y2 : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+      %z = onnx.Cast %z32 {to = 10} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf16>
+  }];
+  let dependentDialects = ["::tcc::onnx::ONNXDialect"];
+}
+
 def ONNXShapeInference : Pass<"tcc-onnx-shape-inference", "::mlir::func::FuncOp"> {
   let summary = "Refines onnx op result types from their operands";
   let description = [{
