@@ -89,12 +89,11 @@ def CutRunTimeLoops : Pass<"tcc-cut-run-time-loops", "::mlir::func::FuncOp"> {
     buffers other than the caller's inputs, runs instead in blocks of
     static size along its outermost such loop, in a `tcc.parallel` loop,
     and at the bound along the others, so that the register tiling sees
-    static shapes: of R rows (the largest power of two from 8 to 32 that
-    divides the bound's extent), ceil(extent / R) of them, computing some
-    padding rows (garbage in, garbage out, inside buffers sized for the
-    bound); when no such R divides it, floor(extent / 8) blocks of 8 rows
-    and then a piece of 4, 2 and 1 rows each where the extent has that bit,
-    exactly the extent.
+    static shapes: blocks of 8 rows, ceil(extent / 8) of them where 8
+    divides the bound's extent, computing some padding rows (garbage in,
+    garbage out, inside buffers sized for the bound); else floor(extent /
+    8) blocks and then a piece of 4, 2 and 1 rows each where the extent has
+    that bit, exactly the extent.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",

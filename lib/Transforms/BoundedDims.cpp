@@ -558,7 +558,26 @@ private:
           }))
         return fail(t[0], "it inserts a value that depends on it into one of "
                           "higher rank");
-      copies.push_back(t[0]);
+      // Where every dim that follows S goes whole into a dim of the same
+      // bound at offset 0 (Winograd's tiles into their [16, ...] array),
+      // the bound layout and the actual one agree: the insert copies the
+      // padding too, where the padding is, and stays in place.
+      llvm::SmallBitVector dropped = insert.getDroppedDims();
+      ArrayRef<Extent> e = of(insert.getSource());
+      bool aligned = true;
+      for (int64_t d = 0, s = 0; d < insert.getDestType().getRank(); ++d) {
+        if (dropped[d])
+          continue;
+        if (e[s].varies())
+          aligned &= insert.getStaticOffsets()[d] == 0 &&
+                     insert.getStaticSizes()[d] ==
+                         insert.getDestType().getDimSize(d) &&
+                     insert.getSourceType().getDimSize(s) ==
+                         insert.getDestType().getDimSize(d);
+        ++s;
+      }
+      if (!aligned)
+        copies.push_back(t[0]);
     }
     return success();
   }

@@ -118,15 +118,15 @@ void cloneOnRows(OpBuilder &b, linalg::LinalgOp op, unsigned blocked,
 /// An op whose loops that follow S are all parallel, and whose body reads
 /// nothing but its operands' elements (a contraction, an elementwise op),
 /// computes rows of its output from rows of its inputs. Such an op runs in
-/// blocks of a static number of rows along its outermost such loop (a
-/// parallel loop over them), at the bound along the others, so that the
-/// register tiling sees static shapes:
-///  - when a power of two R from 8 to 32 divides the bound's extent, in
-///    ceil(extent / R) blocks of R rows: it may compute the padding rows
-///    too, reading the padding of its inputs (garbage, but inside buffers
-///    sized for the bound) and writing its own;
-///  - else, in floor(extent / 8) blocks of 8 rows, then one of 4, 2 and 1
-///    rows each where the extent's bits say (the last extent % 8 rows).
+/// blocks of 8 rows along its outermost such loop (a parallel loop over
+/// them), at the bound along the others, so that the register tiling sees
+/// static shapes:
+///  - when 8 divides the bound's extent, in ceil(extent / 8) blocks: it may
+///    compute the padding rows too, reading the padding of its inputs
+///    (garbage, but inside buffers sized for the bound) and writing its
+///    own;
+///  - else, in floor(extent / 8) blocks, then one of 4, 2 and 1 rows each
+///    where the extent's bits say (the last extent % 8 rows).
 /// Not when it reads a caller's input (sized for the actual dims). Returns
 /// whether it did.
 bool blockRows(linalg::LinalgOp op, ArrayRef<int64_t> p,
@@ -165,13 +165,12 @@ bool blockRows(linalg::LinalgOp op, ArrayRef<int64_t> p,
         if (e.isFunctionOfDim(*blocked) && !isa<AffineDimExpr>(e) &&
             !blockedSpan(e, *blocked, ranges))
           return false;
-  constexpr int64_t kPeeledRows = 8;
-  int64_t rows = 32;
-  while (rows > 1 && ranges[*blocked] % rows)
-    rows /= 2;
-  bool peel = rows < kPeeledRows;
-  if (peel)
-    rows = kPeeledRows;
+  // 8 rows: with 32 (AVX-512's 12-row tiles whole), a CRNN at a quarter
+  // of its bound ran 3 blocks on 2 threads; 8 was as fast or faster (2
+  // threads, the CRNN at widths 160 and 640 of 640: 1.35 and 4.9 ms, not
+  // 1.95 and 4.9; BERT-base at seq 256 of 384: 248 ms, not 272).
+  constexpr int64_t rows = 8;
+  bool peel = ranges[*blocked] % rows != 0;
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto index = [&](int64_t v) -> Value {

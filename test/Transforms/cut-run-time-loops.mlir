@@ -76,17 +76,17 @@ func.func @main(%x: memref<4x8xf32>)
 
 // An op whose loops that follow S are all parallel and whose body reads
 // only its operands' elements, on buffers of the workspace: it runs in
-// blocks of 32 rows (32 divides the bound, 64), ceil(S / 32) of them, in a
+// blocks of 8 rows (8 divides the bound, 64), ceil(S / 8) of them, in a
 // parallel loop; the padding rows of the last block are computed too.
 
 // CHECK-LABEL: func.func @main
 // CHECK:         %[[S:.*]] = arith.index_cast
-// CHECK:         %[[UP:.*]] = arith.addi %[[S]], %c31
-// CHECK:         %[[BLOCKS:.*]] = arith.divui %[[UP]], %c32
-// CHECK:         %[[ROWS:.*]] = arith.muli %[[BLOCKS]], %c32
-// CHECK:         scf.for %[[I:.*]] = %c0{{.*}} to %[[ROWS]] step %c32
-// CHECK:           %[[A:.*]] = memref.subview %{{.*}}[%[[I]], 0] [32, 8] [1, 1] : memref<64x8xf32> to memref<32x8xf32, strided<[8, 1], offset: ?>>
-// CHECK:           %[[B:.*]] = memref.subview %{{.*}}[%[[I]], 0] [32, 8] [1, 1]
+// CHECK:         %[[UP:.*]] = arith.addi %[[S]], %c7
+// CHECK:         %[[BLOCKS:.*]] = arith.divui %[[UP]], %c8
+// CHECK:         %[[ROWS:.*]] = arith.muli %[[BLOCKS]], %c8
+// CHECK:         scf.for %[[I:.*]] = %c0{{.*}} to %[[ROWS]] step %c8
+// CHECK:           %[[A:.*]] = memref.subview %{{.*}}[%[[I]], 0] [8, 8] [1, 1] : memref<64x8xf32> to memref<8x8xf32, strided<[8, 1], offset: ?>>
+// CHECK:           %[[B:.*]] = memref.subview %{{.*}}[%[[I]], 0] [8, 8] [1, 1]
 // CHECK:           linalg.generic {{.*}} ins(%[[A]] : {{.*}}) outs(%[[B]] : {{.*}})
 // CHECK:         } {tcc.parallel}
 #row = affine_map<(d0, d1) -> (d0, d1)>
@@ -167,7 +167,7 @@ func.func @main(%x: memref<17xf32>, %dims: memref<1xi64>, %out: memref<8xf32>)
 
 // -----
 
-// No power of two from 8 up divides the bound's extent (81 rows, floor((S +
+// 8 does not divide the bound's extent (81 rows, floor((S +
 // 2) / 2) for S up to 160: Winograd's tiles under --max-dim): the op runs
 // exactly its rows, which it accumulates into, in floor(e / 8) blocks of 8
 // in the parallel loop, then a piece of 4, 2 and 1 rows at e & ~7, e & ~3
