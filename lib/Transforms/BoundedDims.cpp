@@ -10,8 +10,10 @@
 //    its loops' extents (tcc.loop_extents); after bufferization,
 //    tcc-cut-run-time-loops runs it on views of its operands cut to them,
 //    so no op reads the padding beyond;
-//  - copies into a larger tensor (insert_slice, also one that drops dims
-//    of 1, pad, concat) copy exactly the slice, at offsets computed from S;
+//  - copies into a larger tensor (insert_slice, pad, concat) copy exactly
+//    the slice, at offsets computed from S, but an insert_slice whose dims
+//    that follow S go whole into dims of the same bound at offset 0 (it may
+//    drop dims of 1), which stays as it is;
 //  - other ops may touch dims that depend on S only where the bound layout
 //    and the actual one agree: reshapes that keep the dim outermost in its
 //    group, slices at fixed offsets, constants whose elements at every
@@ -550,18 +552,11 @@ private:
     if (auto insert = dyn_cast<tensor::InsertSliceOp>(t[0])) {
       if (!varies(insert.getSource()))
         return success();
-      // A rank-reducing insert: the dims it drops are 1s (as a slice's
-      // sizes say), so the actual part goes where the bound one does.
-      if (insert.getSourceType().getRank() != insert.getDestType().getRank() &&
-          llvm::any_of(insert.getDroppedDims().set_bits(), [&](unsigned d) {
-            return insert.getStaticSizes()[d] != 1;
-          }))
-        return fail(t[0], "it inserts a value that depends on it into one of "
-                          "higher rank");
       // Where every dim that follows S goes whole into a dim of the same
-      // bound at offset 0 (Winograd's tiles into their [16, ...] array),
-      // the bound layout and the actual one agree: the insert copies the
-      // padding too, where the padding is, and stays in place.
+      // bound at offset 0 (Winograd's tiles into their [16, ...] array,
+      // dropping its dim of 1), the bound layout and the actual one agree:
+      // the insert copies the padding too, where the padding is, and stays
+      // in place. Else it copies the actual part.
       llvm::SmallBitVector dropped = insert.getDroppedDims();
       ArrayRef<Extent> e = of(insert.getSource());
       bool aligned = true;
@@ -576,8 +571,12 @@ private:
                          insert.getDestType().getDimSize(d);
         ++s;
       }
-      if (!aligned)
-        copies.push_back(t[0]);
+      if (aligned)
+        return success();
+      if (insert.getSourceType().getRank() != insert.getDestType().getRank())
+        return fail(t[0], "it inserts a value that depends on it into one of "
+                          "higher rank");
+      copies.push_back(t[0]);
     }
     return success();
   }
@@ -721,20 +720,13 @@ private:
     c.erase();
   }
 
-  /// Inserts the actual part of `src` into `dest` at `offsets`, with the
-  /// dims of `dest` that `dropped` marks (a rank-reducing insert) 1.
-  Value insertActual(Value src, Value dest, ArrayRef<OpFoldResult> offsets,
-                     const llvm::SmallBitVector &dropped = {}) {
+  /// Inserts the actual part of `src` into `dest` at `offsets`.
+  Value insertActual(Value src, Value dest, ArrayRef<OpFoldResult> offsets) {
     SmallVector<OpFoldResult> sizes = actualSizes(src);
     Value part = varies(src) ? slice(src, sizes) : src;
-    SmallVector<OpFoldResult> destSizes;
-    for (size_t d = 0, next = 0; d < offsets.size(); ++d)
-      destSizes.push_back(d < dropped.size() && dropped[d]
-                              ? OpFoldResult(b.getIndexAttr(1))
-                              : sizes[next++]);
     return tensor::InsertSliceOp::create(
-        b, src.getLoc(), part, dest, offsets, destSizes,
-        SmallVector<OpFoldResult>(destSizes.size(), b.getIndexAttr(1)));
+        b, src.getLoc(), part, dest, offsets, sizes,
+        SmallVector<OpFoldResult>(sizes.size(), b.getIndexAttr(1)));
   }
 
   void rewriteCopy(Operation *op) {
@@ -743,7 +735,7 @@ private:
     Value result;
     if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
       result = insertActual(insert.getSource(), insert.getDest(),
-                            insert.getMixedOffsets(), insert.getDroppedDims());
+                            insert.getMixedOffsets());
     } else if (auto pad = dyn_cast<tensor::PadOp>(op)) {
       auto type = pad.getResultType();
       Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
