@@ -66,3 +66,23 @@ func.func @blob(%x: tensor<5xf16>) -> tensor<5xf16> {
     }
   }
 #-}
+
+// -----
+
+// A blob whose size is not its type's (9 bytes for 5 halves, from a hostile
+// file) is not read past its end: the constant stays half and is cast.
+// CHECK-LABEL: func @short_blob
+// CHECK:       %[[C:.*]] = onnx.Constant dense_resource<short> : tensor<5xf16>
+// CHECK:       onnx.Cast %[[C]] {to = 1 : i64} : (tensor<5xf16>) -> tensor<5xf32>
+func.func @short_blob(%x: tensor<5xf16>) -> tensor<5xf16> {
+  %c = onnx.Constant dense_resource<short> : tensor<5xf16>
+  %y = onnx.Add %x, %c : (tensor<5xf16>, tensor<5xf16>) -> tensor<5xf16>
+  return %y : tensor<5xf16>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      short: "0x02000000010000807C003CFF7B"
+    }
+  }
+#-}
