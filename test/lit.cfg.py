@@ -43,6 +43,24 @@ for module in ["onnx", "onnxruntime", "torch", "torchvision", "timm", "transform
     if python_has(module):
         config.available_features.add("py-" + module)
 
+# A CPU with AVX512-BF16 (vdpbf16ps): tests that run --precision bf16 code
+# REQUIRE avx512bf16; elsewhere they are UNSUPPORTED (skipped), never passed.
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+if "avx512_bf16" in cpu_flags():
+    config.available_features.add("avx512bf16")
+else:
+    lit_config.note("skipped: no AVX512-BF16 CPU (the tests that run --precision bf16 "
+                    "code are UNSUPPORTED)")
+
 # CUDA's ptxas (the toolkit at CUDA_HOME, /usr/local/cuda, or on PATH):
 # tests that serialize GPU kernels to SASS need it; %cuda_path is its
 # toolkit.

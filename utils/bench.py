@@ -239,8 +239,17 @@ def bench_model(args, name):
         row["flops_note"] = f"{unknown} Conv/MatMul/Gemm nodes without inferred shapes not counted"
 
     engines = {"peak": PeakEngine(args.peak_exe, 1_000_000),
-               "tcc": TccEngine(exe, io_dir, args.warmup, args.threads),
-               "ort": OrtEngine(path, feeds, args.threads)}
+               "tcc": TccEngine(exe, io_dir, args.warmup, args.threads)}
+    if args.bf16:
+        # The same model at --precision bf16, on the same inputs.
+        exe_bf16 = compile_and_link(args, path, cname + "_bf16", work, dims, row,
+                                    ["--precision", "bf16"], "compile_bf16_s")
+        io_bf16 = os.path.join(work, "io_bf16")
+        os.makedirs(io_bf16, exist_ok=True)
+        for i, a in enumerate(feeds.values()):
+            a.tofile(os.path.join(io_bf16, f"input_{i}.bin"))
+        engines["tcc_bf16"] = TccEngine(exe_bf16, io_bf16, args.warmup, args.threads)
+    engines["ort"] = OrtEngine(path, feeds, args.threads)
     if not args.no_torch:
         try:
             engines["torch"] = TorchEngine(spec, feeds, args.threads)
@@ -265,19 +274,28 @@ def bench_model(args, name):
         if got.size == ref.size and np.issubdtype(ref.dtype, np.floating):
             errs.append(float(np.abs(got.reshape(ref.shape) - ref).max()))
     row["max_abs_err_vs_ort"] = max(errs) if errs else None
+    if args.bf16:
+        rel = []
+        for i, ref in enumerate(ort_out):
+            got = np.fromfile(os.path.join(work, "io_bf16", f"output_{i}.bin"), dtype=ref.dtype)
+            if got.size == ref.size and np.issubdtype(ref.dtype, np.floating) and ref.size:
+                rel.append(float(np.abs(got.reshape(ref.shape) - ref).max()
+                                 / (np.abs(ref).max() or 1.0)))
+        row["bf16_rel_err_vs_ort"] = max(rel) if rel else None
 
     return finish_row(row, times)
 
 
-def compile_and_link(args, path, cname, work, dims, row):
-    """Compiles `path` with tcc (recording compile_s in `row`) and links bench_main.c to it."""
+def compile_and_link(args, path, cname, work, dims, row, extra=(), key="compile_s"):
+    """Compiles `path` with tcc (recording `key` in `row`; `extra`: more compile options) and
+    links bench_main.c to it."""
     obj = os.path.join(work, cname + ".o")
-    cmd = [args.tcc, "compile", path, "-o", obj, "--name", cname]
+    cmd = [args.tcc, "compile", path, "-o", obj, "--name", cname] + list(extra)
     for d, v in sorted(dims.items()):
         cmd += ["--dim", f"{d}={v}"]
     t0 = time.monotonic()
     sh(cmd)
-    row["compile_s"] = round(time.monotonic() - t0, 2)
+    row[key] = round(time.monotonic() - t0, 2)
     exe = os.path.join(work, "bench_" + cname)
     sh([args.cc, "-O2", "-I", args.include, "-I", work, f'-DTCC_MODEL_HEADER="{cname}.h"',
         f"-DTCC_MODEL_PREFIX={cname}", os.path.join(ROOT, "utils", "bench_main.c"), obj,
@@ -292,7 +310,7 @@ def time_engines(args, engines):
     cores from the next engine."""
     settle = args.settle_ms / 1000.0 if args.threads > 1 else 0.0
     for eng_name, eng in engines.items():
-        if eng_name not in ("tcc", "peak"):
+        if eng_name not in ("tcc", "tcc_bf16", "peak"):
             for _ in range(args.warmup):
                 eng.run()
     times = {k: [] for k in engines}
@@ -300,7 +318,9 @@ def time_engines(args, engines):
         for k, eng in engines.items():
             time.sleep(settle)
             times[k].append(eng.run())
-    engines["tcc"].close()
+    for eng in engines.values():
+        if isinstance(eng, TccEngine):
+            eng.close()
     return times
 
 
@@ -317,6 +337,10 @@ def finish_row(row, times):
     for k in ("ort", "torch", "torch_compile"):
         if k in times:
             row[f"tcc_over_{k}"] = row["tcc"]["median_ms"] / row[k]["median_ms"]
+    if "tcc_bf16" in times:
+        for k in ("tcc", "ort", "torch", "torch_compile"):
+            if k in times:
+                row[f"tcc_bf16_over_{k}"] = row["tcc_bf16"]["median_ms"] / row[k]["median_ms"]
     return row
 
 
@@ -413,6 +437,16 @@ def write_reports(args, peak, rows):
               for r in rows if r["model"].startswith("gemm_") and "tcc" in r]
     notes += [f"{r['model']}: tcc vs ort max |diff| {r['max_abs_err_vs_ort']:.2g}" for r in rows
               if r.get("max_abs_err_vs_ort") is not None]
+    # --bf16: tcc at --precision bf16 beside the fp32 engines.
+    notes += [f"{r['model']}: tcc --precision bf16 median / p90 {r['tcc_bf16']['median_ms']:.2f} / "
+              f"{r['tcc_bf16']['p90_ms']:.2f} ms; bf16/tcc fp32 {r['tcc_bf16_over_tcc']:.2f}"
+              + "".join(f", bf16/{label} {r[f'tcc_bf16_over_{k}']:.2f}"
+                        for k, label in (("ort", "ort"), ("torch", "torch"),
+                                         ("torch_compile", "torch.compile"))
+                        if f"tcc_bf16_over_{k}" in r)
+              + (f"; max |diff| vs ort {r['bf16_rel_err_vs_ort']:.2g} of the largest output"
+                 if r.get("bf16_rel_err_vs_ort") is not None else "")
+              for r in rows if "tcc_bf16" in r]
     if notes:
         lines += ["", "Notes:"] + [f"- {n}" for n in notes]
     md = "\n".join(lines) + "\n"
@@ -467,6 +501,9 @@ def main():
     p.add_argument("--torch-compile", action="store_true",
                    help="also time torch.compile (TorchInductor); compiling takes minutes per "
                         "model on a small machine, reported as torch_compile_s")
+    p.add_argument("--bf16", action="store_true",
+                   help="also time tcc compile --precision bf16 (engine tcc_bf16), with its "
+                        "ratios to the others in the notes")
     p.add_argument("--out-dir", default=os.path.join(ROOT, "build", "bench"))
     p.add_argument("--cache", default=None, help="folder of exported .onnx (default: "
                    "build/models/suite/ts17)")

@@ -40,6 +40,9 @@ struct ModelSignature {
   std::string boundedDim;
   /// The GPU the kernels run on ("sm_90"), "" for a CPU object.
   std::string gpuArch;
+  /// The precision of the products of matmuls and convolutions against
+  /// weights: "fp32", or "bf16" (tcc compile --precision bf16).
+  std::string precision = "fp32";
   /// The number of input dims that vary at run time up to a bound.
   int numRunTimeInputDims() const;
   /// The number of output dims known only after the run: their values come

@@ -27,6 +27,9 @@ struct PipelineOptions {
   /// Bytes of the target's L2 cache, one core's (tcc-vectorize-contractions
   /// walks panels in K blocks where a matmul's rows do not fit it).
   int64_t l2CacheBytes = 512 * 1024;
+  /// Matmuls and convolutions against weights as bf16 products with f32
+  /// sums (tcc compile --precision bf16, on a target with AVX512-BF16).
+  bool bf16 = false;
   /// Where tcc-externalize-weights writes the weights; empty: they stay in
   /// the object.
   std::string weightsFile;

@@ -39,6 +39,9 @@ createTargetMachine(const TargetOptions &options, mlir::ModuleOp module);
 struct VectorRegisters {
   int64_t bits;
   int64_t count;
+  /// Whether the target multiplies bf16 pairs into f32 sums (x86's
+  /// AVX512-BF16 vdpbf16ps).
+  bool bf16Dot = false;
 };
 VectorRegisters vectorRegisters(const llvm::TargetMachine &tm);
 

@@ -26,6 +26,7 @@ void tcc::buildCPULowerToLLVMPipeline(OpPassManager &pm,
   vectorize.vectorBits = options.vectorBits;
   vectorize.registers = options.vectorRegisters;
   vectorize.l2Bytes = options.l2CacheBytes;
+  vectorize.bf16 = options.bf16;
   pm.addPass(tcc::createVectorizeContractions(vectorize));
   pm.nest<func::FuncOp>().addPass(tcc::createSplitKernels());
   pm.addPass(tcc::createDedupKernels());
@@ -51,7 +52,9 @@ void tcc::buildCPULowerToLLVMPipeline(OpPassManager &pm,
   fpm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  ConvertVectorToLLVMPassOptions vectorOptions;
+  vectorOptions.x86Vector = options.bf16; // x86vector.avx512.dot
+  pm.addPass(createConvertVectorToLLVMPass(vectorOptions));
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   // What LLVM has no intrinsic for (erf, tanh, asin, ...) calls libm.

@@ -496,6 +496,14 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     tcc::VectorRegisters regs = tcc::vectorRegisters(*tm);
     pipeline.vectorBits = regs.bits;
     pipeline.vectorRegisters = regs.count;
+    if (o.precision == "bf16" && o.target == "cuda")
+      llvm::errs() << "tcc: warning: --precision bf16: --target cuda "
+                   << "computes in fp32\n";
+    else if (o.precision == "bf16" && !regs.bf16Dot)
+      llvm::errs() << "tcc: warning: --precision bf16: the target CPU has "
+                   << "no AVX512-BF16 (vdpbf16ps); the products stay fp32\n";
+    else if (o.precision == "bf16")
+      pipeline.bf16 = true;
     pipeline.l2CacheBytes = tcc::l2CacheBytes(target);
   }
   if (stopAfter >= tcc::Stage::Linalg) {
@@ -579,6 +587,8 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   pipeline.gpuEmulate = o.gpuEmulate;
   if (pipeline.cuda && !o.gpuEmulate)
     out.signature.gpuArch = o.gpuArch;
+  if (pipeline.bf16)
+    out.signature.precision = "bf16";
   // The kernels' nodes from their outlined functions (one per call), the
   // rest from the final ones.
   std::vector<tcc::driver::KernelGraph::Kernel> outlined;
@@ -689,6 +699,12 @@ void addModelOptions(CLI::App *cmd, CompileOptions &o) {
   cmd->add_flag("--no-channels-last", o.noChannelsLast,
                 "Run convolutions on NCHW tensors, not channels-last ones "
                 "between transposes");
+  cmd->add_option("--precision", o.precision,
+                  "fp32 (default), or bf16: matmuls and convolutions against "
+                  "weights multiply bf16 pairs (weights stored in bf16) and "
+                  "sum in fp32, on CPUs with AVX512-BF16 (elsewhere fp32); "
+                  "everything else stays fp32")
+      ->check(CLI::IsMember({"fp32", "bf16"}));
 }
 
 } // namespace tcc::driver

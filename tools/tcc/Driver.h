@@ -74,6 +74,9 @@ struct CompileOptions {
   mutable std::map<std::string, std::string> externalFiles;
   bool printIRAfterAll = false, timePasses = false, stats = false;
   bool noWinograd = false, noChannelsLast = false;
+  /// --precision: fp32, or bf16 (matmuls and convolutions against weights
+  /// as bf16 products summed in fp32).
+  std::string precision = "fp32";
   /// --graph: where the fused graph goes (.dot, or .svg through Graphviz).
   std::string graph;
   /// tcc bench --profile / --trace: each kernel call timed.
@@ -91,7 +94,7 @@ struct CompileOptions {
 std::string defaultName(llvm::StringRef path);
 
 /// The model and its import options: the positional MODEL, --dim, --shape,
-/// --max-dim, --bind, --no-winograd, --no-channels-last.
+/// --max-dim, --bind, --no-winograd, --no-channels-last, --precision.
 void addModelOptions(CLI::App *cmd, CompileOptions &o);
 /// --target and its GPU options.
 void addTargetOptions(CLI::App *cmd, CompileOptions &o);

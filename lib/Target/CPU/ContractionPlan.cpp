@@ -406,6 +406,55 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   return best;
 }
 
+bool isUnrolledReduction(linalg::LinalgOp op, const TilePlan &plan,
+                         unsigned d) {
+  if (!plan.uDim || plan.sizes[d] > kMaxUnrolledReduction)
+    return false;
+  for (OpOperand *in : op.getDpsInputOperands())
+    for (AffineExpr e : op.getMatchingIndexingMap(in).getResults())
+      if (e.isFunctionOfDim(d) && e.isFunctionOfDim(*plan.uDim))
+        return true;
+  return false;
+}
+
+bool planPairs(linalg::LinalgOp op, TilePlan &plan) {
+  if (plan.lanes != 4 && plan.lanes != 8 && plan.lanes != 16)
+    return false;
+  // One input packed, the other broadcast along the vector.
+  int packed = -1;
+  for (auto [k, pos] : llvm::enumerate(plan.packPos))
+    if (pos >= 0) {
+      if (packed >= 0)
+        return false;
+      packed = k;
+    }
+  if (packed < 0 || plan.vStride[1 - packed] != 0)
+    return false;
+  // The innermost reduction loop the tiles run (the emitter's loops are in
+  // dim order, unrolled ones inside each step).
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  std::optional<unsigned> pair;
+  for (unsigned d = 0; d < iterators.size(); ++d)
+    if (iterators[d] == utils::IteratorType::reduction &&
+        !isUnrolledReduction(op, plan, d))
+      pair = d;
+  if (!pair || plan.sizes[*pair] % 2)
+    return false;
+  // The packed input indexes it by itself, at one index (halved in the
+  // panels).
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperands()[packed]);
+  std::optional<unsigned> pos =
+      map.getResultPosition(getAffineDimExpr(*pair, op.getContext()));
+  if (!pos || (int)*pos == plan.packPos[packed])
+    return false;
+  for (auto [i, e] : llvm::enumerate(map.getResults()))
+    if (i != *pos && e.isFunctionOfDim(*pair))
+      return false;
+  plan.pairDim = *pair;
+  plan.pairPos = *pos;
+  return true;
+}
+
 /// Whether elementwise op `fused` (whose loops are the output's dims) can
 /// be evaluated on the vectors of `plan`: each buffer it reads is read at
 /// a permutation of the output's indices that skips vDim (a broadcast

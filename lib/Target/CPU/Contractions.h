@@ -12,6 +12,7 @@
 #ifndef TCC_LIB_TARGET_CPU_CONTRACTIONS_H
 #define TCC_LIB_TARGET_CPU_CONTRACTIONS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -63,6 +64,20 @@ struct TilePlan {
   /// when the op runs in a loop of its kernel, an RNN's step, over panels
   /// that stay in L2 from one trip to the next).
   bool prefetchPanels = true;
+  /// With bf16 products (tcc compile --precision bf16): the reduction loop
+  /// whose consecutive pairs of terms each step multiplies and adds with
+  /// one bf16 dot product (vdpbf16ps) per accumulator, or -1 for f32 FMAs.
+  /// The loop steps by 2; the packed input's panels hold bf16 pairs
+  /// [ceil(N / width), the other dims (that loop's halved)..., width, 2],
+  /// and the broadcast input's two scalars are rounded to bf16 in each
+  /// step.
+  int pairDim = -1;
+  /// The packed input's index that pairDim indexes (with pairDim set).
+  int pairPos = -1;
+  /// With pairDim: the broadcast input rounded to bf16 before the op (same
+  /// shape, identity layout; BF16Scratch), or null where each step rounds
+  /// its scalars.
+  mlir::Value pairCopy;
 };
 
 /// Rows of a strided output tile transposed in registers together: 8x8
@@ -78,6 +93,19 @@ constexpr int64_t kMaxUnrolledReduction = 7;
 std::optional<TilePlan>
 planTiles(mlir::linalg::LinalgOp op, int64_t lanes, int64_t accumulators,
           int64_t l2Bytes, llvm::function_ref<bool(mlir::Value)> isConstant);
+
+/// Whether reduction dim `d` of `op` is unrolled inside each step of the
+/// tiles of `plan`: a short one (a kernel's rows) that an input indexes
+/// together with the unrolled output dim, as a depthwise convolution's
+/// input row oh + kh.
+bool isUnrolledReduction(mlir::linalg::LinalgOp op, const TilePlan &plan,
+                         unsigned d);
+
+/// Sets plan.pairDim and plan.pairPos where `op`'s products can be bf16
+/// pairs: one input read from packed panels, the other broadcast, and an
+/// innermost reduction loop (not unrolled) of even length that the packed
+/// input indexes by itself. Returns whether it did.
+bool planPairs(mlir::linalg::LinalgOp op, TilePlan &plan);
 
 /// Whether elementwise op `fused` can be evaluated on the vectors of
 /// `plan` (ContractionPlan.cpp says when).
@@ -108,6 +136,32 @@ public:
 private:
   struct Impl;
   std::unique_ptr<Impl> impl;
+};
+
+/// Rounds the broadcast inputs of bf16-paired ops to bf16 once per op,
+/// into a scratch region after the workspace @main's plan made: each step
+/// then broadcasts a pair from memory (vdpbf16ps's embedded broadcast)
+/// instead of rounding it (vcvtneps2bf16 and a shuffle per row, on the
+/// ports the dot products use). ResNet-50 --precision bf16, 1 thread, tcc
+/// bench (20 runs, medians): 46.5 ms rounding in each step, 38.0 ms from
+/// the scratch (fp32: 66.5 ms). One region serves every op: a kernel's
+/// ops run one after another, and the kernels one at a time.
+class BF16Scratch {
+public:
+  explicit BF16Scratch(mlir::ModuleOp module) : module(module) {}
+  /// Sets plan.pairCopy to `op`'s broadcast input rounded into the scratch
+  /// (a new argument of its kernel, a view of the workspace at its call),
+  /// the rounding emitted before `op`. Changes nothing where it cannot
+  /// (the input is not a static contiguous f32 buffer of whole vectors, the
+  /// kernel has not exactly one call, from a function with a workspace).
+  void round(mlir::RewriterBase &b, mlir::linalg::LinalgOp op, TilePlan &plan);
+  /// Grows each workspace the scratch views by the largest scratch.
+  void growWorkspaces();
+
+private:
+  mlir::ModuleOp module;
+  int64_t largest = 0;
+  llvm::SmallVector<mlir::func::FuncOp> callers;
 };
 
 /// Emits the loop nest of `op` as `plan` tiles it, at b's insertion point,

@@ -403,6 +403,10 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
      << "#include <tcc/runtime.h>\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   os << "#define " << upper << "_WORKSPACE_SIZE " << workspaceSize << "\n\n";
+  os << "/* The precision of the products of matmuls and convolutions "
+     << "against weights\n   (tcc compile --precision): \"fp32\", or "
+     << "\"bf16\" (bf16 pairs summed in fp32). */\n#define " << upper
+     << "_PRECISION \"" << sig.precision << "\"\n\n";
   if (!sig.gpuArch.empty())
     os << "/* The GPU architecture the kernels were compiled for. */\n#define "
        << upper << "_GPU_ARCH \"" << sig.gpuArch << "\"\n\n";

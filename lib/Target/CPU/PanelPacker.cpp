@@ -28,6 +28,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/SaveAndRestore.h"
 
+#include <cstring>
 #include <map>
 
 using namespace mlir;
@@ -107,6 +108,17 @@ std::optional<FloatData> floatData(Attribute value, int64_t numElements) {
   return result;
 }
 
+/// `value` rounded to the nearest bf16 (ties to even; a NaN stays a quiet
+/// NaN), as its bits.
+uint16_t roundToBF16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7fffffff) > 0x7f800000)
+    return (bits >> 16) | 0x40;
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return bits >> 16;
+}
+
 } // namespace
 
 struct PanelPacker::Impl {
@@ -143,17 +155,21 @@ struct PanelPacker::Impl {
             order.push_back(i);
         }
       ConstantView view = constantGlobal(in->get(), symbols);
-      memref::GlobalOp panels = packedGlobal(view, type, pos, order, width);
+      int pairPos = plan.pairDim >= 0 ? plan.pairPos : -1;
+      memref::GlobalOp panels =
+          packedGlobal(view, type, pos, order, width, pairPos);
       SmallVector<int64_t> shape{
           (int64_t)llvm::divideCeil(type.getShape()[pos], width)};
       for (int64_t d : order)
-        shape.push_back(type.getDimSize(d));
-      shape.push_back(width);
+        shape.push_back(d == pairPos ? type.getDimSize(d) / 2
+                                     : type.getDimSize(d));
+      shape.push_back(pairPos >= 0 ? 2 * width : width);
       OpBuilder b(op);
       auto flat = memref::GetGlobalOp::create(b, op.getLoc(), panels.getType(),
                                               panels.getSymName());
       plan.packed.back() = memref::ExpandShapeOp::create(
-          b, op.getLoc(), MemRefType::get(shape, b.getF32Type()), flat,
+          b, op.getLoc(),
+          MemRefType::get(shape, panels.getType().getElementType()), flat,
           tcc::wholeShapeGroup(shape.size()));
       replaced.insert(view.global);
     }
@@ -177,14 +193,17 @@ private:
   /// The panels of `view` read as `type`, split along dim `pos` into
   /// panels of `width`, its other dims in `order`: panels[t][i...][w] =
   /// data[the index with dim pos = t * width + w and dim order[j] = i[j]],
-  /// zero past the end of dim `pos`.
+  /// zero past the end of dim `pos`. With `pairPos` (>= 0, one of `order`)
+  /// the elements are bf16 (rounded to nearest even) in pairs along that
+  /// dim: panels[t][i...][2 * w + e] at its index 2 * i[j] + e.
   memref::GlobalOp packedGlobal(ConstantView view, MemRefType type, int pos,
-                                ArrayRef<int64_t> order, int64_t width) {
+                                ArrayRef<int64_t> order, int64_t width,
+                                int pairPos) {
     memref::GlobalOp global = view.global;
     std::string key;
     llvm::raw_string_ostream os(key);
     os << global.getSymName() << "_" << view.offset << "_" << pos << "_"
-       << width << "_" << type;
+       << width << "_" << type << "_" << pairPos;
     for (int64_t d : order)
       os << "_" << d;
     memref::GlobalOp &result = cache[key];
@@ -196,30 +215,56 @@ private:
     FloatData data = *floatData(*global.getInitialValue(),
                                 global.getType().getNumElements());
     std::vector<float> out(count * type.getNumElements() / n * width, 0.0f);
+    // One step of the walk over the other dims: a pair of the paired
+    // dim's indices at a time.
+    SmallVector<int64_t> extents, steps;
+    for (int64_t d : order) {
+      bool paired = d == pairPos;
+      extents.push_back(paired ? shape[d] / 2 : shape[d]);
+      steps.push_back(paired ? 2 * strides[d] : strides[d]);
+    }
+    int64_t group = pairPos >= 0 ? 2 : 1;
+    int64_t second = pairPos >= 0 ? strides[pairPos] : 0;
     float *dst = out.data();
     SmallVector<int64_t> at(order.size(), 0);
     for (int64_t t = 0; t < count; ++t)
       for (bool more = true; more;) {
-        int64_t base = 0;
-        for (auto [d, i] : llvm::zip(order, at))
-          base += i * strides[d];
+        int64_t base = view.offset;
+        for (auto [step, i] : llvm::zip(steps, at))
+          base += i * step;
         for (int64_t w = 0; w < width && t * width + w < n; ++w)
-          dst[w] = data[view.offset + base + (t * width + w) * strides[pos]];
-        dst += width;
+          for (int64_t e = 0; e < group; ++e)
+            dst[w * group + e] =
+                data[base + e * second + (t * width + w) * strides[pos]];
+        dst += width * group;
         // The next index of the other dims, the last fastest.
         more = false;
         for (int64_t j = at.size() - 1; j >= 0 && !more; --j)
-          if (++at[j] < shape[order[j]])
+          if (++at[j] < extents[j])
             more = true;
           else
             at[j] = 0;
       }
     OpBuilder b(global);
-    auto flatType = MemRefType::get({(int64_t)out.size()}, b.getF32Type());
+    Type elementType = b.getF32Type();
     std::string name = (global.getSymName() + "_panels").str();
+    AsmResourceBlob values;
+    if (pairPos >= 0) {
+      elementType = b.getBF16Type();
+      name += "_bf16";
+      std::vector<uint16_t> halves(out.size());
+      for (auto [half, value] : llvm::zip(halves, out))
+        half = roundToBF16(value);
+      values = HeapAsmResourceBlob::allocateAndCopyInferAlign(
+          ArrayRef<uint16_t>(halves));
+    } else {
+      values =
+          HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(out));
+    }
+    auto flatType = MemRefType::get({(int64_t)out.size()}, elementType);
     auto value = DenseResourceElementsAttr::get(
-        RankedTensorType::get(flatType.getShape(), b.getF32Type()), name,
-        HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(out)));
+        RankedTensorType::get(flatType.getShape(), elementType), name,
+        std::move(values));
     result = memref::GlobalOp::create(
         b, global.getLoc(), name, b.getStringAttr("private"), flatType, value,
         /*constant=*/true, b.getI64IntegerAttr(64));

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
@@ -89,14 +90,19 @@ public:
   TileEmitter(RewriterBase &b, linalg::LinalgOp op, const TilePlan &plan,
               linalg::LinalgOp init, linalg::LinalgOp epilogue, int64_t l2Bytes)
       : b(b), op(op), plan(plan), loc(op.getLoc()),
-        vecType(VectorType::get({plan.lanes}, b.getF32Type())), init(init),
-        epilogue(epilogue), l2Bytes(l2Bytes) {
+        vecType(VectorType::get({plan.lanes}, b.getF32Type())),
+        pairType(VectorType::get({2 * plan.lanes}, b.getBF16Type())),
+        paired(plan.pairDim >= 0), init(init), epilogue(epilogue),
+        l2Bytes(l2Bytes) {
     for (unsigned d = 0; d < plan.sizes.size(); ++d) {
       bool parallel =
           op.getIteratorTypesArray()[d] == utils::IteratorType::parallel;
       if (d == plan.vDim || d == plan.uDim)
         continue;
-      if (!parallel && isUnrolledReduction(d))
+      // An unrolled reduction's rows for (row, kh) repeat for every row +
+      // kh that is equal: each is loaded once per step instead of once per
+      // (row, kh).
+      if (!parallel && isUnrolledReduction(op, plan, d))
         unrolled.push_back(d);
       else
         (parallel ? outer : reductions).push_back(d);
@@ -140,21 +146,6 @@ public:
   }
 
 private:
-  /// Whether reduction dim `d` is unrolled inside each step: a short one
-  /// (a kernel's rows) that an input indexes together with the unrolled
-  /// output dim, as a depthwise convolution's input row oh + kh. Its rows
-  /// for (row, kh) repeat for every row + kh that is equal: each is loaded
-  /// once per step instead of once per (row, kh).
-  bool isUnrolledReduction(unsigned d) {
-    if (!plan.uDim || plan.sizes[d] > kMaxUnrolledReduction)
-      return false;
-    for (OpOperand *in : op.getDpsInputOperands())
-      for (AffineExpr e : op.getMatchingIndexingMap(in).getResults())
-        if (e.isFunctionOfDim(d) && e.isFunctionOfDim(*plan.uDim))
-          return true;
-    return false;
-  }
-
   /// Marks `loop` (of `trips` iterations) `tcc.parallel` when it is the
   /// outermost loop worth splitting over threads (tcc-parallelize-loops);
   /// returns whether the loops inside it are then below a parallel one.
@@ -556,6 +547,53 @@ private:
     return vector::ShuffleOp::create(b, loc, loaded, loaded, picks);
   }
 
+  /// Input `in`'s scalars at the current pair of pairDim's indices (row
+  /// `row` and vector `vec` of the tile) rounded to bf16 and broadcast as
+  /// pairs: a vector of 2 * lanes bf16 (from plan.pairCopy where the op's
+  /// input was rounded before it).
+  Value broadcastPair(OpOperand *in, int64_t row, int64_t vec) {
+    unsigned d = plan.pairDim;
+    Value first = dims[d];
+    SmallVector<Value> idx = indices(in, row, vec);
+    Value source = plan.pairCopy ? plan.pairCopy : in->get();
+    auto pairType2 =
+        VectorType::get({2}, plan.pairCopy ? b.getBF16Type() : b.getF32Type());
+    Value pair;
+    AffineMap map = op.getMatchingIndexingMap(in);
+    if (map.getResults().back() == b.getAffineDimExpr(d)) {
+      // Adjacent in memory: one load.
+      pair = vector::LoadOp::create(b, loc, pairType2, source, idx);
+    } else {
+      dims[d] = arith::AddIOp::create(b, loc, first, index(1));
+      SmallVector<Value> idx2 = indices(in, row, vec);
+      dims[d] = first;
+      pair = vector::FromElementsOp::create(
+          b, loc, pairType2,
+          ValueRange{memref::LoadOp::create(b, loc, source, idx),
+                     memref::LoadOp::create(b, loc, source, idx2)});
+    }
+    if (plan.pairCopy) {
+      // Rounded before the op (BF16Scratch): a 4-byte broadcast.
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), pair);
+      Value splat = vector::BroadcastOp::create(
+          b, loc, VectorType::get({plan.lanes}, b.getI32Type()), word);
+      return vector::BitCastOp::create(b, loc, pairType, splat);
+    }
+    // Rounded by vcvtneps2bf16 (8 lanes at least; arith.truncf became
+    // LLVM's 8-instruction integer rounding sequence).
+    Value eight = vector::ShuffleOp::create(
+        b, loc, pair, pair, ArrayRef<int64_t>{0, 1, 0, 1, 0, 1, 0, 1});
+    Value halves = x86vector::CvtPackedF32ToBF16Op::create(
+        b, loc, VectorType::get({8}, b.getBF16Type()), eight);
+    Value words = vector::BitCastOp::create(
+        b, loc, VectorType::get({4}, b.getI32Type()), halves);
+    Value word = vector::ExtractOp::create(b, loc, words, 0);
+    Value splat = vector::BroadcastOp::create(
+        b, loc, VectorType::get({plan.lanes}, b.getI32Type()), word);
+    return vector::BitCastOp::create(b, loc, pairType, splat);
+  }
+
   /// One tile of `rows` x `width` output elements (width <= vectors *
   /// lanes; a narrower tile is masked).
   void emitTile(int64_t rows, int64_t width) {
@@ -601,6 +639,10 @@ private:
       inner *= plan.sizes[reductions[i]];
     }
     int64_t blockSteps = std::max<int64_t>(1, kReductionBlock / inner);
+    // A loop over bf16 pairs steps by 2, its blocks whole pairs.
+    auto stepOf = [&](unsigned d) { return (int)d == plan.pairDim ? 2 : 1; };
+    if (blocked < reductions.size() && stepOf(reductions[blocked]) == 2)
+      blockSteps = std::max<int64_t>(2, blockSteps / 2 * 2);
     // Nested loops over `ds` carrying `accs`, each yielding the next's
     // results; the insertion point ends in the innermost body.
     auto openLoops = [&](ArrayRef<unsigned> ds, Value blockStart,
@@ -610,7 +652,7 @@ private:
         bool first = loops.empty() && blockStart;
         auto [lo, hi] =
             first ? std::make_pair(blockStart, blockEnd) : reductionBounds(d);
-        auto loop = scf::ForOp::create(b, loc, lo, hi, index(1), accs);
+        auto loop = scf::ForOp::create(b, loc, lo, hi, index(stepOf(d)), accs);
         if (!loops.empty())
           scf::YieldOp::create(b, loc, loop.getResults());
         b.setInsertionPointToStart(loop.getBody());
@@ -682,10 +724,13 @@ private:
             arith::DivUIOp::create(b, loc, dims[plan.vDim], index(width));
         SmallVector<Value> moved{panel};
         for (int64_t d : plan.packOrder[k])
-          moved.push_back(idx[d]);
-        moved.push_back(index(vec * plan.lanes));
+          moved.push_back(d == plan.pairPos && paired
+                              ? arith::ShRUIOp::create(b, loc, idx[d], index(1))
+                              : idx[d]);
+        moved.push_back(index(vec * plan.lanes * (paired ? 2 : 1)));
         idx = std::move(moved);
-        value = vector::LoadOp::create(b, loc, vecType, panels, idx);
+        value = vector::LoadOp::create(b, loc, paired ? pairType : vecType,
+                                       panels, idx);
         // The next panel, into cache ahead of its first tile: weights too
         // big to stay in cache between runs come from memory. Where every
         // tile reads the whole panel, the tiles of one panel share out the
@@ -733,6 +778,8 @@ private:
         }
       } else if (step) {
         value = loadVector(in->get(), idx, step, validLanes(v));
+      } else if (paired) {
+        value = broadcastPair(in, row, vec);
       } else {
         Value scalar = memref::LoadOp::create(b, loc, in->get(), idx);
         value = vector::BroadcastOp::create(b, loc, vecType, scalar);
@@ -750,10 +797,18 @@ private:
         dims[unrolled[i]] = index(unrolledAt[i]);
       }
       for (int64_t r = 0; r < rows; ++r)
-        for (int64_t v = 0; v < vectors; ++v)
-          next[r * vectors + v] = vector::FMAOp::create(
-              b, loc, operandValue(0, r, v), operandValue(1, r, v),
-              next[r * vectors + v]);
+        for (int64_t v = 0; v < vectors; ++v) {
+          Value &acc = next[r * vectors + v];
+          // The second operand first (a matmul's row of B, then A's
+          // broadcast scalar), the order the loads have always had.
+          Value rhs = operandValue(1, r, v);
+          Value lhs = operandValue(0, r, v);
+          acc =
+              paired
+                  ? x86vector::DotBF16Op::create(b, loc, vecType, acc, lhs, rhs)
+                        .getResult()
+                  : vector::FMAOp::create(b, loc, lhs, rhs, acc).getResult();
+        }
     }
 
     // Closes the loops `openLoops` made (yielding `next` from the innermost
@@ -982,6 +1037,9 @@ private:
   const TilePlan &plan;
   Location loc;
   VectorType vecType;
+  /// With bf16 pairs (plan.pairDim): a vector of 2 * lanes bf16.
+  VectorType pairType;
+  bool paired;
   SmallVector<unsigned> outer, reductions;
   /// Reduction dims unrolled inside each step (isUnrolledReduction).
   SmallVector<unsigned> unrolled;

@@ -19,10 +19,11 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/IR/PatternMatch.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -310,10 +311,14 @@ struct VectorizeContractions
     std::vector<std::pair<linalg::LinalgOp, TilePlan>> work;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (std::optional<TilePlan> plan =
-              planTiles(op, lanes, accumulators, l2Bytes, isPackable))
+              planTiles(op, lanes, accumulators, l2Bytes, isPackable)) {
+        if (bf16)
+          (void)planPairs(op, *plan);
         work.push_back({op, std::move(*plan)});
+      }
     });
     IRRewriter rewriter(&getContext());
+    BF16Scratch scratch(getOperation());
     for (auto &[op, plan] : work) {
       // The output init and epilogue tcc-outline-kernels put beside it
       // (before packing puts the panels' views in between).
@@ -326,6 +331,7 @@ struct VectorizeContractions
       linalg::LinalgOp init = neighbour(op->getPrevNode(), tcc::attr::kEpilogueInit);
       linalg::LinalgOp epilogue = neighbour(op->getNextNode(), tcc::attr::kEpilogue);
       packer.pack(op, plan);
+      scratch.round(rewriter, op, plan);
       if (auto kernel = op->getParentOfType<func::FuncOp>())
         kernel->setAttr(tcc::attr::kRegisterTiled, rewriter.getUnitAttr());
       rewriter.setInsertionPoint(op);
@@ -347,6 +353,7 @@ struct VectorizeContractions
         }
     }
     packer.eraseUnused();
+    scratch.growWorkspaces();
   }
 };
 

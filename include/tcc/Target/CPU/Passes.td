@@ -159,7 +159,21 @@ def VectorizeContractions
     and the number of blocks, not the whole reduction), so the result
     does not depend on the tiling. The outermost tile loop of two or more
     iterations of an op of at least 2^17 multiply-adds is marked
-    `tcc.parallel` for tcc-parallelize-loops. Ops that do not fit (other bodies, dynamic shapes, an
+    `tcc.parallel` for tcc-parallelize-loops.
+
+    With `bf16`, an op whose packed input is read along the vector and
+    whose other input is broadcast, with an innermost reduction loop of
+    even length that the packed input indexes by itself, takes that loop
+    two terms a step: its panels hold bf16 pairs (rounded to nearest even
+    at compile time), the broadcast input is rounded to bf16 once before
+    the op, into a new argument of its kernel that the caller passes as a
+    view past the end of its workspace (`tcc.workspace_size` grows by the
+    largest; where the kernel has no single call from a function with a
+    workspace, each step rounds its scalars instead), and each accumulator
+    takes one `x86vector.avx512.dot` (vdpbf16ps: both products summed in
+    f32). Other ops stay f32.
+
+    Ops that do not fit (other bodies, dynamic shapes, an
     operand walked along `v` outside its last dim that is not constant, an
     output that is also an input) are left as they are.
   }];
@@ -170,8 +184,13 @@ def VectorizeContractions
            "Vector registers of the target">,
     Option<"l2Bytes", "l2-bytes", "int64_t", "524288",
            "Bytes of the target's L2 cache (one core's)">,
+    Option<"bf16", "bf16", "bool", "false",
+           "Products of bf16 pairs with f32 sums (x86vector.avx512.dot, "
+           "vdpbf16ps) where one input is packed weights">,
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::x86vector::X86VectorDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::memref::MemRefDialect"];
