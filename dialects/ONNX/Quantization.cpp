@@ -1,6 +1,8 @@
 //===- Quantization.cpp - verifiers and shapes of quantization ops --------===//
 #include "dialects/ONNX/OpUtils.h"
 
+#include "llvm/ADT/SmallString.h"
+
 using namespace mlir;
 using namespace tcc::onnx;
 using namespace tcc::onnx::detail;
@@ -55,6 +57,64 @@ static LogicalResult verifyQuantParams(Op op, Value input, Value scale,
   return success();
 }
 
+/// A zero point (none allowed) of `data`'s element type.
+static LogicalResult verifyZeroPointType(Operation *op, Value zeroPoint,
+                                         Value data, StringRef zpName,
+                                         StringRef dataName) {
+  if (isa<NoneType>(zeroPoint.getType()) ||
+      getElementTypeOrSelf(zeroPoint) == getElementTypeOrSelf(data))
+    return success();
+  return op->emitOpError() << "expects " << zpName << " of " << dataName
+                           << "'s element type " << getElementTypeOrSelf(data)
+                           << ", got " << getElementTypeOrSelf(zeroPoint);
+}
+
+/// A scale that is a constant holds finite values > 0: with 0, a negative
+/// value, an infinity or a NaN, quantizing divides by zero or flips signs.
+/// Scales computed in the graph are not checked.
+static LogicalResult verifyScaleValues(Operation *op, Value scale,
+                                       StringRef name) {
+  ElementsAttr attr = constantAttr(scale);
+  if (!attr || !isa<FloatType>(attr.getElementType()))
+    return success();
+  auto values = attr.tryGetValues<APFloat>();
+  if (!values)
+    return success();
+  int64_t i = 0;
+  for (APFloat v : *values) {
+    if (v.isFinite() && !v.isZero() && !v.isNegative()) {
+      ++i;
+      continue;
+    }
+    SmallString<16> text;
+    v.toString(text);
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "expects " << name
+                              << " to be finite and > 0, got " << text;
+    if (attr.getNumElements() > 1)
+      diag << " at index " << i;
+    return diag;
+  }
+  return success();
+}
+
+/// A constant zero point of an int32 tensor is 0 (ONNX: int32 has none).
+static LogicalResult verifyInt32ZeroPoint(Operation *op, Value zeroPoint,
+                                          StringRef name) {
+  ElementsAttr attr = constantAttr(zeroPoint);
+  if (!attr || !attr.getElementType().isInteger(32))
+    return success();
+  auto values = attr.tryGetValues<APInt>();
+  if (!values)
+    return success();
+  for (APInt v : *values)
+    if (!v.isZero())
+      return op->emitOpError()
+             << "expects " << name << " of an int32 tensor to be 0, got "
+             << v.getSExtValue();
+  return success();
+}
+
 /// The quantized type: the zero point's, else `output_dtype`, else uint8.
 static Type quantizedType(QuantizeLinearOp op) {
   MLIRContext *ctx = op.getContext();
@@ -80,6 +140,8 @@ LogicalResult QuantizeLinearOp::verify() {
   if (!out || !(out.isInteger(8) || out.isInteger(16)))
     return emitOpError() << "to this type is not supported yet (8- and "
                          << "16-bit integers are)";
+  if (failed(verifyScaleValues(*this, getYScale(), "y_scale")))
+    return failure();
   return verifyQuantParams(*this, getX(), getYScale(), getYZeroPoint(),
                            getBlockSize());
 }
@@ -89,6 +151,11 @@ LogicalResult DequantizeLinearOp::verify() {
   if (!in.isInteger(8) && !in.isInteger(16) && !in.isInteger(32))
     return emitOpError() << "from " << in << " is not supported yet "
                          << "(8-, 16- and 32-bit integers are)";
+  if (failed(verifyZeroPointType(*this, getXZeroPoint(), getX(), "x_zero_point",
+                                 "x")) ||
+      failed(verifyInt32ZeroPoint(*this, getXZeroPoint(), "x_zero_point")) ||
+      failed(verifyScaleValues(*this, getXScale(), "x_scale")))
+    return failure();
   return verifyQuantParams(*this, getX(), getXScale(), getXZeroPoint(),
                            getBlockSize());
 }
@@ -136,18 +203,6 @@ static bool isInt8(Value v) { return getElementTypeOrSelf(v).isInteger(8); }
 static bool isPerTensor(Value v) {
   auto shape = rankedShape(v);
   return !shape || llvm::all_of(*shape, [](int64_t d) { return d == 1; });
-}
-
-/// A zero point (none allowed) of `data`'s element type.
-static LogicalResult verifyZeroPointType(Operation *op, Value zeroPoint,
-                                         Value data, StringRef zpName,
-                                         StringRef dataName) {
-  if (isa<NoneType>(zeroPoint.getType()) ||
-      getElementTypeOrSelf(zeroPoint) == getElementTypeOrSelf(data))
-    return success();
-  return op->emitOpError() << "expects " << zpName << " of " << dataName
-                           << "'s element type " << getElementTypeOrSelf(data)
-                           << ", got " << getElementTypeOrSelf(zeroPoint);
 }
 
 /// A float scale holding one value.
@@ -209,7 +264,10 @@ LogicalResult QLinearMatMulOp::verify() {
                                  "b")) ||
       failed(verifyRequantization(*this, getAScale(), "a_scale", getYScale(),
                                   getYZeroPoint())) ||
-      failed(verifyPerTensorScale(*this, getBScale(), "b_scale")))
+      failed(verifyPerTensorScale(*this, getBScale(), "b_scale")) ||
+      failed(verifyScaleValues(*this, getAScale(), "a_scale")) ||
+      failed(verifyScaleValues(*this, getBScale(), "b_scale")) ||
+      failed(verifyScaleValues(*this, getYScale(), "y_scale")))
     return failure();
   for (Value zp : {getAZeroPoint(), getBZeroPoint()})
     if (!isa<NoneType>(zp.getType()) && !isPerTensor(zp))
@@ -263,7 +321,10 @@ LogicalResult QLinearConvOp::verify() {
     return emitOpError() << "expects a float w_scale";
   if (failed(
           verifyPerChannel(*this, getWZeroPoint(), getW(), "w_zero_point")) ||
-      failed(verifyPerChannel(*this, getWScale(), getW(), "w_scale")))
+      failed(verifyPerChannel(*this, getWScale(), getW(), "w_scale")) ||
+      failed(verifyScaleValues(*this, getXScale(), "x_scale")) ||
+      failed(verifyScaleValues(*this, getWScale(), "w_scale")) ||
+      failed(verifyScaleValues(*this, getYScale(), "y_scale")))
     return failure();
   if (!isa<NoneType>(getB().getType()) &&
       !getElementTypeOrSelf(getB()).isInteger(32))

@@ -1669,7 +1669,30 @@ BAD_ATTENTION = [
 ]
 
 
-BAD += [external_escape, external_absolute, external_short]
+def quant_zero_scale():
+    # A constant y_scale of 0: quantizing would divide by zero.
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], name="quant0")]
+    return model("quant_zero_scale", nodes, [vi("x", [1, 4])],
+                 [vi("y", [1, 4], TensorProto.UINT8)],
+                 [init("s", np.array(0.0, np.float32)), init("z", np.array(3, np.uint8))])
+
+
+def qconv_negative_scale():
+    # A per-channel w_scale with a negative entry.
+    u8 = TensorProto.UINT8
+    nodes = [helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz"], ["y"],
+                              name="qconv0")]
+    return model("qconv_negative_scale", nodes, [vi("x", [1, 1, 3, 3], u8)],
+                 [vi("y", [1, 2, 2, 2], u8)],
+                 [init("xs", np.array(0.1, np.float32)), init("xz", np.array(3, np.uint8)),
+                  init("w", np.ones((2, 1, 2, 2), np.uint8)),
+                  init("ws", np.array([0.5, -0.25], np.float32)),
+                  init("wz", np.array(0, np.uint8)), init("ys", np.array(0.2, np.float32)),
+                  init("yz", np.array(5, np.uint8))])
+
+
+BAD += [external_escape, external_absolute, external_short, quant_zero_scale,
+        qconv_negative_scale]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
         linear_attention_heads, linear_attention_decay, flex_heads, flex_mod_inputs, flex_mod_shape,

@@ -2041,3 +2041,59 @@ func.func @nms_center(%b: tensor<1x6x4xf32>, %s: tensor<1x1x6xf32>) -> tensor<*x
   %0 = onnx.NonMaxSuppression %b, %s, %none, %none, %none {center_point_box = 2 : i64} : (tensor<1x6x4xf32>, tensor<1x1x6xf32>, none, none, none) -> tensor<*xi64>
   return %0 : tensor<*xi64>
 }
+// -----
+// Constant scales are finite and > 0 (quantizing divides by them); a
+// constant zero point of an int32 tensor is 0; a zero point has the data's
+// type.
+func.func @quantize_zero_scale(%x: tensor<4xf32>) -> tensor<*xui8> {
+  %s = onnx.Constant dense<0.0> : tensor<f32>
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects y_scale to be finite and > 0, got 0}}
+  %0 = onnx.QuantizeLinear %x, %s, %none : (tensor<4xf32>, tensor<f32>, none) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
+// -----
+func.func @dequantize_negative_channel_scale(%x: tensor<2x4xui8>) -> tensor<*xf32> {
+  %s = onnx.Constant dense<[1.0, 2.0, -1.0, 1.0]> : tensor<4xf32>
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects x_scale to be finite and > 0, got -1 at index 2}}
+  %0 = onnx.DequantizeLinear %x, %s, %none {axis = 1 : i64} : (tensor<2x4xui8>, tensor<4xf32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dequantize_nan_scale(%x: tensor<4xui8>) -> tensor<*xf32> {
+  %s = onnx.Constant dense<0x7FC00000> : tensor<f32>
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects x_scale to be finite and > 0, got NaN}}
+  %0 = onnx.DequantizeLinear %x, %s, %none : (tensor<4xui8>, tensor<f32>, none) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dequantize_int32_zero_point(%x: tensor<4xi32>) -> tensor<*xf32> {
+  %s = onnx.Constant dense<0.5> : tensor<f32>
+  %z = onnx.Constant dense<3> : tensor<i32>
+  // expected-error @+1 {{expects x_zero_point of an int32 tensor to be 0, got 3}}
+  %0 = onnx.DequantizeLinear %x, %s, %z : (tensor<4xi32>, tensor<f32>, tensor<i32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @dequantize_zero_point_type(%x: tensor<4xui8>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects x_zero_point of x's element type 'ui8', got 'i8'}}
+  %0 = onnx.DequantizeLinear %x, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<i8>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+// -----
+func.func @qlinearmatmul_inf_scale(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>, %s: tensor<f32>, %z: tensor<i8>) -> tensor<*xi8> {
+  %inf = onnx.Constant dense<0x7F800000> : tensor<f32>
+  // expected-error @+1 {{expects y_scale to be finite and > 0, got +Inf}}
+  %0 = onnx.QLinearMatMul %a, %s, %z, %b, %s, %z, %inf, %z : (tensor<2x4xi8>, tensor<f32>, tensor<i8>, tensor<4x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<i8>) -> tensor<*xi8>
+  return %0 : tensor<*xi8>
+}
+// -----
+func.func @qlinearconv_zero_channel_scale(%x: tensor<1x1x3x3xui8>, %w: tensor<2x1x2x2xui8>, %s: tensor<f32>, %z: tensor<ui8>) -> tensor<*xui8> {
+  %ws = onnx.Constant dense<[0.5, 0.0]> : tensor<2xf32>
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects w_scale to be finite and > 0, got 0 at index 1}}
+  %0 = onnx.QLinearConv %x, %s, %z, %w, %ws, %z, %s, %z, %none : (tensor<1x1x3x3xui8>, tensor<f32>, tensor<ui8>, tensor<2x1x2x2xui8>, tensor<2xf32>, tensor<ui8>, tensor<f32>, tensor<ui8>, none) -> tensor<*xui8>
+  return %0 : tensor<*xui8>
+}
