@@ -49,6 +49,16 @@ static const char *cType(int dtype) {
   }
 }
 
+/// cType for a comment: "uint16_t (float16)", not a comment that would end
+/// the header's.
+static std::string commentType(int dtype) {
+  std::string t = cType(dtype);
+  if (size_t open = t.find(" /* "); open != std::string::npos)
+    t = t.substr(0, open) + " (" + t.substr(open + 4, t.size() - open - 7) +
+        ")";
+  return t;
+}
+
 static const char *dtypeEnum(int dtype) {
   switch (dtype) {
   case 1: return "TCC_DTYPE_F32";
@@ -347,9 +357,9 @@ void tcc::writeHeader(const ModelSignature &sig, StringRef name,
      << "; do not edit.\n *\n";
   auto describe = [&](const char *what, const std::vector<TensorSignature> &ts) {
     for (size_t i = 0; i < ts.size(); ++i) {
-      os << " *   " << what << " " << i << ": " << commentText(ts[i].name) << "  "
-         << cType(ts[i].dtype) << " [" << dimsString(ts[i], sig.batchDim)
-         << "]";
+      os << " *   " << what << " " << i << ": " << commentText(ts[i].name)
+         << "  " << commentType(ts[i].dtype) << " ["
+         << dimsString(ts[i], sig.batchDim) << "]";
       std::string pinned;
       for (size_t d = 0; d < ts[i].dimNames.size(); ++d)
         if (!ts[i].dimNames[d].empty() && !(d == 0 && ts[i].batchMultiple) &&
