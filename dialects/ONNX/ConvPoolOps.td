@@ -75,8 +75,10 @@ def ONNX_MaxPoolOp : ONNX_PoolOp<"MaxPool"> {
     dims column-major when storage_order is 1.
   }];
   // Indices is i64 once shapes are inferred.
-  let results = (outs FloatTensor:$Y, Optional<AnyTensor>:$Indices);
-  let arguments = (ins FloatTensor:$X,
+  // 8-bit integers (opset 12 on) are pooled in f32 (tcc-onnx-widen-half).
+  let results = (outs TensorOf<[AnyFloat, I8, UI8]>:$Y,
+                      Optional<AnyTensor>:$Indices);
+  let arguments = (ins TensorOf<[AnyFloat, I8, UI8]>:$X,
     DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
     DefaultValuedAttr<ONNX_I64Attr, "0">:$ceil_mode,
     OptionalAttr<DenseI64ArrayAttr>:$dilations,

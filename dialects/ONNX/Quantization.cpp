@@ -165,9 +165,21 @@ LogicalResult MatMulIntegerOp::verify() {
     if (!getElementTypeOrSelf(v).isInteger(8))
       return emitOpError() << "expects 8-bit integer operands";
   auto a = rankedShape(getA()), b = rankedShape(getB());
-  if (a && b && (a->size() != 2 || b->size() != 2))
-    return emitOpError() << "with operands of rank other than 2 is not "
-                         << "supported yet";
+  if (a && b && (a->size() < 2 || b->size() != 2))
+    return emitOpError() << "with a of rank below 2 or b of rank other than "
+                         << "2 is not supported yet, got a " << formatShape(*a)
+                         << " and b " << formatShape(*b);
+  if (a && b && !ShapedType::isDynamic(a->back()) &&
+      !ShapedType::isDynamic((*b)[0]) && a->back() != (*b)[0])
+    return emitOpError() << "expects a's last dim (" << a->back()
+                         << ") to equal b's first (" << (*b)[0] << ")";
+  if (a && a->size() > 2 && !isa<NoneType>(getAZeroPoint().getType())) {
+    auto z = rankedShape(getAZeroPoint());
+    if (z && llvm::any_of(*z, [](int64_t d) { return d != 1; }))
+      return emitOpError() << "with a of rank " << a->size()
+                           << " expects a per-tensor a_zero_point, got "
+                           << formatShape(*z);
+  }
   return success();
 }
 
@@ -190,7 +202,9 @@ LogicalResult MatMulIntegerOp::inferShapes() {
   auto a = rankedShape(getA()), b = rankedShape(getB());
   if (!a || !b)
     return keepUnranked(*this, elem);
-  return setShape(*this, {(*a)[0], (*b)[1]}, elem);
+  SmallVector<int64_t> shape(a->begin(), a->end() - 1);
+  shape.push_back((*b)[1]);
+  return setShape(*this, shape, elem);
 }
 
 //===----------------------------------------------------------------------===//

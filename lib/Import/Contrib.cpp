@@ -12,7 +12,8 @@
 //       s = input + skip + bias; LayerNormalization(s, gamma, beta, axis=-1)
 //       -> (output, mean?, inv_std_var?, s?)
 //   SkipSimplifiedLayerNormalization(input, skip, gamma, bias?; epsilon)
-//       s = input + skip + bias; RMSNormalization(s, gamma, axis=-1) -> (output, s at 3)
+//       s = input + skip + bias; RMSNormalization(s, gamma, axis=-1) ->
+//       (output, s at 3)
 //   SimplifiedLayerNormalization(X, scale; axis, epsilon)
 //       RMSNormalization(X, scale)
 //   FusedMatMul(A, B; alpha, transA, transB)
@@ -39,6 +40,24 @@
 //       value of rank 4 are merged to rank 3 first)
 //   where the mask is additive, 0 for a kept key and mask_filter_value
 //   (-10000) for a masked one, as onnxruntime's CPU kernels build it.
+//
+// the quantized com.microsoft ops of onnxruntime's QOperator format, each
+// in float between DequantizeLinear and QuantizeLinear (DQ(x) = (x - zp) *
+// scale; a missing zero point is 0 of x's type, the output's of the first
+// input's), as onnxruntime's CPU kernels compute them:
+//
+//   QLinearAdd(A, As, Az?, B, Bs, Bz?, Cs, Cz?)      Q(DQ(A) + DQ(B))
+//   QLinearMul(A, As, Az?, B, Bs, Bz?, Cs, Cz?)      Q(DQ(A) * DQ(B))
+//   QLinearGlobalAveragePool(X, Xs, Xz?, Ys, Yz?; channels_last)
+//       Q(GlobalAveragePool(DQ(X))) (channels_last: over the middle dims)
+//   QLinearConcat(Ys, Yz, (X_i, Xs_i, Xz_i)...; axis)  Q(Concat(DQ(X_i)))
+//   QGemm(A, As, Az, B, Bs, Bz, C?, Ys?, Yz?; alpha, transA, transB)
+//       Gemm(DQ(A), DQ(B), C * As * Bs; alpha, beta = alpha, transA,
+//       transB): Bs and Bz per tensor or per column of B'; C is the int32
+//       bias in the accumulator's scale; quantized by Ys, Yz when given,
+//       else float
+//   QLinearSigmoid(X, Xs, Xz?, Ys, Yz?)              Q(Sigmoid(DQ(X)))
+//   QLinearLeakyRelu(X, Xs, Xz?, Ys, Yz?; alpha)     Q(LeakyRelu(DQ(X)))
 //
 // and the default-domain ops ONNX defines by a function (opset 27), as
 // ONNX's own function bodies write them:
@@ -434,6 +453,110 @@ bool fusedGemm(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
               {"activation", "activation_alpha", "activation_beta",
                "activation_gamma"});
   return activate(f, x, activationOf(f), params, error);
+}
+
+/// DequantizeLinear(in(x), in(scale), in(zp) if given).
+std::string dequantize(Body &f, int x, int scale, int zp) {
+  std::vector<std::string> inputs = {Body::in(x), Body::in(scale)};
+  if (f.has(zp))
+    inputs.push_back(Body::in(zp));
+  return f.apply("DequantizeLinear", inputs);
+}
+
+/// QuantizeLinear(y, in(scale), in(zp), or a 0 of in(like)'s type) into
+/// output 0.
+void quantizeInto(Body &f, const std::string &y, int scale, int zp, int like) {
+  std::string zero =
+      f.has(zp) ? Body::in(zp)
+                : f.apply("CastLike", {f.scalarInt(0), Body::in(like)});
+  f.add("QuantizeLinear", {y, Body::in(scale), zero}, {Body::out(0)});
+}
+
+/// QLinearAdd and QLinearMul: A (0, 1, 2) op B (3, 4, 5) into C (6, 7).
+template <const char *Op>
+bool qlinearBinary(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
+  std::string y = f.apply(Op, {dequantize(f, 0, 1, 2), dequantize(f, 3, 4, 5)});
+  quantizeInto(f, y, 6, 7, 0);
+  return true;
+}
+constexpr char kAdd[] = "Add", kMul[] = "Mul";
+
+bool qlinearGlobalAveragePool(Body &f, llvm::ArrayRef<InputShape> shapes,
+                              std::string &error) {
+  std::string x = dequantize(f, 0, 1, 2);
+  std::string y;
+  if (f.intAttr("channels_last", 0)) {
+    // [N, spatial..., C]: the mean over the spatial dims, kept.
+    if (!shapes[0] || shapes[0]->size() < 3) {
+      error = "channels_last needs an input of known rank >= 3";
+      return false;
+    }
+    std::vector<int64_t> axes;
+    for (size_t d = 1; d + 1 < shapes[0]->size(); ++d)
+      axes.push_back(d);
+    y = f.apply("ReduceMean", {x, f.ints(axes)});
+  } else {
+    y = f.apply("GlobalAveragePool", {x});
+  }
+  quantizeInto(f, y, 3, 4, 0);
+  return true;
+}
+
+bool qlinearConcat(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
+  int n = f.node.input_size();
+  if (n < 5 || (n - 2) % 3) {
+    error = "expects Y_scale, Y_zero_point and (X, scale, zero point) "
+            "triples, got " +
+            std::to_string(n) + " inputs";
+    return false;
+  }
+  std::vector<std::string> parts;
+  for (int i = 2; i < n; i += 3)
+    parts.push_back(dequantize(f, i, i + 1, i + 2));
+  std::string y = f.temp();
+  Body::setInt(f.add("Concat", parts, {y}), "axis", f.intAttr("axis", 0));
+  quantizeInto(f, y, 0, 1, 2);
+  return true;
+}
+
+bool qgemm(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
+  int64_t transB = f.intAttr("transB", 0);
+  std::string a = dequantize(f, 0, 1, 2);
+  // B' = B or B^T: a per-column parameter runs along B's axis 1, or 0.
+  std::vector<std::string> bInputs = {Body::in(3), Body::in(4)};
+  if (f.has(5))
+    bInputs.push_back(Body::in(5));
+  std::string b = f.temp();
+  Body::setInt(f.add("DequantizeLinear", bInputs, {b}), "axis", transB ? 0 : 1);
+  std::vector<std::string> gemmInputs = {a, b};
+  if (f.has(6)) {
+    std::string scale = f.apply("Mul", {Body::in(1), Body::in(4)});
+    gemmInputs.push_back(
+        f.apply("Mul", {f.apply("CastLike", {Body::in(6), scale}), scale}));
+  }
+  float alpha = f.floatAttr("alpha", 1.0f);
+  std::string y = f.has(7) ? f.temp() : Body::out(0);
+  onnx::NodeProto &gemm = f.add("Gemm", gemmInputs, {y});
+  Body::setFloat(gemm, "alpha", alpha);
+  Body::setFloat(gemm, "beta", alpha);
+  Body::setInt(gemm, "transA", f.intAttr("transA", 0));
+  Body::setInt(gemm, "transB", transB);
+  if (f.has(7))
+    quantizeInto(f, y, 7, 8, 0);
+  return true;
+}
+
+bool qlinearSigmoid(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
+  quantizeInto(f, f.apply("Sigmoid", {dequantize(f, 0, 1, 2)}), 3, 4, 0);
+  return true;
+}
+
+bool qlinearLeakyRelu(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
+  std::string y = f.temp();
+  Body::setFloat(f.add("LeakyRelu", {dequantize(f, 0, 1, 2)}, {y}), "alpha",
+                 f.floatAttr("alpha", 0.01f));
+  quantizeInto(f, y, 3, 4, 0);
+  return true;
 }
 
 /// `x` by SiLU, computed in float as ONNX's function does.
@@ -1026,6 +1149,13 @@ const std::pair<const char *, Expander> kExpanders[] = {
     {"Attention", comAttention},
     {"MultiHeadAttention", multiHeadAttention},
     {"EmbedLayerNormalization", embedLayerNorm},
+    {"QLinearAdd", qlinearBinary<kAdd>},
+    {"QLinearMul", qlinearBinary<kMul>},
+    {"QLinearGlobalAveragePool", qlinearGlobalAveragePool},
+    {"QLinearConcat", qlinearConcat},
+    {"QLinearSigmoid", qlinearSigmoid},
+    {"QGemm", qgemm},
+    {"QLinearLeakyRelu", qlinearLeakyRelu},
 };
 
 } // namespace

@@ -66,6 +66,7 @@ def ONNXWidenHalf : Pass<"tcc-onnx-widen-half", "::mlir::func::FuncOp"> {
     operands are cast to f32 (half constants become f32 constants at
     compile time) and its half results cast back, so that its products and
     sums are f32 and its result is rounded to half as ONNX defines it.
+    A MaxPool of 8-bit integers pools their f32 values the same way (exact).
     onnxruntime's CPU provider rounds only where a chain of ops it runs in
     f32 ends; the two differ by a few half ulps. Ops that choose an element
     type (Cast, CastLike, constants, quantization, ops with a `dtype` or

@@ -29,8 +29,10 @@ namespace tcc::onnx {
 
 namespace {
 
-/// ONNX's TensorProto.DataType of f32, f16 and bf16.
+/// ONNX's TensorProto.DataType of f32, f16 and bf16 ...
 constexpr int64_t kFloat = 1, kFloat16 = 10, kBFloat16 = 16;
+/// ... and of uint8 and int8.
+constexpr int64_t kUInt8 = 2, kInt8 = 3;
 /// Constants of at most this many elements are dense attributes, larger
 /// ones resource blobs (as the importer's kMaxInlineElements).
 constexpr size_t kMaxInlineElements = 64;
@@ -197,6 +199,22 @@ struct ONNXWidenHalf : tcc::onnx::impl::ONNXWidenHalfBase<ONNXWidenHalf> {
         result.replaceAllUsesExcept(narrow.getResult(), narrow);
       }
     }
+    // A MaxPool of 8-bit integers (opset 12 on) pools their f32 values:
+    // exact, and the pool kernels are f32.
+    func.walk([&](MaxPoolOp pool) {
+      auto type = dyn_cast<RankedTensorType>(pool.getX().getType());
+      if (!type || !type.getElementType().isInteger(8))
+        return;
+      Type element = type.getElementType();
+      b.setInsertionPoint(pool);
+      pool.getXMutable().set(cast(pool.getX(), f32, kFloat));
+      b.setInsertionPointAfter(pool);
+      Value y = pool.getY();
+      y.setType(withElement(y.getType(), f32));
+      CastOp narrow =
+          cast(y, element, element.isUnsignedInteger() ? kUInt8 : kInt8);
+      y.replaceAllUsesExcept(narrow.getResult(), narrow);
+    });
     // Half constants nothing reads any more.
     for (Operation *op : halfConstants)
       if (op->use_empty())

@@ -248,7 +248,24 @@ struct MatMulIntegerPattern : OpConversionPattern<onnx::MatMulIntegerOp> {
     Type i32 = rewriter.getI32Type();
     AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
                k = getAffineDimExpr(2, ctx);
-    SmallVector<Value> inputs = {adaptor.getA(), adaptor.getB()};
+    // An a of rank > 2 (a batch of rows, as quantize_dynamic's [batch, seq,
+    // hidden] activations) is one matrix of all its rows.
+    Value aMatrix = adaptor.getA();
+    RankedTensorType outType = *type;
+    auto aType = dyn_cast<RankedTensorType>(aMatrix.getType());
+    if (!aType || !aType.hasStaticShape())
+      return op.emitOpError() << "needs static shapes";
+    SmallVector<ReassociationIndices> rows;
+    if (aType.getRank() > 2) {
+      rows.push_back({});
+      for (int64_t d = 0; d + 1 < aType.getRank(); ++d)
+        rows.back().push_back(d);
+      rows.push_back({aType.getRank() - 1});
+      aMatrix = tensor::CollapseShapeOp::create(rewriter, loc, aMatrix, rows);
+      int64_t numRows = aType.getNumElements() / aType.getShape().back();
+      outType = RankedTensorType::get({numRows, type->getShape().back()}, i32);
+    }
+    SmallVector<Value> inputs = {aMatrix, adaptor.getB()};
     SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, k}, ctx),
                                    AffineMap::get(3, 0, {k, n}, ctx)};
     bool unsA = isUnsigned(op.getA()), unsB = isUnsigned(op.getB());
@@ -272,13 +289,14 @@ struct MatMulIntegerPattern : OpConversionPattern<onnx::MatMulIntegerOp> {
         (hasB && failed(zeroMap(adaptor.getBZeroPoint(), n))))
       return op.emitOpError() << "needs ranked zero points";
     maps.push_back(AffineMap::get(3, 0, {m, n}, ctx));
-    Value init = createFilled(rewriter, loc, *type, constantScalar(rewriter, loc, i32, 0));
+    Value init = createFilled(rewriter, loc, outType,
+                              constantScalar(rewriter, loc, i32, 0));
     SmallVector<utils::IteratorType> iterators = {
         utils::IteratorType::parallel, utils::IteratorType::parallel,
         utils::IteratorType::reduction};
     Value result =
         linalg::GenericOp::create(
-            rewriter, loc, TypeRange{*type}, inputs, ValueRange{init}, maps,
+            rewriter, loc, TypeRange{outType}, inputs, ValueRange{init}, maps,
             iterators,
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value a = extendToI32(b, l, args[0], unsA);
@@ -295,6 +313,9 @@ struct MatMulIntegerPattern : OpConversionPattern<onnx::MatMulIntegerOp> {
                   b, l, arith::AddIOp::create(b, l, args.back(), prod).getResult());
             })
             .getResult(0);
+    if (!rows.empty())
+      result =
+          tensor::ExpandShapeOp::create(rewriter, loc, *type, result, rows);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -1,0 +1,113 @@
+"""quantized_check.py OUT_DIR TCC - quantized ONNX graphs (onnxruntime's QOperator format and its
+com.microsoft ops, dynamic quantization's 3-D MatMulInteger, an 8-bit MaxPool), run by tcc (tcc
+run) and onnxruntime on seeded inputs. The 8-bit outputs must equal onnxruntime's or differ by one
+quantization step, on at least 99.9% of the elements (the two round differently where a value
+falls about halfway between two steps); float outputs within 1e-5 of the largest. Prints one line
+per model and 'quantized_check: OK'."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+
+out, tcc = sys.argv[1:3]
+os.makedirs(out, exist_ok=True)
+rng = np.random.default_rng(7)
+MS = [h.make_opsetid("", 17), h.make_opsetid("com.microsoft", 1)]
+
+
+def c(name, v):
+    return nh.from_array(np.asarray(v), name)
+
+
+def save(name, nodes, inputs, outputs, inits):
+    m = h.make_model(h.make_graph(nodes, name, inputs, outputs, inits), opset_imports=MS)
+    path = os.path.join(out, name + ".onnx")
+    onnx.save(m, path)
+    return path
+
+
+def q(name, shape, t=T.UINT8):
+    return h.make_tensor_value_info(name, t, shape)
+
+
+def ms(op, inputs, outputs, **attrs):
+    return h.make_node(op, inputs, outputs, domain="com.microsoft", name=op.lower(), **attrs)
+
+
+u8 = lambda *s: rng.integers(0, 256, s).astype(np.uint8)  # noqa: E731
+s8 = lambda *s: rng.integers(-127, 128, s).astype(np.int8)  # noqa: E731
+scale = lambda v: np.array(v, np.float32)  # noqa: E731
+cases = []
+
+# QLinearConv (per-channel weights) -> QLinearAdd with the input -> QLinearGlobalAveragePool ->
+# QGemm (float out), as quantize_static's QOperator ResNets have them.
+cases.append(("qop_block", save("qop_block", [
+    h.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["c"],
+                pads=[1, 1, 1, 1], name="conv"),
+    ms("QLinearAdd", ["c", "ys", "yz", "x", "xs", "xz", "as", "az"], ["a"]),
+    ms("QLinearGlobalAveragePool", ["a", "as", "az", "ps", "pz"], ["p"], channels_last=0),
+    h.make_node("Flatten", ["p"], ["f"], name="flatten"),
+    ms("QGemm", ["f", "ps", "pz", "g", "gs", "gz", "gb"], ["y"], transB=1, alpha=1.0),
+], [q("x", [1, 8, 6, 6])], [h.make_tensor_value_info("y", T.FLOAT, [1, 5])],
+    [c("xs", scale(0.02)), c("xz", np.uint8(128)), c("w", s8(8, 8, 3, 3)),
+     c("ws", (rng.random(8) * 0.01 + 0.002).astype(np.float32)), c("wz", np.zeros(8, np.int8)),
+     c("ys", scale(0.05)), c("yz", np.uint8(120)), c("b", rng.integers(-500, 500, 8).astype(np.int32)),
+     c("as", scale(0.06)), c("az", np.uint8(125)), c("ps", scale(0.01)), c("pz", np.uint8(128)),
+     c("g", s8(5, 8)), c("gs", (rng.random(5) * 0.01 + 0.001).astype(np.float32)),
+     c("gz", np.zeros(5, np.int8)), c("gb", rng.integers(-300, 300, 5).astype(np.int32))]),
+    {"x": u8(1, 8, 6, 6)}))
+# QLinearMul, QLinearSigmoid, QLinearLeakyRelu, QLinearConcat; an 8-bit MaxPool.
+cases.append(("qop_elementwise", save("qop_elementwise", [
+    ms("QLinearMul", ["x", "xs", "xz", "x2", "xs", "xz", "ms", "mz"], ["m"]),
+    ms("QLinearSigmoid", ["m", "ms", "mz", "ss", "sz"], ["s"]),
+    ms("QLinearLeakyRelu", ["x", "xs", "xz", "ls", "lz"], ["l"], alpha=0.1),
+    ms("QLinearConcat", ["ys", "yz", "s", "ss", "sz", "l", "ls", "lz"], ["y"], axis=1),
+    h.make_node("MaxPool", ["y"], ["p"], kernel_shape=[2, 2], strides=[2, 2], name="pool"),
+], [q("x", [1, 4, 6, 6]), q("x2", [1, 4, 6, 6])], [q("p", [1, 8, 3, 3])],
+    [c("xs", scale(0.03)), c("xz", np.uint8(100)), c("ms", scale(0.2)), c("mz", np.uint8(10)),
+     c("ss", scale(1 / 256)), c("sz", np.uint8(0)), c("ls", scale(0.02)), c("lz", np.uint8(30)),
+     c("ys", scale(0.02)), c("yz", np.uint8(20))]),
+    {"x": u8(1, 4, 6, 6), "x2": u8(1, 4, 6, 6)}))
+# quantize_dynamic's MatMulInteger: [batch, seq, k] u8 activations by [k, n] int8 weights.
+cases.append(("dyn_matmul", save("dyn_matmul", [
+    h.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"], name="dql"),
+    h.make_node("MatMulInteger", ["xq", "w", "xz"], ["acc"], name="mmi"),
+    h.make_node("Cast", ["acc"], ["accf"], to=T.FLOAT, name="cast"),
+    h.make_node("Mul", ["xs", "ws"], ["s"], name="scale"),
+    h.make_node("Mul", ["accf", "s"], ["y"], name="dequant"),
+], [h.make_tensor_value_info("x", T.FLOAT, [2, 7, 32])],
+    [h.make_tensor_value_info("y", T.FLOAT, [2, 7, 24])],
+    [c("w", s8(32, 24)), c("ws", scale(0.004))]),
+    {"x": rng.standard_normal((2, 7, 32)).astype(np.float32)}))
+
+ok = True
+for name, path, feeds in cases:
+    args = [tcc, "run", path, "--output-dir", os.path.join(out, name)]
+    for k, v in feeds.items():
+        np.save(os.path.join(out, f"{name}_{k}.npy"), v)
+        args += ["--input", f"{k}={os.path.join(out, f'{name}_{k}.npy')}"]
+    subprocess.run(args, check=True)
+    sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    for o, want in zip(sess.get_outputs(), sess.run(None, feeds)):
+        got = np.load(os.path.join(out, name, o.name + ".npy"))
+        if got.dtype != want.dtype:
+            print(f"{name}: {o.name}: tcc wrote {got.dtype}, onnxruntime {want.dtype}")
+            ok = False
+            continue
+        if np.issubdtype(want.dtype, np.integer):
+            diff = np.abs(got.astype(np.int32) - want.astype(np.int32))
+            exact = float((diff == 0).mean())
+            good = diff.max() <= 1 and float((diff <= 1).mean()) >= 0.999
+            line = f"{100 * exact:.1f}% equal, the rest {int(diff.max())} step(s) apart"
+        else:
+            err = float(np.abs(got - want).max() / np.abs(want).max())
+            good = err <= 1e-5
+            line = f"{err:.1e} of the largest"
+        ok &= good
+        print(f"{name}: {o.name}: {line}: {'ok' if good else 'FAILED'}")
+print("quantized_check:", "OK" if ok else "FAILED")
+sys.exit(0 if ok else 1)
