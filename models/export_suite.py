@@ -14,6 +14,14 @@ Flavours:
         (onnxruntime.transformers.optimizer, the model type of TRANSFORMER_TYPES, its Python
         fusions only) rewrites it: SkipLayerNormalization, BiasGelu, FastGelu, Attention where
         it finds the pattern; only the models of TRANSFORMER_TYPES have this flavour
+  qdq   the ts17 file of a classifier of QUANTIZED_VISION quantized by onnxruntime's
+        quantize_static: QDQ format, uint8 activations, int8 weights per channel, calibrated
+        (MinMax) on 8 seeded inputs
+  qop   the same in the QOperator format (QLinearConv, QLinearMatMul, QLinearAdd, ...)
+  dyn   the ts17 file of a transformer of QUANTIZED_TEXT quantized by quantize_dynamic
+        (DynamicQuantizeLinear + MatMulInteger, int8 weights)
+  fp16  the ts17 file of a model of HALF_MODELS converted to float16 by onnxconverter_common
+        (inputs and outputs too)
 
 No weights are downloaded: timm models use pretrained=False, transformers models are built with
 `from_config` from the architecture's published configuration (e.g. BertConfig() is bert-base).
@@ -38,7 +46,11 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from export_torchvision import calibrate_batchnorm, publish  # noqa: E402
 
-FLAVOURS = ("ts17", "new", "ortopt", "trf")
+FLAVOURS = ("ts17", "new", "ortopt", "trf", "qdq", "qop", "dyn", "fp16")
+# The models the quantized and half flavours are made of (issue 43).
+QUANTIZED_VISION = ("resnet18", "resnet50", "mobilenet_v2", "efficientnet_b0")
+QUANTIZED_TEXT = ("hf_bert_base", "hf_distilbert_base", "hf_bert_tiny")
+HALF_MODELS = ("resnet50", "hf_bert_base", "resnet18")
 # The trf flavour's source: the ts17 export of a transformers model built with eager attention.
 EAGER = "ts17-eager"
 DEFAULT_CACHE = os.path.join(ROOT, "build", "models", "suite")
@@ -612,8 +624,64 @@ TRANSFORMER_TYPES = {"hf_bert_base": ("bert", 12, 768), "hf_bert_tiny": ("bert",
 
 
 def has_flavour(spec, flavour):
-    """Whether `spec` is exported in `flavour` (trf: only the models of TRANSFORMER_TYPES)."""
-    return flavour != "trf" or spec.name in TRANSFORMER_TYPES
+    """Whether `spec` is exported in `flavour` (trf: only the models of TRANSFORMER_TYPES; qdq,
+    qop, dyn and fp16: those of QUANTIZED_VISION, QUANTIZED_TEXT and HALF_MODELS)."""
+    only = {"trf": TRANSFORMER_TYPES, "qdq": QUANTIZED_VISION, "qop": QUANTIZED_VISION,
+            "dyn": QUANTIZED_TEXT, "fp16": HALF_MODELS}
+    return flavour not in only or spec.name in only[flavour]
+
+
+def quantize(spec, src, out_path, flavour, verbose=True):
+    """Writes `src` (a ts17 file) quantized as `flavour` says (qdq, qop: quantize_static on 8
+    seeded calibration inputs; dyn: quantize_dynamic) to out_path, with onnxruntime's tools."""
+    try:
+        from onnxruntime import quantization as q
+    except ImportError as e:
+        raise ExportError(f"onnxruntime.quantization is not installed: {e}")
+    start = time.monotonic()
+    os.makedirs(os.path.dirname(out_path), exist_ok=True)
+    tmp = out_path + ".tmp.onnx"
+    try:
+        if flavour == "dyn":
+            q.quantize_dynamic(src, tmp, weight_type=q.QuantType.QInt8)
+        else:
+            class Calibration(q.CalibrationDataReader):
+                def __init__(self):
+                    self.feeds = iter([make_feeds(spec, seed) for seed in range(100, 108)])
+
+                def get_next(self):
+                    return next(self.feeds, None)
+
+            prepped = out_path + ".prep.onnx"
+            q.quant_pre_process(src, prepped, skip_symbolic_shape=True)
+            fmt = q.QuantFormat.QDQ if flavour == "qdq" else q.QuantFormat.QOperator
+            q.quantize_static(prepped, tmp, Calibration(), quant_format=fmt, per_channel=True,
+                              activation_type=q.QuantType.QUInt8,
+                              weight_type=q.QuantType.QInt8)
+            os.remove(prepped)
+    except Exception as e:
+        raise ExportError(f"onnxruntime cannot quantize {src}: {_first_line(e)}")
+    os.replace(tmp, out_path)
+    if verbose:
+        print(f"export_suite: wrote {out_path} ({flavour}, {time.monotonic() - start:.1f} s)",
+              file=sys.stderr)
+    return out_path
+
+
+def to_half(src, out_path, verbose=True):
+    """Writes `src` converted to float16 by onnxconverter_common (inputs and outputs too)."""
+    try:
+        import onnx
+        from onnxconverter_common import float16
+    except ImportError as e:
+        raise ExportError(f"onnxconverter_common is not installed: {e}")
+    os.makedirs(os.path.dirname(out_path), exist_ok=True)
+    tmp = out_path + ".tmp.onnx"
+    onnx.save(float16.convert_float_to_float16(onnx.load(src), keep_io_types=False), tmp)
+    os.replace(tmp, out_path)
+    if verbose:
+        print(f"export_suite: wrote {out_path} (float16)", file=sys.stderr)
+    return out_path
 
 
 def optimize_transformer(src, out_path, model_type, num_heads, hidden_size, verbose=True):
@@ -677,6 +745,13 @@ def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
     if flavour == "ortopt":
         return optimize_with_onnxruntime(export(spec, "ts17", cache_dir, verbose), out_path,
                                          verbose)
+    if flavour in ("qdq", "qop", "dyn", "fp16"):
+        if not has_flavour(spec, flavour):
+            raise ExportError(f"{spec.name} has no {flavour} flavour")
+        src = export(spec, "ts17", cache_dir, verbose)
+        if flavour == "fp16":
+            return to_half(src, out_path, verbose)
+        return quantize(spec, src, out_path, flavour, verbose)
     if flavour == "trf":
         if not has_flavour(spec, flavour):
             raise ExportError(f"{spec.name} is not a transformer the trf flavour optimizes")
