@@ -119,16 +119,20 @@ tcc::onnx::getIntValues(Attribute attr, int64_t maxElements) {
     return llvm::to_vector(llvm::map_range(dense.getValues<APInt>(), [&](APInt v) {
       return zext ? (int64_t)v.getZExtValue() : v.getSExtValue();
     }));
-  // Initializers are blobs; shape parameters are int64 or int32.
+  // Initializers are blobs; shape parameters are int64 or int32, quantized
+  // weights 8-bit.
   std::optional<ArrayRef<char>> raw = getRawData(elements);
   unsigned width = intType.getWidth();
-  if (!raw || (width != 64 && width != 32) ||
+  if (!raw || (width != 64 && width != 32 && width != 8) ||
       (int64_t)raw->size() != elements.getNumElements() * width / 8)
     return std::nullopt;
   SmallVector<int64_t> result(elements.getNumElements());
   for (size_t i = 0; i < result.size(); ++i) {
     if (width == 64) {
       std::memcpy(&result[i], raw->data() + 8 * i, 8);
+    } else if (width == 8) {
+      uint8_t v = (*raw)[i];
+      result[i] = zext ? (int64_t)v : (int64_t)(int8_t)v;
     } else {
       int32_t v;
       std::memcpy(&v, raw->data() + 4 * i, 4);

@@ -6,6 +6,7 @@
 // RotaryEmbedding follows op_rotary_embedding.py.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/ONNX/OpUtils.h"
 #include "dialects/ONNX/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -360,10 +361,59 @@ struct DecomposeRotaryEmbedding : OpRewritePattern<RotaryEmbeddingOp> {
   }
 };
 
+/// A DequantizeLinear of constants (quantized weights, an int32 bias) is
+/// an f32 constant: (x - zero point) * scale per tensor or per axis,
+/// computed in f32 as the lowering computes it. The float kernels then
+/// take a QDQ model's weights as they take an f32 model's (packed panels,
+/// Winograd). Blocked scales and half scales are left to the lowering.
+struct FoldConstantDequantize : OpRewritePattern<DequantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DequantizeLinearOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto xType = dyn_cast<RankedTensorType>(op.getX().getType());
+    if (!type || !xType || !type.hasStaticShape() ||
+        !type.getElementType().isF32() || op.getBlockSize() != 0)
+      return failure();
+    constexpr int64_t kMaxElements = int64_t(1) << 28;
+    std::optional<SmallVector<int64_t>> x =
+        getIntValues(tcc::onnx::detail::constantAttr(op.getX()), kMaxElements);
+    std::optional<SmallVector<float>> scale = getConstantFloats(op.getXScale());
+    if (!x || !scale || scale->empty())
+      return failure();
+    SmallVector<int64_t> zero(scale->size(), 0);
+    if (!isa<NoneType>(op.getXZeroPoint().getType())) {
+      std::optional<SmallVector<int64_t>> z = getIntValues(
+          tcc::onnx::detail::constantAttr(op.getXZeroPoint()), kMaxElements);
+      if (!z || z->size() != scale->size())
+        return failure();
+      zero = *z;
+    }
+    // Per axis: element i's parameter is its index along the axis.
+    int64_t rank = xType.getRank(), inner = 1, channels = scale->size();
+    if (channels > 1) {
+      int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+      if (axis < 0 || axis >= rank || xType.getDimSize(axis) != channels)
+        return failure();
+      for (int64_t d = axis + 1; d < rank; ++d)
+        inner *= xType.getDimSize(d);
+    }
+    SmallVector<float> y(x->size());
+    for (size_t i = 0; i < y.size(); ++i) {
+      int64_t c = channels > 1 ? (i / inner) % channels : 0;
+      y[i] = ((float)(*x)[i] - (float)zero[c]) * (*scale)[c];
+    }
+    rewriter.replaceOp(
+        op, createFloatConstant(rewriter, op.getLoc(), type, y, "dequantized"));
+    return success();
+  }
+};
+
 struct ONNXDecompose : tcc::onnx::impl::ONNXDecomposeBase<ONNXDecompose> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<DecomposeAttention, DecomposeRotaryEmbedding>(&getContext());
+    patterns.add<DecomposeAttention, DecomposeRotaryEmbedding,
+                 FoldConstantDequantize>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
     // What is left could not be decomposed: say why.
     WalkResult result = getOperation().walk([](Operation *op) {

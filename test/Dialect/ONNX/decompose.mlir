@@ -150,3 +150,34 @@ func.func @rotary_embedding_dynamic(%x: tensor<?x4x3x8xf32>, %c: tensor<?x3x4xf3
   %0 = onnx.RotaryEmbedding %x, %c, %c, %none : (tensor<?x4x3x8xf32>, tensor<?x3x4xf32>, tensor<?x3x4xf32>, none) -> tensor<?x4x3x8xf32>
   return %0 : tensor<?x4x3x8xf32>
 }
+
+// -----
+
+// A DequantizeLinear of constants (quantized weights) becomes an f32
+// constant, per output channel: (x - zero point) * scale.
+// Channel 0: (-3 - 1) * 0.5 = -2, (5 - 1) * 0.5 = 2; channel 1: (7 - 0) *
+// 0.25 = 1.75, (-128 - 0) * 0.25 = -32.
+// CHECK-LABEL: func @dequantize_weights
+// CHECK-NOT: onnx.DequantizeLinear
+// CHECK: %[[W:.*]] = onnx.Constant dense_resource<dequantized> : tensor<2x2xf32>
+// CHECK: return %[[W]]
+// CHECK: dequantized: "0x04000000000000C000000040{{0*}}E03F000000C2"
+func.func @dequantize_weights() -> tensor<2x2xf32> {
+  %x = onnx.Constant dense<[[-3, 5], [7, -128]]> : tensor<2x2xi8>
+  %s = onnx.Constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %z = onnx.Constant dense<[1, 0]> : tensor<2xi8>
+  %0 = onnx.DequantizeLinear %x, %s, %z {axis = 0 : i64} : (tensor<2x2xi8>, tensor<2xf32>, tensor<2xi8>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// An activation is dequantized at run time.
+// CHECK-LABEL: func @dequantize_activation
+// CHECK: onnx.DequantizeLinear
+func.func @dequantize_activation(%x: tensor<4xui8>) -> tensor<4xf32> {
+  %s = onnx.Constant dense<0.5> : tensor<f32>
+  %z = onnx.Constant dense<3> : tensor<ui8>
+  %0 = onnx.DequantizeLinear %x, %s, %z : (tensor<4xui8>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
