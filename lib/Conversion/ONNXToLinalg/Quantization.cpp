@@ -1,6 +1,8 @@
 //===- Quantization.cpp - ONNX linear quantization ops to linalg ----------===//
 #include "Patterns.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace tcc;
 using namespace tcc::onnx_to_linalg;
@@ -285,6 +287,25 @@ struct MatMulIntegerPattern : OpConversionPattern<onnx::MatMulIntegerOp> {
     };
     bool hasA = !isa<NoneType>(adaptor.getAZeroPoint().getType());
     bool hasB = !isa<NoneType>(adaptor.getBZeroPoint().getType());
+    // b's zero point a constant 0 (symmetric weights, as quantize_dynamic
+    // writes them): none.
+    if (hasB) {
+      DenseIntElementsAttr bZero;
+      if (matchPattern(adaptor.getBZeroPoint(), m_Constant(&bZero)) &&
+          llvm::all_of(bZero.getValues<APInt>(),
+                       [](const APInt &v) { return v.isZero(); }))
+        hasB = false;
+    }
+    // With a per-tensor a zero point za and none for b, the contraction
+    // sums the plain products (an 8-bit dot product the CPU kernels run on
+    // VNNI) and za * sum_k b[k, n] is subtracted after it.
+    Value aZero;
+    if (hasA && !hasB &&
+        cast<RankedTensorType>(adaptor.getAZeroPoint().getType())
+                .getNumElements() == 1) {
+      aZero = adaptor.getAZeroPoint();
+      hasA = false;
+    }
     if ((hasA && failed(zeroMap(adaptor.getAZeroPoint(), m))) ||
         (hasB && failed(zeroMap(adaptor.getBZeroPoint(), n))))
       return op.emitOpError() << "needs ranked zero points";
@@ -313,6 +334,37 @@ struct MatMulIntegerPattern : OpConversionPattern<onnx::MatMulIntegerOp> {
                   b, l, arith::AddIOp::create(b, l, args.back(), prod).getResult());
             })
             .getResult(0);
+    if (aZero) {
+      // sum_k b[k, n] (loops n, k), then result - za * that.
+      int64_t numCols = outType.getShape().back();
+      auto colsType = RankedTensorType::get({numCols}, i32);
+      Value cols = createFilled(rewriter, loc, colsType,
+                                constantScalar(rewriter, loc, i32, 0));
+      AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+      cols =
+          linalg::GenericOp::create(
+              rewriter, loc, TypeRange{colsType}, ValueRange{adaptor.getB()},
+              ValueRange{cols},
+              SmallVector<AffineMap>{AffineMap::get(2, 0, {d1, d0}, ctx),
+                                     AffineMap::get(2, 0, {d0}, ctx)},
+              SmallVector<utils::IteratorType>{utils::IteratorType::parallel,
+                                               utils::IteratorType::reduction},
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                linalg::YieldOp::create(
+                    b, l,
+                    arith::AddIOp::create(b, l, args[1],
+                                          extendToI32(b, l, args[0], unsB))
+                        .getResult());
+              })
+              .getResult(0);
+      result = buildElementwise(
+          rewriter, loc, outType, {result, cols, aZero},
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value shift = arith::MulIOp::create(
+                b, l, extendToI32(b, l, args[2], unsA), args[1]);
+            return arith::SubIOp::create(b, l, args[0], shift);
+          });
+    }
     if (!rows.empty())
       result =
           tensor::ExpandShapeOp::create(rewriter, loc, *type, result, rows);
