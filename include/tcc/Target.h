@@ -42,6 +42,9 @@ struct VectorRegisters {
   /// Whether the target multiplies bf16 pairs into f32 sums (x86's
   /// AVX512-BF16 vdpbf16ps).
   bool bf16Dot = false;
+  /// Whether it sums products of u8 and s8 quads into i32 (x86's
+  /// AVX512-VNNI vpdpbusd).
+  bool int8Dot = false;
 };
 VectorRegisters vectorRegisters(const llvm::TargetMachine &tm);
 

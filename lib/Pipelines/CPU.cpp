@@ -27,6 +27,7 @@ void tcc::buildCPULowerToLLVMPipeline(OpPassManager &pm,
   vectorize.registers = options.vectorRegisters;
   vectorize.l2Bytes = options.l2CacheBytes;
   vectorize.bf16 = options.bf16;
+  vectorize.int8Dot = options.int8Dot;
   pm.addPass(tcc::createVectorizeContractions(vectorize));
   pm.nest<func::FuncOp>().addPass(tcc::createSplitKernels());
   pm.addPass(tcc::createDedupKernels());

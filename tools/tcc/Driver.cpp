@@ -496,6 +496,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     tcc::VectorRegisters regs = tcc::vectorRegisters(*tm);
     pipeline.vectorBits = regs.bits;
     pipeline.vectorRegisters = regs.count;
+    pipeline.int8Dot = regs.int8Dot;
     if (o.precision == "bf16" && o.target == "cuda")
       llvm::errs() << "tcc: warning: --precision bf16: --target cuda "
                    << "computes in fp32\n";

@@ -232,16 +232,64 @@ static bool columnsFirst(linalg::LinalgOp op, const TilePlan &plan,
 
 /// The plan for `op`, or nullopt when it is not a multiply-accumulate on
 /// static f32 buffers this pass can vectorize.
+std::optional<unsigned> unsignedInputOfInt8Dot(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      body->getNumArguments() != 3 || body->getOperations().size() != 5)
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddIOp>();
+  Value out = body->getArgument(2);
+  if (!add || !add.getType().isInteger(32) ||
+      (add.getLhs() == out) == (add.getRhs() == out))
+    return std::nullopt;
+  auto mul = (add.getLhs() == out ? add.getRhs() : add.getLhs())
+                 .getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return std::nullopt;
+  auto ext = [&](Value v, bool isUnsigned) -> std::optional<unsigned> {
+    Operation *def = v.getDefiningOp();
+    if (!def ||
+        (isUnsigned ? !isa<arith::ExtUIOp>(def) : !isa<arith::ExtSIOp>(def)))
+      return std::nullopt;
+    auto arg = dyn_cast<BlockArgument>(def->getOperand(0));
+    if (!arg || arg.getOwner() != body || arg.getArgNumber() > 1 ||
+        !arg.getType().isInteger(8))
+      return std::nullopt;
+    return arg.getArgNumber();
+  };
+  for (auto [u, s] : {std::pair(mul.getLhs(), mul.getRhs()),
+                      std::pair(mul.getRhs(), mul.getLhs())}) {
+    std::optional<unsigned> a = ext(u, true), b = ext(s, false);
+    if (a && b && *a != *b)
+      return *a;
+  }
+  return std::nullopt;
+}
+
 std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
                                   int64_t accumulators, int64_t l2Bytes,
-                                  function_ref<bool(Value)> isConstant) {
+                                  function_ref<bool(Value)> isConstant,
+                                  bool int8Dot) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !tcc::isMultiplyAccumulate(op))
+      op.getNumDpsInits() != 1)
     return std::nullopt;
+  // f32 products, or (with VNNI) u8 x s8 ones summed in i32.
+  std::optional<unsigned> unsignedInput;
+  if (!tcc::isMultiplyAccumulate(op)) {
+    unsignedInput = int8Dot ? unsignedInputOfInt8Dot(op) : std::nullopt;
+    if (!unsignedInput)
+      return std::nullopt;
+  }
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !type.getElementType().isF32() || !type.hasStaticShape() ||
-        type.getRank() == 0 || !type.isLastDimUnitStride())
+    Type element = type ? type.getElementType() : Type();
+    bool typed = unsignedInput ? element && (op.isDpsInit(&operand)
+                                                 ? element.isInteger(32)
+                                                 : element.isInteger(8))
+                               : element && element.isF32();
+    if (!typed || !type.hasStaticShape() || type.getRank() == 0 ||
+        !type.isLastDimUnitStride())
       return std::nullopt;
   }
   OpOperand *init = op.getDpsInitOperand(0);
@@ -403,6 +451,14 @@ std::optional<TilePlan> planTiles(linalg::LinalgOp op, int64_t lanes,
   // elsewhere.
   while (best->lanes > 8 && best->sizes[best->vDim] * 2 <= best->lanes)
     best->lanes /= 2;
+  if (unsignedInput) {
+    // The s8 input packed in quads, the u8 one broadcast a quad at a time,
+    // stored plainly (no gathers: they would be of i32).
+    best->int8 = true;
+    if (best->outStride || best->packPos[1 - *unsignedInput] < 0 ||
+        !planPairs(op, *best, /*group=*/4))
+      return std::nullopt;
+  }
   return best;
 }
 
@@ -417,7 +473,7 @@ bool isUnrolledReduction(linalg::LinalgOp op, const TilePlan &plan,
   return false;
 }
 
-bool planPairs(linalg::LinalgOp op, TilePlan &plan) {
+bool planPairs(linalg::LinalgOp op, TilePlan &plan, int64_t group) {
   if (plan.lanes != 4 && plan.lanes != 8 && plan.lanes != 16)
     return false;
   // One input packed, the other broadcast along the vector.
@@ -438,7 +494,7 @@ bool planPairs(linalg::LinalgOp op, TilePlan &plan) {
     if (iterators[d] == utils::IteratorType::reduction &&
         !isUnrolledReduction(op, plan, d))
       pair = d;
-  if (!pair || plan.sizes[*pair] % 2)
+  if (!pair || plan.sizes[*pair] % group)
     return false;
   // The packed input indexes it by itself, at one index (halved in the
   // panels).
@@ -452,6 +508,7 @@ bool planPairs(linalg::LinalgOp op, TilePlan &plan) {
       return false;
   plan.pairDim = *pair;
   plan.pairPos = *pos;
+  plan.group = group;
   return true;
 }
 

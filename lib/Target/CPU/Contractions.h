@@ -64,14 +64,20 @@ struct TilePlan {
   /// when the op runs in a loop of its kernel, an RNN's step, over panels
   /// that stay in L2 from one trip to the next).
   bool prefetchPanels = true;
-  /// With bf16 products (tcc compile --precision bf16): the reduction loop
-  /// whose consecutive pairs of terms each step multiplies and adds with
-  /// one bf16 dot product (vdpbf16ps) per accumulator, or -1 for f32 FMAs.
-  /// The loop steps by 2; the packed input's panels hold bf16 pairs
-  /// [ceil(N / width), the other dims (that loop's halved)..., width, 2],
-  /// and the broadcast input's two scalars are rounded to bf16 in each
-  /// step.
+  /// With dot products of `group` terms: the reduction loop whose
+  /// consecutive groups of terms each step multiplies and adds with one dot
+  /// product per accumulator, or -1 for f32 FMAs. bf16 pairs (tcc compile
+  /// --precision bf16, vdpbf16ps) or, for a u8 x s8 contraction into i32
+  /// (int8 set), quads (vpdpbusd). The loop steps by `group`; the packed
+  /// input's panels hold groups [ceil(N / width), the other dims (that
+  /// loop's divided by group)..., width, group], and the broadcast input's
+  /// group of scalars is broadcast as one 32-bit word (bf16: rounded in
+  /// each step, or before the op into pairCopy).
   int pairDim = -1;
+  int64_t group = 1;
+  /// A contraction of u8 (the broadcast input) by s8 (the packed one) into
+  /// i32 on VNNI's vpdpbusd.
+  bool int8 = false;
   /// The packed input's index that pairDim indexes (with pairDim set).
   int pairPos = -1;
   /// With pairDim: the broadcast input rounded to bf16 before the op (same
@@ -90,9 +96,12 @@ constexpr int64_t kMaxUnrolledReduction = 7;
 
 /// The plan for `op`, or nullopt when it is not a multiply-accumulate on
 /// static f32 buffers this pass can vectorize.
+/// With `int8Dot` (VNNI), a u8 x s8 contraction into i32 is planned too
+/// (plan.int8), when its s8 input is packed and a loop of it takes quads.
 std::optional<TilePlan>
 planTiles(mlir::linalg::LinalgOp op, int64_t lanes, int64_t accumulators,
-          int64_t l2Bytes, llvm::function_ref<bool(mlir::Value)> isConstant);
+          int64_t l2Bytes, llvm::function_ref<bool(mlir::Value)> isConstant,
+          bool int8Dot = false);
 
 /// Whether reduction dim `d` of `op` is unrolled inside each step of the
 /// tiles of `plan`: a short one (a kernel's rows) that an input indexes
@@ -101,11 +110,16 @@ planTiles(mlir::linalg::LinalgOp op, int64_t lanes, int64_t accumulators,
 bool isUnrolledReduction(mlir::linalg::LinalgOp op, const TilePlan &plan,
                          unsigned d);
 
-/// Sets plan.pairDim and plan.pairPos where `op`'s products can be bf16
-/// pairs: one input read from packed panels, the other broadcast, and an
-/// innermost reduction loop (not unrolled) of even length that the packed
-/// input indexes by itself. Returns whether it did.
-bool planPairs(mlir::linalg::LinalgOp op, TilePlan &plan);
+/// Sets plan.pairDim, plan.pairPos and plan.group to `group` where `op`'s
+/// products can be dot products of `group` terms: one input read from
+/// packed panels, the other broadcast, and an innermost reduction loop (not
+/// unrolled) whose length `group` divides that the packed input indexes by
+/// itself. Returns whether it did.
+bool planPairs(mlir::linalg::LinalgOp op, TilePlan &plan, int64_t group = 2);
+
+/// Which input of `op` is the u8 one when its body sums the products of a
+/// u8 and an s8 input into i32 (extui(a) * extsi(b) + out), else nullopt.
+std::optional<unsigned> unsignedInputOfInt8Dot(mlir::linalg::LinalgOp op);
 
 /// Whether elementwise op `fused` can be evaluated on the vectors of
 /// `plan` (ContractionPlan.cpp says when).

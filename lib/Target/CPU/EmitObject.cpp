@@ -86,7 +86,8 @@ tcc::VectorRegisters tcc::vectorRegisters(const llvm::TargetMachine &tm) {
   const llvm::MCSubtargetInfo *sti = tm.getMCSubtargetInfo();
   if (tm.getTargetTriple().isX86()) {
     if (sti->checkFeatures("+avx512f"))
-      return {512, 32, sti->checkFeatures("+avx512bf16")};
+      return {512, 32, sti->checkFeatures("+avx512bf16"),
+              sti->checkFeatures("+avx512vnni")};
     if (sti->checkFeatures("+avx"))
       return {256, 16};
     return {128, 16};

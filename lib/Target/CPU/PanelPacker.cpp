@@ -30,6 +30,7 @@
 
 #include <cstring>
 #include <map>
+#include <type_traits>
 
 using namespace mlir;
 using namespace tcc::cpu;
@@ -76,36 +77,51 @@ ConstantView constantGlobal(Value value, SymbolTable &symbols) {
   return {global, offset};
 }
 
-/// The f32 elements of a constant global's value: raw data, or a splat.
-struct FloatData {
-  const float *data = nullptr;
-  std::optional<float> splat;
-  float operator[](int64_t i) const { return splat ? *splat : data[i]; }
+/// The f32 or 8-bit integer elements of a constant global's value: raw
+/// data, or a splat.
+template <typename T> struct ConstantData {
+  const T *data = nullptr;
+  std::optional<T> splat;
+  T operator[](int64_t i) const { return splat ? *splat : data[i]; }
 };
+using FloatData = ConstantData<float>;
+using Int8Data = ConstantData<int8_t>;
 
-std::optional<FloatData> floatData(Attribute value, int64_t numElements) {
-  FloatData result;
+template <typename T>
+std::optional<ConstantData<T>> constantData(Attribute value,
+                                            int64_t numElements) {
+  ConstantData<T> result;
   ArrayRef<char> bytes;
+  auto ofType = [](Type t) {
+    return std::is_same_v<T, float> ? t.isF32() : t.isInteger(8);
+  };
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
+    if (!blob || !ofType(resource.getElementType()))
       return std::nullopt;
     bytes = blob->getData();
   } else if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
-    if (!dense.getElementType().isF32())
+    if (!ofType(dense.getElementType()))
       return std::nullopt;
     if (dense.isSplat()) {
-      result.splat = dense.getSplatValue<float>();
+      if constexpr (std::is_same_v<T, float>)
+        result.splat = dense.getSplatValue<float>();
+      else
+        result.splat = (T)dense.getSplatValue<APInt>().getSExtValue();
       return result;
     }
     bytes = dense.getRawData();
   } else {
     return std::nullopt;
   }
-  if ((int64_t)bytes.size() != numElements * 4)
+  if ((int64_t)bytes.size() != numElements * (int64_t)sizeof(T))
     return std::nullopt;
-  result.data = reinterpret_cast<const float *>(bytes.data());
+  result.data = reinterpret_cast<const T *>(bytes.data());
   return result;
+}
+
+std::optional<FloatData> floatData(Attribute value, int64_t numElements) {
+  return constantData<float>(value, numElements);
 }
 
 /// `value` rounded to the nearest bf16 (ties to even; a NaN stays a quiet
@@ -127,9 +143,12 @@ struct PanelPacker::Impl {
   /// Whether `value` is a constant global this packer can repack.
   bool isPackable(Value value) {
     ConstantView view = constantGlobal(value, symbols);
-    return view && floatData(*view.global.getInitialValue(),
-                             view.global.getType().getNumElements())
-                       .has_value();
+    if (!view)
+      return false;
+    Attribute init = *view.global.getInitialValue();
+    int64_t n = view.global.getType().getNumElements();
+    return floatData(init, n).has_value() ||
+           constantData<int8_t>(init, n).has_value();
   }
 
   /// Fills `plan.packed` with a view of the panels of each input the plan
@@ -156,14 +175,15 @@ struct PanelPacker::Impl {
         }
       ConstantView view = constantGlobal(in->get(), symbols);
       int pairPos = plan.pairDim >= 0 ? plan.pairPos : -1;
+      int64_t group = pairPos >= 0 ? plan.group : 1;
       memref::GlobalOp panels =
-          packedGlobal(view, type, pos, order, width, pairPos);
+          packedGlobal(view, type, pos, order, width, pairPos, group);
       SmallVector<int64_t> shape{
           (int64_t)llvm::divideCeil(type.getShape()[pos], width)};
       for (int64_t d : order)
-        shape.push_back(d == pairPos ? type.getDimSize(d) / 2
+        shape.push_back(d == pairPos ? type.getDimSize(d) / group
                                      : type.getDimSize(d));
-      shape.push_back(pairPos >= 0 ? 2 * width : width);
+      shape.push_back(group * width);
       OpBuilder b(op);
       auto flat = memref::GetGlobalOp::create(b, op.getLoc(), panels.getType(),
                                               panels.getSymName());
@@ -194,16 +214,17 @@ private:
   /// panels of `width`, its other dims in `order`: panels[t][i...][w] =
   /// data[the index with dim pos = t * width + w and dim order[j] = i[j]],
   /// zero past the end of dim `pos`. With `pairPos` (>= 0, one of `order`)
-  /// the elements are bf16 (rounded to nearest even) in pairs along that
-  /// dim: panels[t][i...][2 * w + e] at its index 2 * i[j] + e.
+  /// the elements are in groups of `group` along that dim: panels[t][i...]
+  /// [group * w + e] at its index group * i[j] + e; f32 weights in pairs
+  /// become bf16 (rounded to nearest even), 8-bit ones stay 8-bit.
   memref::GlobalOp packedGlobal(ConstantView view, MemRefType type, int pos,
                                 ArrayRef<int64_t> order, int64_t width,
-                                int pairPos) {
+                                int pairPos, int64_t group) {
     memref::GlobalOp global = view.global;
     std::string key;
     llvm::raw_string_ostream os(key);
     os << global.getSymName() << "_" << view.offset << "_" << pos << "_"
-       << width << "_" << type << "_" << pairPos;
+       << width << "_" << type << "_" << pairPos << "_" << group;
     for (int64_t d : order)
       os << "_" << d;
     memref::GlobalOp &result = cache[key];
@@ -212,20 +233,18 @@ private:
     ArrayRef<int64_t> shape = type.getShape();
     SmallVector<int64_t> strides = computeStrides(shape);
     int64_t n = shape[pos], count = llvm::divideCeil(n, width);
-    FloatData data = *floatData(*global.getInitialValue(),
-                                global.getType().getNumElements());
-    std::vector<float> out(count * type.getNumElements() / n * width, 0.0f);
-    // One step of the walk over the other dims: a pair of the paired
+    // The source element of each panel element, -1 for padding.
+    std::vector<int64_t> source(count * type.getNumElements() / n * width, -1);
+    // One step of the walk over the other dims: a group of the paired
     // dim's indices at a time.
     SmallVector<int64_t> extents, steps;
     for (int64_t d : order) {
       bool paired = d == pairPos;
-      extents.push_back(paired ? shape[d] / 2 : shape[d]);
-      steps.push_back(paired ? 2 * strides[d] : strides[d]);
+      extents.push_back(paired ? shape[d] / group : shape[d]);
+      steps.push_back(paired ? group * strides[d] : strides[d]);
     }
-    int64_t group = pairPos >= 0 ? 2 : 1;
-    int64_t second = pairPos >= 0 ? strides[pairPos] : 0;
-    float *dst = out.data();
+    int64_t next = pairPos >= 0 ? strides[pairPos] : 0;
+    int64_t *dst = source.data();
     SmallVector<int64_t> at(order.size(), 0);
     for (int64_t t = 0; t < count; ++t)
       for (bool more = true; more;) {
@@ -235,7 +254,7 @@ private:
         for (int64_t w = 0; w < width && t * width + w < n; ++w)
           for (int64_t e = 0; e < group; ++e)
             dst[w * group + e] =
-                data[base + e * second + (t * width + w) * strides[pos]];
+                base + e * next + (t * width + w) * strides[pos];
         dst += width * group;
         // The next index of the other dims, the last fastest.
         more = false;
@@ -246,22 +265,36 @@ private:
             at[j] = 0;
       }
     OpBuilder b(global);
-    Type elementType = b.getF32Type();
-    std::string name = (global.getSymName() + "_panels").str();
+    Attribute init = *global.getInitialValue();
+    int64_t numElements = global.getType().getNumElements();
+    Type elementType;
     AsmResourceBlob values;
-    if (pairPos >= 0) {
+    std::string name = (global.getSymName() + "_panels").str();
+    if (std::optional<Int8Data> bytes =
+            constantData<int8_t>(init, numElements)) {
+      elementType = b.getI8Type();
+      std::vector<int8_t> out(source.size());
+      for (auto [o, i] : llvm::zip(out, source))
+        o = i < 0 ? 0 : (*bytes)[i];
+      values =
+          HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<int8_t>(out));
+    } else if (FloatData data = *floatData(init, numElements); pairPos >= 0) {
       elementType = b.getBF16Type();
       name += "_bf16";
-      std::vector<uint16_t> halves(out.size());
-      for (auto [half, value] : llvm::zip(halves, out))
-        half = roundToBF16(value);
+      std::vector<uint16_t> out(source.size());
+      for (auto [o, i] : llvm::zip(out, source))
+        o = i < 0 ? 0 : roundToBF16(data[i]);
       values = HeapAsmResourceBlob::allocateAndCopyInferAlign(
-          ArrayRef<uint16_t>(halves));
+          ArrayRef<uint16_t>(out));
     } else {
+      elementType = b.getF32Type();
+      std::vector<float> out(source.size());
+      for (auto [o, i] : llvm::zip(out, source))
+        o = i < 0 ? 0.0f : data[i];
       values =
           HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(out));
     }
-    auto flatType = MemRefType::get({(int64_t)out.size()}, elementType);
+    auto flatType = MemRefType::get({(int64_t)source.size()}, elementType);
     auto value = DenseResourceElementsAttr::get(
         RankedTensorType::get(flatType.getShape(), elementType), name,
         std::move(values));

@@ -14,6 +14,7 @@
 #include "llvm/Support/SaveAndRestore.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -90,8 +91,11 @@ public:
   TileEmitter(RewriterBase &b, linalg::LinalgOp op, const TilePlan &plan,
               linalg::LinalgOp init, linalg::LinalgOp epilogue, int64_t l2Bytes)
       : b(b), op(op), plan(plan), loc(op.getLoc()),
-        vecType(VectorType::get({plan.lanes}, b.getF32Type())),
-        pairType(VectorType::get({2 * plan.lanes}, b.getBF16Type())),
+        vecType(VectorType::get({plan.lanes}, plan.int8 ? Type(b.getI32Type())
+                                                        : b.getF32Type())),
+        pairType(
+            VectorType::get({plan.group * plan.lanes},
+                            plan.int8 ? Type(b.getI8Type()) : b.getBF16Type())),
         paired(plan.pairDim >= 0), init(init), epilogue(epilogue),
         l2Bytes(l2Bytes) {
     for (unsigned d = 0; d < plan.sizes.size(); ++d) {
@@ -108,6 +112,8 @@ public:
         (parallel ? outer : reductions).push_back(d);
     }
     dims.resize(plan.sizes.size());
+    if (plan.int8)
+      unsignedIn = plan.packPos[0] >= 0 ? 1 : 0;
   }
 
   void emit() {
@@ -517,7 +523,7 @@ private:
 
   Value zeros(VectorType type) {
     return arith::ConstantOp::create(b, loc, type,
-                                     DenseElementsAttr::get(type, 0.0f));
+                                     cast<TypedAttr>(b.getZeroAttr(type)));
   }
 
   /// A mask of the first `n` of `width` lanes.
@@ -530,7 +536,8 @@ private:
   /// `valid` of them are read, the rest are zero.
   Value loadVector(Value buffer, ValueRange idx, int64_t step, int64_t valid) {
     int64_t span = step * plan.lanes;
-    auto spanType = VectorType::get({span}, b.getF32Type());
+    auto spanType = VectorType::get(
+        {span}, cast<MemRefType>(buffer.getType()).getElementType());
     Value loaded;
     if (step == 1 && valid == plan.lanes) {
       loaded = vector::LoadOp::create(b, loc, spanType, buffer, idx);
@@ -556,24 +563,27 @@ private:
     Value first = dims[d];
     SmallVector<Value> idx = indices(in, row, vec);
     Value source = plan.pairCopy ? plan.pairCopy : in->get();
-    auto pairType2 =
-        VectorType::get({2}, plan.pairCopy ? b.getBF16Type() : b.getF32Type());
+    auto pairType2 = VectorType::get(
+        {plan.group}, cast<MemRefType>(source.getType()).getElementType());
     Value pair;
     AffineMap map = op.getMatchingIndexingMap(in);
     if (map.getResults().back() == b.getAffineDimExpr(d)) {
       // Adjacent in memory: one load.
       pair = vector::LoadOp::create(b, loc, pairType2, source, idx);
     } else {
-      dims[d] = arith::AddIOp::create(b, loc, first, index(1));
-      SmallVector<Value> idx2 = indices(in, row, vec);
+      SmallVector<Value> elements;
+      for (int64_t e = 0; e < plan.group; ++e) {
+        dims[d] = e ? arith::AddIOp::create(b, loc, first, index(e)).getResult()
+                    : first;
+        elements.push_back(
+            memref::LoadOp::create(b, loc, source, indices(in, row, vec)));
+      }
       dims[d] = first;
-      pair = vector::FromElementsOp::create(
-          b, loc, pairType2,
-          ValueRange{memref::LoadOp::create(b, loc, source, idx),
-                     memref::LoadOp::create(b, loc, source, idx2)});
+      pair = vector::FromElementsOp::create(b, loc, pairType2, elements);
     }
-    if (plan.pairCopy) {
-      // Rounded before the op (BF16Scratch): a 4-byte broadcast.
+    if (plan.pairCopy || plan.int8) {
+      // Rounded before the op (BF16Scratch), or 8-bit integers: a 4-byte
+      // broadcast.
       Value word = vector::BitCastOp::create(
           b, loc, VectorType::get({1}, b.getI32Type()), pair);
       Value splat = vector::BroadcastOp::create(
@@ -592,6 +602,17 @@ private:
     Value splat = vector::BroadcastOp::create(
         b, loc, VectorType::get({plan.lanes}, b.getI32Type()), word);
     return vector::BitCastOp::create(b, loc, pairType, splat);
+  }
+
+  /// acc + the sums of the products of each lane's 4 u8 of `quadsU8` and 4
+  /// s8 of `quadsS8` (vpdpbusd, AVX512-VNNI; AVX512VL below 512 bits).
+  Value int8Dot(Value acc, Value quadsU8, Value quadsS8) {
+    // LLVM 22's signature: (<N x i32>, <4N x i8>, <4N x i8>).
+    std::string name =
+        "llvm.x86.avx512.vpdpbusd." + std::to_string(plan.lanes * 32);
+    return LLVM::CallIntrinsicOp::create(b, loc, vecType, b.getStringAttr(name),
+                                         ValueRange{acc, quadsU8, quadsS8})
+        .getResult(0);
   }
 
   /// One tile of `rows` x `width` output elements (width <= vectors *
@@ -638,11 +659,19 @@ private:
       }
       inner *= plan.sizes[reductions[i]];
     }
+    // Integer sums are exact: one block.
+    if (plan.int8)
+      blocked = reductions.size();
     int64_t blockSteps = std::max<int64_t>(1, kReductionBlock / inner);
-    // A loop over bf16 pairs steps by 2, its blocks whole pairs.
-    auto stepOf = [&](unsigned d) { return (int)d == plan.pairDim ? 2 : 1; };
-    if (blocked < reductions.size() && stepOf(reductions[blocked]) == 2)
-      blockSteps = std::max<int64_t>(2, blockSteps / 2 * 2);
+    // A loop over groups (bf16 pairs, int8 quads) steps by the group, its
+    // blocks whole groups.
+    auto stepOf = [&](unsigned d) {
+      return (int)d == plan.pairDim ? plan.group : int64_t(1);
+    };
+    if (blocked < reductions.size() && stepOf(reductions[blocked]) > 1) {
+      int64_t g = stepOf(reductions[blocked]);
+      blockSteps = std::max<int64_t>(g, blockSteps / g * g);
+    }
     // Nested loops over `ds` carrying `accs`, each yielding the next's
     // results; the insertion point ends in the innermost body.
     auto openLoops = [&](ArrayRef<unsigned> ds, Value blockStart,
@@ -724,10 +753,12 @@ private:
             arith::DivUIOp::create(b, loc, dims[plan.vDim], index(width));
         SmallVector<Value> moved{panel};
         for (int64_t d : plan.packOrder[k])
-          moved.push_back(d == plan.pairPos && paired
-                              ? arith::ShRUIOp::create(b, loc, idx[d], index(1))
-                              : idx[d]);
-        moved.push_back(index(vec * plan.lanes * (paired ? 2 : 1)));
+          moved.push_back(
+              d == plan.pairPos && paired
+                  ? arith::ShRUIOp::create(b, loc, idx[d],
+                                           index(llvm::Log2_64(plan.group)))
+                  : idx[d]);
+        moved.push_back(index(vec * plan.lanes * plan.group));
         idx = std::move(moved);
         value = vector::LoadOp::create(b, loc, paired ? pairType : vecType,
                                        panels, idx);
@@ -803,11 +834,13 @@ private:
           // broadcast scalar), the order the loads have always had.
           Value rhs = operandValue(1, r, v);
           Value lhs = operandValue(0, r, v);
-          acc =
-              paired
-                  ? x86vector::DotBF16Op::create(b, loc, vecType, acc, lhs, rhs)
-                        .getResult()
-                  : vector::FMAOp::create(b, loc, lhs, rhs, acc).getResult();
+          if (plan.int8)
+            acc = int8Dot(acc, operandValue(unsignedIn, r, v),
+                          operandValue(1 - unsignedIn, r, v));
+          else if (paired)
+            acc = x86vector::DotBF16Op::create(b, loc, vecType, acc, lhs, rhs);
+          else
+            acc = vector::FMAOp::create(b, loc, lhs, rhs, acc);
         }
     }
 
@@ -1040,6 +1073,9 @@ private:
   /// With bf16 pairs (plan.pairDim): a vector of 2 * lanes bf16.
   VectorType pairType;
   bool paired;
+  /// With plan.int8: the input whose bytes are unsigned (the broadcast
+  /// one), the first operand of vpdpbusd.
+  unsigned unsignedIn = 0;
   SmallVector<unsigned> outer, reductions;
   /// Reduction dims unrolled inside each step (isUnrolledReduction).
   SmallVector<unsigned> unrolled;

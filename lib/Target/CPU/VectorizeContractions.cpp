@@ -13,6 +13,7 @@
 #include "llvm/Support/SaveAndRestore.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -310,9 +311,9 @@ struct VectorizeContractions
     auto isPackable = [&](Value v) { return packer.isPackable(v); };
     std::vector<std::pair<linalg::LinalgOp, TilePlan>> work;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (std::optional<TilePlan> plan =
-              planTiles(op, lanes, accumulators, l2Bytes, isPackable)) {
-        if (bf16)
+      if (std::optional<TilePlan> plan = planTiles(
+              op, lanes, accumulators, l2Bytes, isPackable, int8Dot)) {
+        if (bf16 && !plan->int8)
           (void)planPairs(op, *plan);
         work.push_back({op, std::move(*plan)});
       }

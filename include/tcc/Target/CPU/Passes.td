@@ -173,6 +173,15 @@ def VectorizeContractions
     takes one `x86vector.avx512.dot` (vdpbf16ps: both products summed in
     f32). Other ops stay f32.
 
+    With `int8-dot` (a target with AVX512-VNNI), a contraction that sums
+    the products of a u8 input and an s8 one into i32 (MatMulInteger's,
+    with its zero point corrections outside it) is tiled the same way when
+    its s8 input is constant: the panels hold quads of s8 along the
+    innermost reduction loop (of a length 4 divides), each step broadcasts
+    a quad of the u8 input as one 32-bit word, and each accumulator (i32)
+    takes one vpdpbusd (`llvm.x86.avx512.vpdpbusd`). Its sums are exact:
+    no blocks.
+
     Ops that do not fit (other bodies, dynamic shapes, an
     operand walked along `v` outside its last dim that is not constant, an
     output that is also an input) are left as they are.
@@ -187,9 +196,13 @@ def VectorizeContractions
     Option<"bf16", "bf16", "bool", "false",
            "Products of bf16 pairs with f32 sums (x86vector.avx512.dot, "
            "vdpbf16ps) where one input is packed weights">,
+    Option<"int8Dot", "int8-dot", "bool", "false",
+           "u8 x s8 contractions into i32 against packed s8 weights on "
+           "VNNI's vpdpbusd">,
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::x86vector::X86VectorDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::affine::AffineDialect",
