@@ -60,11 +60,18 @@ void BF16Scratch::round(RewriterBase &b, linalg::LinalgOp op, TilePlan &plan) {
     return;
   // The kernel, its one call, and the workspace of the function calling it.
   auto kernel = op->getParentOfType<func::FuncOp>();
-  std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(kernel, module);
-  if (!uses || !llvm::hasSingleElement(*uses))
-    return;
-  auto call = dyn_cast<func::CallOp>(uses->begin()->getUser());
+  if (!usersKnown) {
+    // One walk of the module for every op (a walk per op was quadratic).
+    usersKnown = true;
+    if (std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(&module.getBodyRegion()))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        users[use.getSymbolRef().getRootReference()].push_back(use.getUser());
+  }
+  ArrayRef<Operation *> kernelUsers = users.lookup(kernel.getSymNameAttr());
+  auto call = kernelUsers.size() == 1
+                  ? dyn_cast<func::CallOp>(kernelUsers.front())
+                  : func::CallOp();
   if (!call)
     return;
   auto caller = call->getParentOfType<func::FuncOp>();

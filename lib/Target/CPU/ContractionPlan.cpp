@@ -232,7 +232,9 @@ static bool columnsFirst(linalg::LinalgOp op, const TilePlan &plan,
 
 /// The plan for `op`, or nullopt when it is not a multiply-accumulate on
 /// static f32 buffers this pass can vectorize.
-std::optional<unsigned> unsignedInputOfInt8Dot(linalg::LinalgOp op) {
+/// Which input of `op` is the u8 one when its body sums the products of a
+/// u8 and an s8 input into i32 (extui(a) * extsi(b) + out), else nullopt.
+static std::optional<unsigned> unsignedInputOfInt8Dot(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       body->getNumArguments() != 3 || body->getOperations().size() != 5)

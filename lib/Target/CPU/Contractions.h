@@ -117,10 +117,6 @@ bool isUnrolledReduction(mlir::linalg::LinalgOp op, const TilePlan &plan,
 /// itself. Returns whether it did.
 bool planPairs(mlir::linalg::LinalgOp op, TilePlan &plan, int64_t group = 2);
 
-/// Which input of `op` is the u8 one when its body sums the products of a
-/// u8 and an s8 input into i32 (extui(a) * extsi(b) + out), else nullopt.
-std::optional<unsigned> unsignedInputOfInt8Dot(mlir::linalg::LinalgOp op);
-
 /// Whether elementwise op `fused` can be evaluated on the vectors of
 /// `plan` (ContractionPlan.cpp says when).
 bool canFuse(mlir::linalg::LinalgOp op, mlir::linalg::LinalgOp fused,
@@ -176,6 +172,10 @@ private:
   mlir::ModuleOp module;
   int64_t largest = 0;
   llvm::SmallVector<mlir::func::FuncOp> callers;
+  /// The ops that use each symbol (the module walked once, on first use).
+  llvm::DenseMap<mlir::StringAttr, llvm::SmallVector<mlir::Operation *, 1>>
+      users;
+  bool usersKnown = false;
 };
 
 /// Emits the loop nest of `op` as `plan` tiles it, at b's insertion point,

@@ -120,10 +120,6 @@ std::optional<ConstantData<T>> constantData(Attribute value,
   return result;
 }
 
-std::optional<FloatData> floatData(Attribute value, int64_t numElements) {
-  return constantData<float>(value, numElements);
-}
-
 /// `value` rounded to the nearest bf16 (ties to even; a NaN stays a quiet
 /// NaN), as its bits.
 uint16_t roundToBF16(float value) {
@@ -147,7 +143,7 @@ struct PanelPacker::Impl {
       return false;
     Attribute init = *view.global.getInitialValue();
     int64_t n = view.global.getType().getNumElements();
-    return floatData(init, n).has_value() ||
+    return constantData<float>(init, n).has_value() ||
            constantData<int8_t>(init, n).has_value();
   }
 
@@ -278,7 +274,8 @@ private:
         o = i < 0 ? 0 : (*bytes)[i];
       values =
           HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<int8_t>(out));
-    } else if (FloatData data = *floatData(init, numElements); pairPos >= 0) {
+    } else if (FloatData data = *constantData<float>(init, numElements);
+               pairPos >= 0) {
       elementType = b.getBF16Type();
       name += "_bf16";
       std::vector<uint16_t> out(source.size());

@@ -112,8 +112,6 @@ public:
         (parallel ? outer : reductions).push_back(d);
     }
     dims.resize(plan.sizes.size());
-    if (plan.int8)
-      unsignedIn = plan.packPos[0] >= 0 ? 1 : 0;
   }
 
   void emit() {
@@ -554,10 +552,10 @@ private:
     return vector::ShuffleOp::create(b, loc, loaded, loaded, picks);
   }
 
-  /// Input `in`'s scalars at the current pair of pairDim's indices (row
-  /// `row` and vector `vec` of the tile) rounded to bf16 and broadcast as
-  /// pairs: a vector of 2 * lanes bf16 (from plan.pairCopy where the op's
-  /// input was rounded before it).
+  /// Input `in`'s scalars at the current group of pairDim's indices (row
+  /// `row` and vector `vec` of the tile) broadcast as groups (pairType):
+  /// bf16 pairs rounded here, or read from plan.pairCopy where the op's
+  /// input was rounded before it; int8 quads as they are.
   Value broadcastPair(OpOperand *in, int64_t row, int64_t vec) {
     unsigned d = plan.pairDim;
     Value first = dims[d];
@@ -834,9 +832,10 @@ private:
           // broadcast scalar), the order the loads have always had.
           Value rhs = operandValue(1, r, v);
           Value lhs = operandValue(0, r, v);
+          // int8: the broadcast (u8) input is vpdpbusd's first.
           if (plan.int8)
-            acc = int8Dot(acc, operandValue(unsignedIn, r, v),
-                          operandValue(1 - unsignedIn, r, v));
+            acc = plan.packPos[0] >= 0 ? int8Dot(acc, rhs, lhs)
+                                       : int8Dot(acc, lhs, rhs);
           else if (paired)
             acc = x86vector::DotBF16Op::create(b, loc, vecType, acc, lhs, rhs);
           else
@@ -1070,12 +1069,9 @@ private:
   const TilePlan &plan;
   Location loc;
   VectorType vecType;
-  /// With bf16 pairs (plan.pairDim): a vector of 2 * lanes bf16.
+  /// With groups (plan.pairDim): a vector of group * lanes bf16 or i8.
   VectorType pairType;
   bool paired;
-  /// With plan.int8: the input whose bytes are unsigned (the broadcast
-  /// one), the first operand of vpdpbusd.
-  unsigned unsignedIn = 0;
   SmallVector<unsigned> outer, reductions;
   /// Reduction dims unrolled inside each step (isUnrolledReduction).
   SmallVector<unsigned> unrolled;
