@@ -2097,3 +2097,24 @@ func.func @qlinearconv_zero_channel_scale(%x: tensor<1x1x3x3xui8>, %w: tensor<2x
   %0 = onnx.QLinearConv %x, %s, %z, %w, %ws, %z, %s, %z, %none : (tensor<1x1x3x3xui8>, tensor<f32>, tensor<ui8>, tensor<2x1x2x2xui8>, tensor<2xf32>, tensor<ui8>, tensor<f32>, tensor<ui8>, none) -> tensor<*xui8>
   return %0 : tensor<*xui8>
 }
+// -----
+func.func @matmulinteger_rank(%a: tensor<4xui8>, %b: tensor<4x3xi8>) -> tensor<*xi32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{with a of rank below 2 or b of rank other than 2 is not supported yet, got a [4] and b [4,3]}}
+  %0 = onnx.MatMulInteger %a, %b, %none, %none : (tensor<4xui8>, tensor<4x3xi8>, none, none) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
+// -----
+func.func @matmulinteger_k(%a: tensor<2x5x4xui8>, %b: tensor<3x3xi8>) -> tensor<*xi32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{expects a's last dim (4) to equal b's first (3)}}
+  %0 = onnx.MatMulInteger %a, %b, %none, %none : (tensor<2x5x4xui8>, tensor<3x3xi8>, none, none) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
+// -----
+func.func @matmulinteger_row_zero_point(%a: tensor<2x5x4xui8>, %b: tensor<4x3xi8>, %z: tensor<5xui8>) -> tensor<*xi32> {
+  %none = onnx.NoValue
+  // expected-error @+1 {{with a of rank 3 expects a per-tensor a_zero_point, got [5]}}
+  %0 = onnx.MatMulInteger %a, %b, %z, %none : (tensor<2x5x4xui8>, tensor<4x3xi8>, tensor<5xui8>, none) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
