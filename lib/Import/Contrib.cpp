@@ -92,6 +92,9 @@ using namespace tcc::import;
 
 namespace {
 
+/// The most inputs an expanded op has (EmbedLayerNormalization's 9).
+constexpr size_t kMaxContribInputs = 16;
+
 /// The default-domain opset the expansions are written against.
 constexpr int64_t kBodyOpset = 23;
 
@@ -1171,11 +1174,17 @@ std::optional<onnx::FunctionProto>
 tcc::import::contribFunction(const onnx::NodeProto &node,
                              llvm::ArrayRef<InputShape> inputShapes,
                              std::string &error) {
+  // An input the node leaves out has an unknown shape: the expanders read
+  // shapes[i] of any input their op has (a fuzzed Attention with one input
+  // read past the end).
+  llvm::SmallVector<InputShape, kMaxContribInputs> shapes(inputShapes);
+  if (shapes.size() < kMaxContribInputs)
+    shapes.resize(kMaxContribInputs);
   for (auto [name, expand] : kExpanders) {
     if (node.op_type() != name)
       continue;
     Body body(node);
-    if (!expand(body, inputShapes, error))
+    if (!expand(body, shapes, error))
       return std::nullopt;
     return body.fn;
   }
