@@ -68,9 +68,9 @@ void BF16Scratch::round(RewriterBase &b, linalg::LinalgOp op, TilePlan &plan) {
       for (const SymbolTable::SymbolUse &use : *uses)
         users[use.getSymbolRef().getRootReference()].push_back(use.getUser());
   }
-  ArrayRef<Operation *> kernelUsers = users.lookup(kernel.getSymNameAttr());
-  auto call = kernelUsers.size() == 1
-                  ? dyn_cast<func::CallOp>(kernelUsers.front())
+  auto found = users.find(kernel.getSymNameAttr());
+  auto call = found != users.end() && found->second.size() == 1
+                  ? dyn_cast<func::CallOp>(found->second.front())
                   : func::CallOp();
   if (!call)
     return;
