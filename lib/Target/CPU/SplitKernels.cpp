@@ -7,10 +7,11 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Target/CPU/Passes.h"
 
-#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -300,7 +301,14 @@ struct SplitKernels : tcc::impl::SplitKernelsBase<SplitKernels> {
     if (parallel || ops.empty())
       return;
     IRRewriter b(&getContext());
-    if (llvm::all_of(ops, [](linalg::LinalgOp op) {
+    // A row group whose ops another op with memory effects sits between (a
+    // contraction's loop nest, when its init and epilogue did not fuse into
+    // its tiles) runs op by op: the rows loop would move them across it.
+    bool contiguous = llvm::all_of(fn.getBody().front(), [](Operation &op) {
+      return isa<linalg::LinalgOp>(op) ||
+             op.hasTrait<OpTrait::IsTerminator>() || isMemoryEffectFree(&op);
+    });
+    if (contiguous && llvm::all_of(ops, [](linalg::LinalgOp op) {
           return op->hasAttr(tcc::attr::kRows);
         }))
       return splitRows(b, ops);

@@ -180,3 +180,32 @@ func.func private @window_rows(%x: memref<1x58x58x128xf32>, %y: memref<1x28x28x1
   }
   return
 }
+
+// A row group that a loop nest with memory effects sits between (a
+// contraction's tiles, whose init and epilogue did not fuse into them) runs
+// op by op: a rows loop around the init and the epilogue would move both
+// before the loop nest. The marks go.
+// CHECK-LABEL: func.func private @rows_around_tiles
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0
+// CHECK-NEXT: linalg.fill ins(%[[Z]] : i32) outs(%arg0 : memref<2x9x10x8xi32>)
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: }
+// CHECK-NEXT: linalg.generic
+// CHECK-NOT: tcc.rows
+func.func private @rows_around_tiles(%acc: memref<2x9x10x8xi32>, %y: memref<2x9x10x8xi8>) attributes {tcc.kernel} {
+  %zero = arith.constant 0 : i32
+  linalg.fill {tcc.rows = 3 : i64} ins(%zero : i32) outs(%acc : memref<2x9x10x8xi32>)
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %n = %c0 to %c2 step %c1 {
+    memref.store %zero, %acc[%n, %c0, %c0, %c0] : memref<2x9x10x8xi32>
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<2x9x10x8xi32>) outs(%y : memref<2x9x10x8xi8>) attrs = {tcc.rows = 3 : i64} {
+  ^bb0(%a: i32, %b: i8):
+    %t = arith.trunci %a : i32 to i8
+    linalg.yield %t : i8
+  }
+  return
+}
