@@ -318,6 +318,32 @@ LogicalResult ConvIntegerOp::inferShapes() {
                         getPads(), getStrides(), getDilations());
 }
 
+LogicalResult NhwcConvIntegerOp::verify() {
+  if (!getElementTypeOrSelf(getX()).isUnsignedInteger(8) ||
+      !getElementTypeOrSelf(getW()).isSignlessInteger(8))
+    return emitOpError() << "expects uint8 x and int8 w";
+  if (getGroup() != 1)
+    return emitOpError() << "expects group 1, got " << getGroup();
+  if (auto x = rankedShape(getX()); x && x->size() != 4)
+    return emitOpError() << "expects x of rank 4 [N, H, W, C], got "
+                         << formatShape(*x);
+  if (failed(verifyZeroPointType(*this, getXZeroPoint(), getX(), "x_zero_point",
+                                 "x")))
+    return failure();
+  if (!isa<NoneType>(getXZeroPoint().getType()) &&
+      !isPerTensor(getXZeroPoint()))
+    return emitOpError() << "expects a per-tensor (one-element) x_zero_point";
+  return verifyConvShapes(*this, getX(), getW(), Value(), getGroup(),
+                          getKernelShape(), /*channelsLast=*/true);
+}
+
+LogicalResult NhwcConvIntegerOp::inferShapes() {
+  return inferConvShape(*this, getX(), getW(),
+                        IntegerType::get(getContext(), 32), getAutoPad(),
+                        getPads(), getStrides(), getDilations(),
+                        /*channelsLast=*/true);
+}
+
 LogicalResult QLinearConvOp::verify() {
   if (!isInt8(getX()) || !isInt8(getW()))
     return emitOpError() << "expects 8-bit integer x and w";

@@ -99,6 +99,31 @@ def ONNX_ConvIntegerOp : ONNX_Op<"ConvInteger"> {
   let hasVerifier = 1;
 }
 
+def ONNX_NhwcConvIntegerOp : ONNX_Op<"NhwcConvInteger"> {
+  let summary = "2-d ConvInteger on channels-last tensors";
+  let description = [{
+    ConvInteger with x [N, H, W, C] (uint8) and y [N, H', W', M] (int32); w
+    [M, C, kH, kW] (int8, no zero point) and the per-tensor x_zero_point as
+    ConvInteger's, and its attributes (group 1). tcc-onnx-channels-last
+    puts convolutions of constant int8 weights in this form, between
+    Transposes, so that they run on 8-bit dot products with the channels
+    contiguous.
+  }];
+  let arguments = (ins AnyTensor:$x, AnyTensor:$w,
+    TensorOrNone:$x_zero_point,
+    DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+    OptionalAttr<DenseI64ArrayAttr>:$dilations,
+    DefaultValuedAttr<ONNX_I64Attr, "1">:$group,
+    OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$pads,
+    OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs AnyTensor:$y);
+  let assemblyFormat = [{
+    $x `,` $w `,` $x_zero_point attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def ONNX_QLinearConvOp : ONNX_Op<"QLinearConv"> {
   let summary = "requantized ConvInteger plus an int32 bias";
   let description = [{

@@ -101,6 +101,15 @@ mlir::LogicalResult appendRunTimeDims(mlir::func::FuncOp main,
 /// matmul, a convolution, their batched and broadcast forms.
 bool isMultiplyAccumulate(mlir::linalg::LinalgOp op);
 
+/// Whether the body of `op` is `out + ext(a) * ext(b)` (in either order) of
+/// 8-bit a and b, each sign- or zero-extended to i32: the contractions of
+/// quantized models (MatMulInteger, QDQ convolutions).
+bool isInt8MultiplyAccumulate(mlir::linalg::LinalgOp op);
+
+/// isMultiplyAccumulate or isInt8MultiplyAccumulate: a contraction that
+/// tcc-outline-kernels gives its output init and epilogue.
+bool isContraction(mlir::linalg::LinalgOp op);
+
 /// Whether top-level op `op` of @main on buffers computes something that
 /// tcc-outline-kernels makes (part of) a kernel: a linalg op or a loop,
 /// no results.

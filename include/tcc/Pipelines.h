@@ -30,8 +30,8 @@ struct PipelineOptions {
   /// Matmuls and convolutions against weights as bf16 products with f32
   /// sums (tcc compile --precision bf16, on a target with AVX512-BF16).
   bool bf16 = false;
-  /// u8 x s8 contractions (MatMulInteger) on 8-bit dot products (a target
-  /// with AVX512-VNNI).
+  /// u8 x s8 contractions (MatMulInteger, QDQ convolutions) on 8-bit dot
+  /// products (a target with AVX512-VNNI).
   bool int8Dot = false;
   /// Where tcc-externalize-weights writes the weights; empty: they stay in
   /// the object.

@@ -84,7 +84,11 @@ void tcc::buildONNXToLinalgPipeline(OpPassManager &pm,
   // Before decomposing: a composite op (Attention) rounds its results to
   // half, not each step inside it.
   fpm.addPass(tcc::onnx::createONNXWidenHalf());
-  fpm.addPass(tcc::onnx::createONNXDecompose());
+  tcc::onnx::ONNXDecomposeOptions decompose;
+  // QDQ convolutions run on 8-bit dot products where the CPU has them, on
+  // channels-last tensors.
+  decompose.int8Convolutions = options.int8Dot && options.channelsLast;
+  fpm.addPass(tcc::onnx::createONNXDecompose(decompose));
   fpm.addPass(createCanonicalizerPass());
   if (options.channelsLast)
     fpm.addPass(tcc::onnx::createONNXChannelsLast());

@@ -35,6 +35,39 @@ bool tcc::isMultiplyAccumulate(linalg::LinalgOp op) {
          (mul.getLhs() == b && mul.getRhs() == a);
 }
 
+bool tcc::isInt8MultiplyAccumulate(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (body->getNumArguments() != 3 || body->getOperations().size() != 5 ||
+      !body->getArgument(2).getType().isInteger(32))
+    return false;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddIOp>();
+  Value out = body->getArgument(2);
+  if (!add || (add.getLhs() == out) == (add.getRhs() == out))
+    return false;
+  auto mul = (add.getLhs() == out ? add.getRhs() : add.getLhs())
+                 .getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return false;
+  // The input each factor extends, or -1.
+  auto extended = [&](Value v) -> int {
+    Operation *def = v.getDefiningOp();
+    if (!isa_and_nonnull<arith::ExtUIOp, arith::ExtSIOp>(def))
+      return -1;
+    auto arg = dyn_cast<BlockArgument>(def->getOperand(0));
+    return arg && arg.getOwner() == body && arg.getArgNumber() < 2 &&
+                   arg.getType().isInteger(8)
+               ? (int)arg.getArgNumber()
+               : -1;
+  };
+  int a = extended(mul.getLhs()), b = extended(mul.getRhs());
+  return a >= 0 && b >= 0 && a != b;
+}
+
+bool tcc::isContraction(linalg::LinalgOp op) {
+  return isMultiplyAccumulate(op) || isInt8MultiplyAccumulate(op);
+}
+
 unsigned tcc::leadingRowDims(linalg::LinalgOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   unsigned parallel = 0;

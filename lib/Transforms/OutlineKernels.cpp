@@ -108,16 +108,24 @@ bool isOutputInit(Operation *op) {
   return true;
 }
 
-/// Whether `body` only computes on f32 (and i1) values with arith and
+/// Whether `type` is an element type an epilogue computes on: f32 (and
+/// i1), and with `integer` (an i32 contraction: the scale and requantization
+/// of an 8-bit one) i8 and i32 too.
+bool isEpilogueType(Type type, bool integer) {
+  return type.isF32() || type.isInteger(1) ||
+         (integer && (type.isInteger(8) || type.isInteger(32)));
+}
+
+/// Whether `body` only computes on isEpilogueType values with arith and
 /// math ops: what can be evaluated on vectors of lanes.
-bool isVectorizableBody(Block *body) {
+bool isVectorizableBody(Block *body, bool integer) {
   for (Operation &op : body->without_terminator()) {
     if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
         op.getNumRegions())
       return false;
     for (Type t : llvm::concat<Type>(llvm::to_vector(op.getOperandTypes()),
                                      llvm::to_vector(op.getResultTypes())))
-      if (!t.isF32() && !t.isInteger(1))
+      if (!isEpilogueType(t, integer))
         return false;
   }
   return true;
@@ -127,18 +135,20 @@ bool isVectorizableBody(Block *body) {
 /// `buffer` (once, at the identity map) and can run on its tiles as they
 /// are finished: into `buffer` itself or a buffer of its shape.
 bool isEpilogue(Operation *op, Value buffer) {
+  bool integer =
+      cast<MemRefType>(buffer.getType()).getElementType().isInteger(32);
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || !generic.hasPureBufferSemantics() ||
       generic.getNumDpsInits() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !isVectorizableBody(generic.getBody()))
+      !isVectorizableBody(generic.getBody(), integer))
     return false;
   OpOperand *out = generic.getDpsInitOperand(0);
   auto outType = cast<MemRefType>(out->get().getType());
   if (!generic.getMatchingIndexingMap(out).isIdentity() ||
       outType.getShape() != cast<MemRefType>(buffer.getType()).getShape() ||
-      !outType.getElementType().isF32() ||
-      (out->get() != buffer && (!outType.getLayout().isIdentity() ||
+      !isEpilogueType(outType.getElementType(), integer) ||
+      (out->get() != buffer && (!outType.isLastDimUnitStride() ||
                                 generic.payloadUsesValueFromOperand(out))))
     return false;
   int reads = 0;
@@ -150,8 +160,10 @@ bool isEpilogue(Operation *op, Value buffer) {
       continue;
     }
     auto type = dyn_cast<MemRefType>(in->get().getType());
-    if (!type || !type.getElementType().isF32() || !type.hasStaticShape() ||
-        !generic.getMatchingIndexingMap(in).isProjectedPermutation() ||
+    if (!type || !isEpilogueType(type.getElementType(), integer) ||
+        !type.hasStaticShape() ||
+        !generic.getMatchingIndexingMap(in).isProjectedPermutation(
+            /*allowZeroInResults=*/true) ||
         (in->get() != out->get() && mayOverlap(in->get(), out->get())))
       return false;
   }
@@ -213,8 +225,7 @@ bool rowCandidate(Operation *op, SmallVectorImpl<int64_t> &rows,
                   unsigned &units) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !isa<linalg::FillOp, linalg::GenericOp>(op) ||
-      !linalgOp.hasPureBufferSemantics() ||
-      tcc::isMultiplyAccumulate(linalgOp))
+      !linalgOp.hasPureBufferSemantics() || tcc::isContraction(linalgOp))
     return false;
   for (OpOperand &operand : op->getOpOperands())
     if (auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -302,7 +313,7 @@ SmallVector<Operation *> rowGroup(ArrayRef<Operation *> ops, size_t i) {
   auto initsContraction = [&](size_t j) {
     auto next = j + 1 < ops.size() ? dyn_cast<linalg::LinalgOp>(ops[j + 1])
                                    : linalg::LinalgOp();
-    return isOutputInit(ops[j]) && next && tcc::isMultiplyAccumulate(next);
+    return isOutputInit(ops[j]) && next && tcc::isContraction(next);
   };
   if (initsContraction(i) || !addBuffers(cast<linalg::LinalgOp>(ops[i])))
     return {};
@@ -375,7 +386,7 @@ SmallVector<Operation *> fusionGroup(ArrayRef<Operation *> ops, size_t i) {
     auto op = k < ops.size() ? dyn_cast<linalg::LinalgOp>(ops[k])
                              : linalg::LinalgOp();
     return op && op.hasPureBufferSemantics() && op.getNumDpsInits() == 1 &&
-                   tcc::isMultiplyAccumulate(op)
+                   tcc::isContraction(op)
                ? op
                : linalg::LinalgOp();
   };

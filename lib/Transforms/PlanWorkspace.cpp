@@ -99,7 +99,7 @@ static int64_t liveFrom(int64_t begin, Operation *user,
   while (op && !tcc::isKernelOp(op))
     op = op->getPrevNode();
   auto contraction = dyn_cast_or_null<linalg::LinalgOp>(op);
-  return contraction && tcc::isMultiplyAccumulate(contraction)
+  return contraction && tcc::isContraction(contraction)
              ? std::min(begin, position.lookup(op))
              : begin;
 }

@@ -90,6 +90,35 @@ struct ConvToNhwc : OpRewritePattern<ConvOp> {
   }
 };
 
+/// ConvInteger -> Transpose, NhwcConvInteger, Transpose for a 2-d one of
+/// static shapes, uint8 x and constant int8 weights without a zero point
+/// (tcc-onnx-decompose makes them of QDQ convolutions).
+struct ConvIntegerToNhwc : OpRewritePattern<ConvIntegerOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvIntegerOp conv,
+                                PatternRewriter &rewriter) const override {
+    auto x = dyn_cast<RankedTensorType>(conv.getX().getType());
+    auto w = dyn_cast<RankedTensorType>(conv.getW().getType());
+    auto type = dyn_cast<RankedTensorType>(conv.getType());
+    if (!x || !w || !type || x.getRank() != 4 || !x.hasStaticShape() ||
+        !type.hasStaticShape() || conv.getGroup() != 1 ||
+        !x.getElementType().isUnsignedInteger(8) ||
+        !w.getElementType().isSignlessInteger(8) ||
+        !matchPattern(conv.getW(), m_Constant()) ||
+        !isa<NoneType>(conv.getWZeroPoint().getType()))
+      return rewriter.notifyMatchFailure(conv, "stays NCHW");
+    Location loc = conv.getLoc();
+    Value xt = transpose(rewriter, loc, conv.getX(), kToNHWC);
+    auto nhwc = NhwcConvIntegerOp::create(
+        rewriter, loc,
+        TypeRange{type.clone(permuted(type.getShape(), kToNHWC))},
+        ValueRange{xt, conv.getW(), conv.getXZeroPoint()}, conv->getAttrs());
+    rewriter.replaceOp(conv, transpose(rewriter, loc, nhwc, kToNCHW));
+    return success();
+  }
+};
+
 /// Transpose(Transpose(x)) -> one Transpose, or x.
 struct ComposeTransposes : OpRewritePattern<TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -140,14 +169,35 @@ struct TransposeOfUnitDims : OpRewritePattern<TransposeOp> {
   }
 };
 
+/// Whether `op` is a QuantizeLinear or DequantizeLinear with one scale and
+/// zero point for the whole tensor: elementwise in its first operand, the
+/// others read as they are.
+bool isPerTensorQuantization(Operation *op) {
+  auto oneValue = [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return isa<NoneType>(v.getType()) ||
+           (type && type.hasStaticShape() && type.getNumElements() == 1);
+  };
+  if (auto q = dyn_cast<QuantizeLinearOp>(op))
+    return q.getBlockSize() == 0 && oneValue(q.getYScale()) &&
+           oneValue(q.getYZeroPoint());
+  if (auto dq = dyn_cast<DequantizeLinearOp>(op))
+    return dq.getBlockSize() == 0 && oneValue(dq.getXScale()) &&
+           oneValue(dq.getXZeroPoint());
+  return false;
+}
+
 /// Ops that compute each element from the elements at its index of their
 /// (broadcast) operands.
 bool isElementwise(Operation *op) {
-  return isa<AddOp, SubOp, MulOp, DivOp, PReluOp, PowOp, MaxOp, MinOp, SumOp,
-             MeanOp, ReluOp, LeakyReluOp, SigmoidOp, HardSigmoidOp, HardSwishOp,
-             SwishOp, TanhOp, EluOp, SeluOp, CeluOp, SoftplusOp, SoftsignOp,
-             MishOp, GeluOp, ThresholdedReluOp, ShrinkOp, ClipOp, ExpOp, LogOp,
-             SqrtOp, NegOp, AbsOp, ErfOp, ReciprocalOp, IdentityOp>(op);
+  if (isPerTensorQuantization(op))
+    return true;
+  return isa<CastOp, AddOp, SubOp, MulOp, DivOp, PReluOp, PowOp, MaxOp, MinOp,
+             SumOp, MeanOp, ReluOp, LeakyReluOp, SigmoidOp, HardSigmoidOp,
+             HardSwishOp, SwishOp, TanhOp, EluOp, SeluOp, CeluOp, SoftplusOp,
+             SoftsignOp, MishOp, GeluOp, ThresholdedReluOp, ShrinkOp, ClipOp,
+             ExpOp, LogOp, SqrtOp, NegOp, AbsOp, ErfOp, ReciprocalOp,
+             IdentityOp>(op);
 }
 
 /// Whether an op of rank `rank` whose result is transposed by `perm` after
@@ -285,7 +335,12 @@ struct SinkThroughElementwise : RewritePattern {
       return rewriter.notifyMatchFailure(op, "no transposed operand to move");
     SmallVector<int64_t> back = inverse(*perm);
     SmallVector<Value> operands;
-    for (Value operand : op->getOperands()) {
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      // A quantization's scale and zero point hold one value.
+      if (i > 0 && isPerTensorQuantization(op)) {
+        operands.push_back(operand);
+        continue;
+      }
       if (!readsInLayout(operand, *perm, type.getRank()))
         return rewriter.notifyMatchFailure(op, "an operand in another layout");
       operands.push_back(
@@ -453,7 +508,7 @@ struct ONNXChannelsLast
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<ConvToNhwc>(ctx);
+    patterns.add<ConvToNhwc, ConvIntegerToNhwc>(ctx);
     patterns.add<ComposeTransposes, SinkThroughElementwise, SinkThroughConcat,
                  SinkThroughGlobalAveragePool, TransposeOfUnitDims,
                  SinkThroughPool<MaxPoolOp, NhwcMaxPoolOp>,

@@ -409,8 +409,89 @@ struct FoldConstantDequantize : OpRewritePattern<DequantizeLinearOp> {
   }
 };
 
+/// Whether `v` is none or holds one value.
+bool isNoneOrSingle(Value v) {
+  if (isa<NoneType>(v.getType()))
+    return true;
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.hasStaticShape() && type.getNumElements() == 1;
+}
+
+/// Conv(DequantizeLinear(xq, sx, zx), DequantizeLinear(wq, sw), B), as
+/// onnxruntime's quantize_static writes it (QDQ), of uint8 xq and constant
+/// int8 wq (per tensor or per output channel, zero points 0) ->
+///   Cast(ConvInteger(xq, wq, zx), f32) * (sx * sw) + B
+/// the scale and B per output channel as [1, M, 1, 1]. The convolution sums
+/// the 8-bit products exactly in int32 (the CPU kernels run it on VNNI's
+/// dot products), and one multiply per element scales the sum, where the
+/// f32 convolution rounds each of its sums of dequantized products.
+struct QuantizedConv : OpRewritePattern<ConvOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvOp conv,
+                                PatternRewriter &rewriter) const override {
+    auto x = conv.getX().getDefiningOp<DequantizeLinearOp>();
+    auto w = conv.getW().getDefiningOp<DequantizeLinearOp>();
+    auto type = dyn_cast<RankedTensorType>(conv.getType());
+    if (!x || !w || !type || !type.hasStaticShape() || type.getRank() != 4 ||
+        !type.getElementType().isF32() || conv.getGroup() != 1 ||
+        x.getBlockSize() != 0 || w.getBlockSize() != 0)
+      return rewriter.notifyMatchFailure(conv, "not a 2-d QDQ convolution");
+    auto xType = dyn_cast<RankedTensorType>(x.getX().getType());
+    auto wType = dyn_cast<RankedTensorType>(w.getX().getType());
+    if (!xType || !xType.getElementType().isUnsignedInteger(8) || !wType ||
+        !wType.hasStaticShape() ||
+        !wType.getElementType().isSignlessInteger(8) ||
+        !matchPattern(w.getX(), m_Constant()) ||
+        !isNoneOrSingle(x.getXZeroPoint()))
+      return rewriter.notifyMatchFailure(conv, "not uint8 x by int8 weights");
+    std::optional<SmallVector<float>> sx = getConstantFloats(x.getXScale());
+    std::optional<SmallVector<float>> sw = getConstantFloats(w.getXScale());
+    int64_t filters = wType.getDimSize(0);
+    int64_t wAxis = w.getAxis() < 0 ? w.getAxis() + 4 : w.getAxis();
+    if (!sx || sx->size() != 1 || !sw ||
+        (sw->size() != 1 && ((int64_t)sw->size() != filters || wAxis != 0)))
+      return rewriter.notifyMatchFailure(conv, "not per-channel scales");
+    if (!isa<NoneType>(w.getXZeroPoint().getType())) {
+      std::optional<SmallVector<int64_t>> zw =
+          getConstantIntValues(w.getXZeroPoint());
+      if (!zw || llvm::any_of(*zw, [](int64_t z) { return z != 0; }))
+        return rewriter.notifyMatchFailure(conv, "weights' zero point not 0");
+    }
+    Location loc = conv.getLoc();
+    ONNXBuilder b(rewriter, loc);
+    Value none = NoValueOp::create(rewriter, loc, rewriter.getNoneType());
+    SmallVector<NamedAttribute> attrs(conv->getAttrs());
+    Value acc = ConvIntegerOp::create(
+        rewriter, loc, TypeRange{type.clone(rewriter.getI32Type())},
+        ValueRange{x.getX(), w.getX(), x.getXZeroPoint(), none}, attrs);
+    Value sum = CastOp::create(rewriter, loc, type, acc,
+                               rewriter.getI64IntegerAttr(1), IntegerAttr());
+    SmallVector<float> scale(filters);
+    for (int64_t m = 0; m < filters; ++m)
+      scale[m] = (*sx)[0] * (*sw)[sw->size() == 1 ? 0 : m];
+    auto channelType =
+        RankedTensorType::get({1, filters, 1, 1}, rewriter.getF32Type());
+    Value y = MulOp::create(
+        rewriter, loc, type, sum,
+        createFloatConstant(rewriter, loc, channelType, scale, "conv_scale"));
+    if (!isa<NoneType>(conv.getB().getType()))
+      y = AddOp::create(rewriter, loc, type, y,
+                        b.reshape(conv.getB(), channelType.getShape()));
+    rewriter.replaceOp(conv, y);
+    return success();
+  }
+};
+
 struct ONNXDecompose : tcc::onnx::impl::ONNXDecomposeBase<ONNXDecompose> {
+  using Base::Base;
+
   void runOnOperation() override {
+    if (int8Convolutions) {
+      // Before the weights' DequantizeLinear folds into f32 constants.
+      RewritePatternSet quantized(&getContext());
+      quantized.add<QuantizedConv>(&getContext());
+      walkAndApplyPatterns(getOperation(), std::move(quantized));
+    }
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeAttention, DecomposeRotaryEmbedding,
                  FoldConstantDequantize>(&getContext());

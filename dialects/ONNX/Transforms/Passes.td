@@ -21,7 +21,16 @@ def ONNXDecompose : Pass<"tcc-onnx-decompose", "::mlir::func::FuncOp"> {
     caches by position ids), Slice, Mul, Sub, Add and Concat. An op it
     cannot expand fails the pass with an error saying what is not
     supported.
+
+    With `int8-convolutions` (a CPU with 8-bit dot products), a 2-d Conv
+    of DequantizeLinear'd uint8 activations and int8 constant weights (the
+    QDQ form of onnxruntime's quantize_static) becomes ConvInteger, Cast
+    to f32, and a multiply by the product of the scales (plus the bias).
   }];
+  let options = [
+    Option<"int8Convolutions", "int8-convolutions", "bool", "false",
+           "Rewrite QDQ convolutions of int8 weights into ConvInteger">
+  ];
   let dependentDialects = ["::tcc::onnx::ONNXDialect"];
 }
 
@@ -53,6 +62,11 @@ def ONNXChannelsLast : Pass<"tcc-onnx-channels-last", "::mlir::func::FuncOp"> {
     user, so none is added. The matmul-like kernels then read each pixel's
     channels as one contiguous row (tcc-vectorize-contractions broadcasts
     them along the filters), not a row per channel.
+
+    A 2-d ConvInteger of uint8 x by constant int8 weights without a zero
+    point (tcc-onnx-decompose makes them of QDQ convolutions) becomes
+    NhwcConvInteger alike; the Transposes move through Cast and through
+    QuantizeLinear and DequantizeLinear of one scale and zero point.
   }];
   let dependentDialects = ["::tcc::onnx::ONNXDialect"];
 }

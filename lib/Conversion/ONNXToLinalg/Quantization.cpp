@@ -1,6 +1,8 @@
 //===- Quantization.cpp - ONNX linear quantization ops to linalg ----------===//
 #include "Patterns.h"
+#include "dialects/ONNX/OpUtils.h"
 
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -436,6 +438,133 @@ struct ConvIntegerPattern : OpConversionPattern<onnx::ConvIntegerOp> {
   }
 };
 
+/// NhwcConvInteger: a linalg.generic summing extui(x) * extsi(w) into i32
+/// with linalg.conv_2d_nhwc_fhwc's maps, which the CPU kernels run on
+/// VNNI's 8-bit dot products (vpdpbusd). The products are of x itself, not
+/// of x - zx: x is padded by zx, so that a tap in the padding adds zx * w
+/// like one inside, and the sum starts from -zx * sum(w[m]) (folded when zx
+/// is a constant). x's channels are padded to a multiple of 4 (a dot
+/// product's quad), against zero weights; the weights are moved to [M, kH,
+/// kW, C4] at compile time.
+struct NhwcConvIntegerPattern : OpConversionPattern<onnx::NhwcConvIntegerOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(onnx::NhwcConvIntegerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<RankedTensorType> type = getRankedResultType(op, rewriter);
+    auto inType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    auto wType = dyn_cast<RankedTensorType>(op.getW().getType());
+    constexpr int64_t kMaxWeights = int64_t(1) << 32;
+    std::optional<SmallVector<int64_t>> weights =
+        onnx::getIntValues(onnx::detail::constantAttr(op.getW()), kMaxWeights);
+    if (failed(type) || !type->hasStaticShape() || !inType ||
+        !inType.hasStaticShape() || !wType || !wType.hasStaticShape() ||
+        !weights)
+      return op.emitOpError()
+             << "is supported only with static shapes and constant weights";
+    ArrayRef<int64_t> in = inType.getShape(), w = wType.getShape();
+    FailureOr<onnx::WindowGeometry> g =
+        onnx::resolveWindow(op, onnx::nchwShape(in, /*channelsLast=*/true),
+                            w.drop_front(2), op.getAutoPad(), op.getPads(),
+                            op.getStrides(), op.getDilations(), false);
+    if (failed(g))
+      return failure();
+    int64_t filters = w[0], channels = w[1], taps = w[2] * w[3];
+    int64_t quads = llvm::alignTo(channels, 4);
+    SmallVector<int8_t> moved(filters * taps * quads, 0);
+    SmallVector<int64_t> sums(filters, 0);
+    for (int64_t m = 0; m < filters; ++m)
+      for (int64_t c = 0; c < channels; ++c)
+        for (int64_t t = 0; t < taps; ++t) {
+          int64_t v = (*weights)[(m * channels + c) * taps + t];
+          moved[(m * taps + t) * quads + c] = (int8_t)v;
+          sums[m] += v;
+        }
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+    auto movedType = RankedTensorType::get({filters, w[2], w[3], quads}, i8);
+    Value filter = arith::ConstantOp::create(
+        rewriter, loc, movedType,
+        DenseResourceElementsAttr::get(
+            movedType, "nhwc_weight_i8",
+            HeapAsmResourceBlob::allocateAndCopyInferAlign(
+                ArrayRef<int8_t>(moved))));
+
+    // zx: none (0), a constant, or a value of the run.
+    Value zero = adaptor.getXZeroPoint();
+    std::optional<int64_t> constZero = 0;
+    if (!isa<NoneType>(zero.getType())) {
+      std::optional<SmallVector<int64_t>> values =
+          onnx::getIntValues(onnx::detail::constantAttr(op.getXZeroPoint()));
+      constZero = values && values->size() == 1
+                      ? std::optional<int64_t>((*values)[0])
+                      : std::nullopt;
+    }
+    Value padValue;
+    if (constZero) {
+      padValue = constantScalar(rewriter, loc, i8, *constZero);
+    } else {
+      auto zeroType = cast<RankedTensorType>(zero.getType());
+      SmallVector<Value> indices(
+          zeroType.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
+      padValue = tensor::ExtractOp::create(rewriter, loc, zero, indices);
+    }
+    SmallVector<int64_t> padsBegin(g->padsBegin), padsEnd(g->padsEnd);
+    padsBegin.push_back(0);
+    padsEnd.push_back(quads - channels);
+    Value input = padTrailing(rewriter, loc, adaptor.getX(), padsBegin, padsEnd,
+                              padValue);
+
+    // The sum starts from -zx * sum(w[m]).
+    auto channelType = RankedTensorType::get({filters}, i32);
+    SmallVector<int32_t> start(filters);
+    for (int64_t m = 0; m < filters; ++m)
+      start[m] = (int32_t)(-(constZero ? *constZero : 1) * sums[m]);
+    Value startValues = arith::ConstantOp::create(
+        rewriter, loc, channelType,
+        DenseElementsAttr::get(channelType, ArrayRef<int32_t>(start)));
+    SmallVector<Value> startInputs = {startValues};
+    if (!constZero)
+      startInputs.push_back(zero);
+    Value init = buildElementwise(
+        rewriter, loc, *type, startInputs,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          if (constZero)
+            return args[0];
+          return arith::MulIOp::create(b, l, args[0],
+                                       extendToI32(b, l, args[1], true));
+        });
+
+    // Loops (n, oh, ow, m, kh, kw, c), as linalg.conv_2d_nhwc_fhwc's.
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(7, 0,
+                       {d(0), d(1) * g->strides[0] + d(4) * g->dilations[0],
+                        d(2) * g->strides[1] + d(5) * g->dilations[1], d(6)},
+                       ctx),
+        AffineMap::get(7, 0, {d(3), d(4), d(5), d(6)}, ctx),
+        AffineMap::get(7, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+    SmallVector<utils::IteratorType> iterators(4,
+                                               utils::IteratorType::parallel);
+    iterators.append(3, utils::IteratorType::reduction);
+    Value conv =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{*type}, ValueRange{input, filter},
+            ValueRange{init}, maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value prod =
+                  arith::MulIOp::create(b, l, extendToI32(b, l, args[0], true),
+                                        extendToI32(b, l, args[1], false));
+              linalg::YieldOp::create(
+                  b, l, arith::AddIOp::create(b, l, args[2], prod).getResult());
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, conv);
+    return success();
+  }
+};
+
 /// QLinearConv: ConvInteger plus the bias, requantized with w_scale per
 /// tensor or per output channel.
 struct QLinearConvPattern : OpConversionPattern<onnx::QLinearConvOp> {
@@ -533,8 +662,9 @@ struct DynamicQuantizeLinearPattern
 
 void tcc::onnx_to_linalg::populateQuantizationPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<QuantizeLinearPattern, DequantizeLinearPattern,
-               MatMulIntegerPattern, QLinearMatMulPattern, ConvIntegerPattern,
-               QLinearConvPattern, DynamicQuantizeLinearPattern>(
-      converter, patterns.getContext());
+  patterns
+      .add<QuantizeLinearPattern, DequantizeLinearPattern, MatMulIntegerPattern,
+           QLinearMatMulPattern, ConvIntegerPattern, QLinearConvPattern,
+           NhwcConvIntegerPattern, DynamicQuantizeLinearPattern>(
+          converter, patterns.getContext());
 }

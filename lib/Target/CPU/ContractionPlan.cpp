@@ -536,8 +536,11 @@ bool canFuse(linalg::LinalgOp op, linalg::LinalgOp fused,
     if (!type)
       continue;
     AffineMap map = fused.getMatchingIndexingMap(&operand);
-    if (!type.getElementType().isF32() || !type.hasStaticShape() ||
-        !map.isProjectedPermutation(/*allowZeroInResults=*/false))
+    // Gathers, scatters and transposed runs are of f32; an int8 plan's
+    // plain loads and stores of any type (its requantization to u8).
+    if ((!type.getElementType().isF32() && !plan.int8) ||
+        !type.hasStaticShape() ||
+        !map.isProjectedPermutation(/*allowZeroInResults=*/true))
       return false;
     if (!map.isFunctionOfDim(*vPos))
       continue;

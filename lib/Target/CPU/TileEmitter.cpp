@@ -1049,7 +1049,9 @@ private:
     AffineMap map = fused.getMatchingIndexingMap(&operand);
     SmallVector<Value> at;
     for (AffineExpr e : map.getResults())
-      at.push_back(idx[cast<AffineDimExpr>(e).getPosition()]);
+      at.push_back(isa<AffineDimExpr>(e)
+                       ? idx[cast<AffineDimExpr>(e).getPosition()]
+                       : index(0)); // a unit dim the op broadcasts
     if (!map.isFunctionOfDim(vPos()))
       return vector::BroadcastOp::create(
           b, loc, vecType, memref::LoadOp::create(b, loc, value, at));

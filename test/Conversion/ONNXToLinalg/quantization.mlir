@@ -121,3 +121,31 @@ func.func @dequantize_blocked(%x: tensor<3x4xui8>, %s: tensor<3x2xf32>, %z: tens
   %0 = onnx.DequantizeLinear %x, %s, %z {axis = 1 : i64, block_size = 2 : i64} : (tensor<3x4xui8>, tensor<3x2xf32>, tensor<3x2xui8>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// NhwcConvInteger: x padded by its zero point (5) spatially and its 3
+// channels to a quad; the weights moved to [M, kH, kW, 4] (the fourth
+// channel 0); the sum of the plain u8 x s8 products starts from -5 * sum(w[m])
+// (-5 * 27 * 2 = -270, -5 * 27 * -1 = 135).
+// CHECK-LABEL: func @nhwc_conv_integer
+// CHECK: %[[W:.*]] = arith.constant dense_resource<nhwc_weight_i8> : tensor<2x3x3x4xi8>
+// CHECK: %[[Z:.*]] = arith.constant 5 : i8
+// CHECK: %[[P:.*]] = tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 1]
+// CHECK: tensor.yield %[[Z]] : i8
+// CHECK: } : tensor<1x8x8x3xi8> to tensor<1x10x10x4xi8>
+// CHECK: %[[START:.*]] = arith.constant dense<[-270, 135]> : tensor<2xi32>
+// CHECK: %[[INIT:.*]] = linalg.generic {{.*}} ins(%[[START]] : tensor<2xi32>)
+// CHECK: linalg.generic {indexing_maps = [#[[X:.*]], #[[WM:.*]], #[[Y:.*]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[P]], %[[W]] : tensor<1x10x10x4xi8>, tensor<2x3x3x4xi8>) outs(%[[INIT]] : tensor<1x4x4x2xi32>)
+// CHECK: ^bb0(%[[XI:.*]]: i8, %[[WI:.*]]: i8, %[[ACC:.*]]: i32):
+// CHECK-DAG: %[[WE:.*]] = arith.extsi %[[WI]] : i8 to i32
+// CHECK-DAG: %[[XE:.*]] = arith.extui %[[XI]] : i8 to i32
+// CHECK: %[[PROD:.*]] = arith.muli %[[XE]], %[[WE]] : i32
+// CHECK: arith.addi %[[ACC]], %[[PROD]] : i32
+// CHECK: nhwc_weight_i8: "0x01000000020202000202020002020200020202000202020002020200020202000202020002020200FFFFFF00FFFFFF00
+func.func @nhwc_conv_integer(%x: tensor<1x8x8x3xui8>) -> tensor<1x4x4x2xi32> {
+  %w = onnx.Constant dense<[[[[2, 2, 2], [2, 2, 2], [2, 2, 2]], [[2, 2, 2], [2, 2, 2], [2, 2, 2]], [[2, 2, 2], [2, 2, 2], [2, 2, 2]]], [[[-1, -1, -1], [-1, -1, -1], [-1, -1, -1]], [[-1, -1, -1], [-1, -1, -1], [-1, -1, -1]], [[-1, -1, -1], [-1, -1, -1], [-1, -1, -1]]]]> : tensor<2x3x3x3xi8>
+  %z = onnx.Constant dense<5> : tensor<ui8>
+  %0 = onnx.NhwcConvInteger %x, %w, %z {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x3xui8>, tensor<2x3x3x3xi8>, tensor<ui8>) -> tensor<1x4x4x2xi32>
+  return %0 : tensor<1x4x4x2xi32>
+}

@@ -202,3 +202,54 @@ func.func @pools_batchnorm(%x: tensor<1x8x8x8xf32>, %mean: tensor<4xf32>, %seq: 
   %p1 = onnx.MaxPool %seq {kernel_shape = array<i64: 2>, strides = array<i64: 2>} : (tensor<1x4x8xf32>) -> tensor<1x4x4xf32>
   return %bn2, %p1 : tensor<1x4x2x2xf32>, tensor<1x4x4xf32>
 }
+
+// -----
+
+// Two QDQ convolutions as tcc-onnx-decompose leaves them (ConvInteger,
+// Cast, a scale per channel, QuantizeLinear): both run channels-last, and
+// so does everything between them; QuantizeLinear's scale and zero point
+// are read as they are, the scale per channel as [1, 1, 1, C].
+// CHECK-LABEL: func @int8_convs
+// CHECK: %[[X:.*]] = onnx.Transpose %arg0 {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x8x6x6xui8>) -> tensor<1x6x6x8xui8>
+// CHECK: %[[A:.*]] = onnx.NhwcConvInteger %[[X]], %{{.*}}, %{{.*}} {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x6x6x8xui8>, tensor<4x8x3x3xi8>, tensor<ui8>) -> tensor<1x6x6x4xi32>
+// CHECK: %[[F:.*]] = onnx.Cast %[[A]] {to = 1 : i64} : (tensor<1x6x6x4xi32>) -> tensor<1x6x6x4xf32>
+// CHECK: %[[M:.*]] = onnx.Mul %[[F]], %{{.*}} : (tensor<1x6x6x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x6x6x4xf32>
+// CHECK: %[[Q:.*]] = onnx.QuantizeLinear %[[M]], %{{.*}}, %{{.*}} : (tensor<1x6x6x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x6x6x4xui8>
+// CHECK: %[[B:.*]] = onnx.NhwcConvInteger %[[Q]], %{{.*}}, %{{.*}} : (tensor<1x6x6x4xui8>, tensor<4x4x1x1xi8>, tensor<ui8>) -> tensor<1x6x6x4xi32>
+// CHECK: %[[G:.*]] = onnx.Cast %[[B]]
+// CHECK: %[[Y:.*]] = onnx.Transpose %[[G]] {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x6x6x4xf32>) -> tensor<1x4x6x6xf32>
+// CHECK: return %[[Y]]
+func.func @int8_convs(%x: tensor<1x8x6x6xui8>) -> tensor<1x4x6x6xf32> {
+  %z = onnx.Constant dense<3> : tensor<ui8>
+  %w1 = onnx.Constant dense<2> : tensor<4x8x3x3xi8>
+  %w2 = onnx.Constant dense<-1> : tensor<4x4x1x1xi8>
+  %s = onnx.Constant dense<[[[[0.5]], [[0.25]], [[0.125]], [[1.0]]]]> : tensor<1x4x1x1xf32>
+  %qs = onnx.Constant dense<0.1> : tensor<f32>
+  %none = onnx.NoValue
+  %a = onnx.ConvInteger %x, %w1, %z, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x6x6xui8>, tensor<4x8x3x3xi8>, tensor<ui8>, none) -> tensor<1x4x6x6xi32>
+  %f = onnx.Cast %a {to = 1 : i64} : (tensor<1x4x6x6xi32>) -> tensor<1x4x6x6xf32>
+  %m = onnx.Mul %f, %s : (tensor<1x4x6x6xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x6x6xf32>
+  %q = onnx.QuantizeLinear %m, %qs, %z : (tensor<1x4x6x6xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x4x6x6xui8>
+  %b = onnx.ConvInteger %q, %w2, %z, %none : (tensor<1x4x6x6xui8>, tensor<4x4x1x1xi8>, tensor<ui8>, none) -> tensor<1x4x6x6xi32>
+  %g = onnx.Cast %b {to = 1 : i64} : (tensor<1x4x6x6xi32>) -> tensor<1x4x6x6xf32>
+  return %g : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// A QuantizeLinear per channel (its scale along axis 1) stays where it is:
+// the Transpose back to NCHW comes before it.
+// CHECK-LABEL: func @per_channel_quantize
+// CHECK: onnx.NhwcConvInteger
+// CHECK: %[[T:.*]] = onnx.Transpose %{{.*}} {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x6x6x4xf32>) -> tensor<1x4x6x6xf32>
+// CHECK: onnx.QuantizeLinear %[[T]]
+func.func @per_channel_quantize(%x: tensor<1x8x6x6xui8>) -> tensor<1x4x6x6xui8> {
+  %w = onnx.Constant dense<2> : tensor<4x8x3x3xi8>
+  %qs = onnx.Constant dense<[0.1, 0.2, 0.3, 0.4]> : tensor<4xf32>
+  %qz = onnx.Constant dense<[1, 2, 3, 4]> : tensor<4xui8>
+  %none = onnx.NoValue
+  %a = onnx.ConvInteger %x, %w, %none, %none {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x6x6xui8>, tensor<4x8x3x3xi8>, none, none) -> tensor<1x4x6x6xi32>
+  %f = onnx.Cast %a {to = 1 : i64} : (tensor<1x4x6x6xi32>) -> tensor<1x4x6x6xf32>
+  %q = onnx.QuantizeLinear %f, %qs, %qz {axis = 1 : i64} : (tensor<1x4x6x6xf32>, tensor<4xf32>, tensor<4xui8>) -> tensor<1x4x6x6xui8>
+  return %q : tensor<1x4x6x6xui8>
+}

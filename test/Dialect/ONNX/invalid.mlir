@@ -2118,3 +2118,47 @@ func.func @matmulinteger_row_zero_point(%a: tensor<2x5x4xui8>, %b: tensor<4x3xi8
   %0 = onnx.MatMulInteger %a, %b, %z, %none : (tensor<2x5x4xui8>, tensor<4x3xi8>, tensor<5xui8>, none) -> tensor<*xi32>
   return %0 : tensor<*xi32>
 }
+
+// -----
+
+func.func @nhwc_conv_integer_signed_x(%x: tensor<1x3x3x4xi8>, %w: tensor<2x4x1x1xi8>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{'onnx.NhwcConvInteger' op expects uint8 x and int8 w}}
+  %0 = onnx.NhwcConvInteger %x, %w, %none : (tensor<1x3x3x4xi8>, tensor<2x4x1x1xi8>, none) -> tensor<1x3x3x2xi32>
+  return
+}
+
+// -----
+
+func.func @nhwc_conv_integer_grouped(%x: tensor<1x3x3x4xui8>, %w: tensor<2x2x1x1xi8>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{'onnx.NhwcConvInteger' op expects group 1, got 2}}
+  %0 = onnx.NhwcConvInteger %x, %w, %none {group = 2 : i64} : (tensor<1x3x3x4xui8>, tensor<2x2x1x1xi8>, none) -> tensor<1x3x3x2xi32>
+  return
+}
+
+// -----
+
+func.func @nhwc_conv_integer_rank(%x: tensor<1x3x4xui8>, %w: tensor<2x4x1xi8>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{'onnx.NhwcConvInteger' op expects x of rank 4 [N, H, W, C], got [1,3,4]}}
+  %0 = onnx.NhwcConvInteger %x, %w, %none : (tensor<1x3x4xui8>, tensor<2x4x1xi8>, none) -> tensor<1x3x2xi32>
+  return
+}
+
+// -----
+
+func.func @nhwc_conv_integer_zero_point(%x: tensor<1x3x3x4xui8>, %w: tensor<2x4x1x1xi8>, %z: tensor<2xui8>) {
+  // expected-error @+1 {{'onnx.NhwcConvInteger' op expects a per-tensor (one-element) x_zero_point}}
+  %0 = onnx.NhwcConvInteger %x, %w, %z : (tensor<1x3x3x4xui8>, tensor<2x4x1x1xi8>, tensor<2xui8>) -> tensor<1x3x3x2xi32>
+  return
+}
+
+// -----
+
+func.func @nhwc_conv_integer_channels(%x: tensor<1x3x3x4xui8>, %w: tensor<2x3x1x1xi8>) {
+  %none = onnx.NoValue
+  // expected-error @+1 {{'onnx.NhwcConvInteger' op expects input channels 4 = W.shape[1] (3) * group (1)}}
+  %0 = onnx.NhwcConvInteger %x, %w, %none : (tensor<1x3x3x4xui8>, tensor<2x3x1x1xi8>, none) -> tensor<1x3x3x2xi32>
+  return
+}

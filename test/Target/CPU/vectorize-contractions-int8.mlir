@@ -62,3 +62,57 @@ func.func @odd_k(%a: memref<3x6xi8>, %c: memref<3x20xi32>) {
   }
   return
 }
+
+// -----
+
+// A channels-last 3x3 convolution of u8 pixels by s8 weights (an
+// NhwcConvInteger's), with the output init before it (the zero point's
+// correction per channel) and the requantization after it (scale per
+// channel read at [0, 0, 0, c], round, saturate to u8) that
+// tcc-outline-kernels put beside it: the init starts the accumulators, the
+// epilogue runs on them in the tiles and stores u8 vectors.
+// CHECK-LABEL: func.func @conv_requantized
+// CHECK: %[[START:.*]] = vector.load %arg3[%{{.*}}] : memref<16xi32>, vector<16xi32>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-DAG: %[[S:.*]] = vector.load %arg4[%c0, %c0, %c0, %c0] : memref<1x1x1x16xf32>, vector<16xf32>
+// CHECK-DAG: %[[F:.*]] = arith.sitofp %{{.*}} : vector<16xi32> to vector<16xf32>
+// CHECK: arith.mulf %[[F]], %[[S]] : vector<16xf32>
+// CHECK: math.roundeven %{{.*}} : vector<16xf32>
+// CHECK: %[[U8:.*]] = arith.fptoui %{{.*}} : vector<16xf32> to vector<16xi8>
+// CHECK: vector.store %[[U8]], %arg2[{{.*}}] : memref<1x4x4x16xi8>, vector<16xi8>
+// CHECK-NOT: linalg.generic
+#x = affine_map<(n, h, w, m, i, j, c) -> (n, h + i, w + j, c)>
+#f = affine_map<(n, h, w, m, i, j, c) -> (m, i, j, c)>
+#y = affine_map<(n, h, w, m, i, j, c) -> (n, h, w, m)>
+#id = affine_map<(n, h, w, c) -> (n, h, w, c)>
+#ch = affine_map<(n, h, w, c) -> (c)>
+#ch4 = affine_map<(n, h, w, c) -> (0, 0, 0, c)>
+memref.global "private" constant @f : memref<16x3x3x8xi8> = dense<5>
+func.func @conv_requantized(%x: memref<1x6x6x8xi8>, %acc: memref<1x4x4x16xi32>, %y: memref<1x4x4x16xi8>, %start: memref<16xi32>, %scale: memref<1x1x1x16xf32>) {
+  %f = memref.get_global @f : memref<16x3x3x8xi8>
+  %lo = arith.constant 0.0 : f32
+  %hi = arith.constant 255.0 : f32
+  linalg.generic {indexing_maps = [#ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%start : memref<16xi32>) outs(%acc : memref<1x4x4x16xi32>) attrs = {tcc.epilogue_init} {
+  ^bb0(%s: i32, %o: i32):
+    linalg.yield %s : i32
+  }
+  linalg.generic {indexing_maps = [#x, #f, #y], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %f : memref<1x6x6x8xi8>, memref<16x3x3x8xi8>) outs(%acc : memref<1x4x4x16xi32>) {
+  ^bb0(%a: i8, %b: i8, %o: i32):
+    %0 = arith.extsi %b : i8 to i32
+    %1 = arith.extui %a : i8 to i32
+    %2 = arith.muli %1, %0 : i32
+    %3 = arith.addi %o, %2 : i32
+    linalg.yield %3 : i32
+  }
+  linalg.generic {indexing_maps = [#id, #ch4, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc, %scale : memref<1x4x4x16xi32>, memref<1x1x1x16xf32>) outs(%y : memref<1x4x4x16xi8>) attrs = {tcc.epilogue} {
+  ^bb0(%a: i32, %s: f32, %o: i8):
+    %0 = arith.sitofp %a : i32 to f32
+    %1 = arith.mulf %0, %s : f32
+    %2 = math.roundeven %1 : f32
+    %3 = arith.maximumf %2, %lo : f32
+    %4 = arith.minimumf %3, %hi : f32
+    %5 = arith.fptoui %4 : f32 to i8
+    linalg.yield %5 : i8
+  }
+  return
+}

@@ -84,6 +84,45 @@ cases.append(("dyn_matmul", save("dyn_matmul", [
     [c("w", s8(32, 24)), c("ws", scale(0.004))]),
     {"x": rng.standard_normal((2, 7, 32)).astype(np.float32)}))
 
+# quantize_static's QDQ convolutions, which tcc runs as ConvInteger on 8-bit dot products where
+# the CPU has them: 3 input channels (padded to a quad), a 7x7 stride-2 one with an int32 bias and
+# weights per channel, a dilated 3x3 one of per-tensor weights reading a zero point of 7 (so
+# padding is not 0), a 1x1 one; a batch of 2.
+def qdq(name, t, s, z):
+    return [h.make_node("QuantizeLinear", [t, s, z], [t + "_q"], name=name + "_q"),
+            h.make_node("DequantizeLinear", [t + "_q", s, z], [t + "_d"], name=name + "_dq")]
+
+
+def weights(name, shape, ws):
+    return [h.make_node("DequantizeLinear", [name, ws, name + "_z"], [name + "_d"], axis=0,
+                        name=name + "_dq")]
+
+
+w1s = (rng.random(6) * 0.002 + 0.001).astype(np.float32)
+cases.append(("qdq_convs", save("qdq_convs", [
+    *qdq("in", "x", "xs", "xz"),
+    *weights("w1", [6, 3, 7, 7], "w1s"), *weights("w2", [8, 6, 3, 3], "w2s"),
+    *weights("w3", [5, 8, 1, 1], "w3s"),
+    h.make_node("DequantizeLinear", ["b1", "b1s"], ["b1_d"], axis=0, name="b1_dq"),
+    h.make_node("Conv", ["x_d", "w1_d", "b1_d"], ["c1"], strides=[2, 2], pads=[3, 3, 3, 3],
+                name="conv1"),
+    *qdq("c1", "c1", "c1s", "c1z"),
+    h.make_node("Conv", ["c1_d", "w2_d"], ["c2"], dilations=[2, 2], pads=[2, 2, 2, 2],
+                name="conv2"),
+    *qdq("c2", "c2", "c2s", "c2z"),
+    h.make_node("Conv", ["c2_d", "w3_d"], ["c3"], name="conv3"),
+    h.make_node("QuantizeLinear", ["c3", "ys", "yz"], ["y"], name="out_q"),
+], [h.make_tensor_value_info("x", T.FLOAT, [2, 3, 17, 19])], [q("y", [2, 5, 9, 10])],
+    [c("xs", scale(0.02)), c("xz", np.uint8(128)),
+     c("w1", s8(6, 3, 7, 7)), c("w1s", w1s), c("w1_z", np.zeros(6, np.int8)),
+     c("b1", rng.integers(-2000, 2000, 6).astype(np.int32)), c("b1s", w1s * np.float32(0.02)),
+     c("c1s", scale(0.05)), c("c1z", np.uint8(7)),
+     c("w2", s8(8, 6, 3, 3)), c("w2s", scale(0.002)), c("w2_z", np.int8(0)),
+     c("c2s", scale(0.04)), c("c2z", np.uint8(0)),
+     c("w3", s8(5, 8, 1, 1)), c("w3s", (rng.random(5) * 0.003 + 0.001).astype(np.float32)),
+     c("w3_z", np.zeros(5, np.int8)), c("ys", scale(0.03)), c("yz", np.uint8(100))]),
+    {"x": rng.standard_normal((2, 3, 17, 19)).astype(np.float32)}))
+
 ok = True
 for name, path, feeds in cases:
     args = [tcc, "run", path, "--output-dir", os.path.join(out, name)]
