@@ -141,6 +141,14 @@ LogicalResult WhereOp::inferShapes() {
   return inferBroadcast(*this, getOperands(), getElementTypeOrSelf(getX()));
 }
 
+LogicalResult MulAddOp::verify() {
+  if (!isa<FloatType>(getElementTypeOrSelf(getA())))
+    return emitOpError() << "expects float operands, got " << getA().getType();
+  return verifyBroadcast(*this, getOperands());
+}
+LogicalResult MulAddOp::inferShapes() {
+  return inferBroadcast(*this, getOperands(), getElementTypeOrSelf(getA()));
+}
 
 LogicalResult CastOp::verify() {
   if (!elementTypeOfDataType(getContext(), getTo()))

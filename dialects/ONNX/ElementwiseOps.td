@@ -74,6 +74,21 @@ def ONNX_WhereOp : ONNX_Op<"Where"> {
   let hasVerifier = 1;
 }
 
+def ONNX_MulAddOp : ONNX_Op<"MulAdd"> {
+  let summary = "A * B + C rounded once (a fused multiply-add), broadcast";
+  let description = [{
+    Not an ONNX operator: tcc-onnx-decompose writes it where the kernel it
+    matches rounds a fused multiply-add (onnxruntime's QLinearAdd), so that
+    the two round alike. Float operands of one element type.
+  }];
+  let arguments = (ins AnyTensor:$A, AnyTensor:$B, AnyTensor:$C);
+  let results = (outs AnyTensor:$Y);
+  let assemblyFormat = [{
+    $A `,` $B `,` $C attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 // Max, Min, Sum and Mean of one or more broadcast operands.
 class ONNX_VariadicOp<string mnemonic> : ONNX_Op<mnemonic> {
   let summary = "Elementwise " # mnemonic # " of its broadcast operands";

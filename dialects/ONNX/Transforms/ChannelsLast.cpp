@@ -192,12 +192,12 @@ bool isPerTensorQuantization(Operation *op) {
 bool isElementwise(Operation *op) {
   if (isPerTensorQuantization(op))
     return true;
-  return isa<CastOp, AddOp, SubOp, MulOp, DivOp, PReluOp, PowOp, MaxOp, MinOp,
-             SumOp, MeanOp, ReluOp, LeakyReluOp, SigmoidOp, HardSigmoidOp,
-             HardSwishOp, SwishOp, TanhOp, EluOp, SeluOp, CeluOp, SoftplusOp,
-             SoftsignOp, MishOp, GeluOp, ThresholdedReluOp, ShrinkOp, ClipOp,
-             ExpOp, LogOp, SqrtOp, NegOp, AbsOp, ErfOp, ReciprocalOp,
-             IdentityOp>(op);
+  return isa<CastOp, AddOp, SubOp, MulOp, MulAddOp, DivOp, PReluOp, PowOp,
+             MaxOp, MinOp, SumOp, MeanOp, ReluOp, LeakyReluOp, SigmoidOp,
+             HardSigmoidOp, HardSwishOp, SwishOp, TanhOp, EluOp, SeluOp, CeluOp,
+             SoftplusOp, SoftsignOp, MishOp, GeluOp, ThresholdedReluOp,
+             ShrinkOp, ClipOp, ExpOp, LogOp, SqrtOp, NegOp, AbsOp, ErfOp,
+             ReciprocalOp, IdentityOp>(op);
 }
 
 /// Whether an op of rank `rank` whose result is transposed by `perm` after

@@ -203,6 +203,10 @@ void tcc::onnx_to_linalg::populateElementwisePatterns(
   p.add<onnx::MulOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
     return pick<arith::MulFOp, arith::MulIOp>(b, l, uns(op), a[0], a[1]);
   });
+  p.add<onnx::MulAddOp>(
+      [](auto, OpBuilder &b, Location l, ValueRange a) -> Value {
+        return math::FmaOp::create(b, l, a[0], a[1], a[2]);
+      });
   p.add<onnx::DivOp>([](auto op, OpBuilder &b, Location l, ValueRange a) {
     return pick<arith::DivFOp, arith::DivSIOp, arith::DivUIOp>(b, l, uns(op),
                                                                a[0], a[1]);

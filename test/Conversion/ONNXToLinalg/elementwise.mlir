@@ -167,6 +167,19 @@ func.func @where(%c: tensor<2x1xi1>, %x: tensor<3xf32>, %y: tensor<2x3xf32>) -> 
 
 // -----
 
+// MulAdd (tcc-onnx-decompose's, for onnxruntime's QLinearAdd) rounds once:
+// math.fma, its scalar operands broadcast.
+// CHECK-LABEL: func @mul_add
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[X:[^:]*]]: f32, %[[S:[^:]*]]: f32, %[[T:[^:]*]]: f32
+// CHECK: math.fma %[[X]], %[[S]], %[[T]] : f32
+func.func @mul_add(%x: tensor<2x3xf32>, %s: tensor<f32>, %t: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = onnx.MulAdd %x, %s, %t : (tensor<2x3xf32>, tensor<f32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
 // Mod fmod=0 gives the remainder the divisor's sign (a zero float one
 // too); fmod=1 is remf (C's fmod); unsigned is remui.
 // CHECK-LABEL: func @mods

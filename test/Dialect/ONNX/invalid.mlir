@@ -1037,6 +1037,22 @@ func.func @swiglu_shapes(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>) -> tensor<*xf
 
 // -----
 
+func.func @mul_add_ints(%a: tensor<2x4xi32>) -> tensor<*xi32> {
+  // expected-error @+1 {{expects float operands, got 'tensor<2x4xi32>'}}
+  %0 = onnx.MulAdd %a, %a, %a : (tensor<2x4xi32>, tensor<2x4xi32>, tensor<2x4xi32>) -> tensor<*xi32>
+  return %0 : tensor<*xi32>
+}
+
+// -----
+
+func.func @mul_add_types(%a: tensor<2x4xf32>, %b: tensor<f16>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects operands of one element type, got 'tensor<2x4xf32>' and 'tensor<f16>'}}
+  %0 = onnx.MulAdd %a, %b, %a : (tensor<2x4xf32>, tensor<f16>, tensor<2x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 func.func @einsum_terms(%a: tensor<2x3xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{equation 'ij,jk->ik' has 2 operand terms for 1 inputs}}
   %0 = onnx.Einsum %a {equation = "ij,jk->ik"} : (tensor<2x3xf32>) -> tensor<*xf32>
