@@ -417,81 +417,412 @@ bool isNoneOrSingle(Value v) {
   return type && type.hasStaticShape() && type.getNumElements() == 1;
 }
 
+/// The operands of an 8-bit convolution that runs as ConvInteger: uint8 x
+/// (its zero point none or one value), constant int8 weights [M, C, kH, kW]
+/// without a zero point (or 0), per-tensor x_scale and w_scale per tensor
+/// or per output channel.
+struct Int8Conv {
+  Value x, xZero, w;
+  float xScale;
+  SmallVector<float> wScale; ///< one per output channel
+  int64_t group;
+  SmallVector<float> wValues; ///< grouped: w's integers, for exactSum
+};
+
+/// The largest partial sum a grouped Int8Conv may reach for exactSum to sum
+/// it in f32 exactly: half of 2^24, the other half left to the bias.
+constexpr int64_t kExactF32 = int64_t(1) << 23;
+
+/// Int8Conv of the given operands of `op` (a Conv or QLinearConv), or
+/// nullopt.
+std::optional<Int8Conv> int8Conv(Operation *op, int64_t group, Value x,
+                                 Value xScale, Value xZero, Value w,
+                                 Value wScale, Value wZero, int64_t wAxis) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  auto wType = dyn_cast<RankedTensorType>(w.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() != 4 || group < 1 ||
+      !xType || !xType.getElementType().isUnsignedInteger(8) || !wType ||
+      !wType.hasStaticShape() || !wType.getElementType().isSignlessInteger(8) ||
+      !matchPattern(w, m_Constant()) || !isNoneOrSingle(xZero))
+    return std::nullopt;
+  std::optional<SmallVector<float>> sx = getConstantFloats(xScale);
+  std::optional<SmallVector<float>> sw = getConstantFloats(wScale);
+  int64_t filters = wType.getDimSize(0);
+  if (wAxis < 0)
+    wAxis += 4;
+  if (!sx || sx->size() != 1 || !sw ||
+      (sw->size() != 1 && ((int64_t)sw->size() != filters || wAxis != 0)))
+    return std::nullopt;
+  if (!isa<NoneType>(wZero.getType())) {
+    std::optional<SmallVector<int64_t>> zw = getConstantIntValues(wZero);
+    if (!zw || llvm::any_of(*zw, [](int64_t z) { return z != 0; }))
+      return std::nullopt;
+  }
+  // A grouped convolution's sums are in f32 (exactSum): exact while
+  // |x - zx| * |w| <= 255 * 128 summed over a filter stays below 2^23.
+  if (group != 1 && wType.getNumElements() / filters * 255 * 128 >= kExactF32)
+    return std::nullopt;
+  Int8Conv conv{x, xZero, w, (*sx)[0], {}, group, {}};
+  if (group != 1) {
+    std::optional<SmallVector<int64_t>> values = getIntValues(
+        tcc::onnx::detail::constantAttr(w), wType.getNumElements());
+    if (!values)
+      return std::nullopt;
+    for (int64_t v : *values)
+      conv.wValues.push_back((float)v);
+  }
+  for (int64_t m = 0; m < filters; ++m)
+    conv.wScale.push_back((*sw)[sw->size() == 1 ? 0 : m]);
+  return conv;
+}
+
+/// Whether exactSum takes `bias` (int32 [M], or null) for `conv`: a grouped
+/// convolution's f32 sums stay exact with a constant bias below 2^23.
+bool exactWithBias(const Int8Conv &conv, Value bias) {
+  if (!bias || conv.group == 1)
+    return true;
+  auto type = dyn_cast<RankedTensorType>(bias.getType());
+  std::optional<SmallVector<int64_t>> values =
+      type && type.hasStaticShape()
+          ? getIntValues(tcc::onnx::detail::constantAttr(bias),
+                         type.getNumElements())
+          : std::nullopt;
+  return values && llvm::all_of(*values, [](int64_t v) {
+           return std::abs(v) < kExactF32;
+         });
+}
+
+/// The sums of `conv`'s products of x - x_zero_point by w, with the
+/// attributes of `op` (a Conv or QLinearConv), plus `bias` (int32 [M], or
+/// null) per channel: an int32 ConvInteger (which the CPU kernels run on
+/// VNNI's dot products) or, grouped (a depthwise convolution, which they do
+/// not tile), an f32 Conv of the same integers, whose sums are exact below
+/// 2^24 (int8Conv, exactWithBias) and so equal the int32 ones.
+Value exactSum(PatternRewriter &rewriter, Operation *op, const Int8Conv &conv,
+               Value bias) {
+  Location loc = op->getLoc();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type elem = conv.group == 1 ? Type(rewriter.getI32Type())
+                              : Type(rewriter.getF32Type());
+  auto type = resultType.clone(elem);
+  Value none = NoValueOp::create(rewriter, loc, rewriter.getNoneType());
+  SmallVector<NamedAttribute> attrs;
+  for (StringRef name :
+       {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"})
+    if (Attribute attr = op->getAttr(name))
+      attrs.push_back(rewriter.getNamedAttr(name, attr));
+  ONNXBuilder b(rewriter, loc);
+  auto toF32 = [&](Value v) -> Value {
+    auto vType = cast<RankedTensorType>(v.getType());
+    return CastOp::create(rewriter, loc, vType.clone(rewriter.getF32Type()), v,
+                          rewriter.getI64IntegerAttr(1), IntegerAttr());
+  };
+  Value acc;
+  if (conv.group == 1) {
+    acc = ConvIntegerOp::create(rewriter, loc, TypeRange{type},
+                                ValueRange{conv.x, conv.w, conv.xZero, none},
+                                attrs);
+  } else {
+    Value x = toF32(conv.x);
+    if (!isa<NoneType>(conv.xZero.getType()))
+      x = SubOp::create(rewriter, loc, x.getType(), x, toF32(conv.xZero));
+    auto wType = cast<RankedTensorType>(conv.w.getType());
+    acc = ConvOp::create(
+        rewriter, loc, TypeRange{type},
+        ValueRange{x,
+                   createFloatConstant(rewriter, loc,
+                                       wType.clone(rewriter.getF32Type()),
+                                       conv.wValues, "conv_weights"),
+                   none},
+        attrs);
+  }
+  if (!bias)
+    return acc;
+  if (conv.group != 1)
+    bias = toF32(bias);
+  return AddOp::create(rewriter, loc, type, acc,
+                       b.reshape(bias, {1, type.getDimSize(1), 1, 1}));
+}
+
+/// `acc` (int32 or f32 [N, M, H, W], exactSum's) as f32, times `scale[m]`
+/// per channel.
+Value scaledSum(PatternRewriter &rewriter, Location loc, Value acc,
+                ArrayRef<float> scale) {
+  auto type =
+      cast<RankedTensorType>(acc.getType()).clone(rewriter.getF32Type());
+  Value sum = acc.getType() == type
+                  ? acc
+                  : CastOp::create(rewriter, loc, type, acc,
+                                   rewriter.getI64IntegerAttr(1), IntegerAttr())
+                        .getResult();
+  auto channelType = RankedTensorType::get({1, (int64_t)scale.size(), 1, 1},
+                                           rewriter.getF32Type());
+  return MulOp::create(
+      rewriter, loc, type, sum,
+      createFloatConstant(rewriter, loc, channelType, scale, "conv_scale"));
+}
+
+/// `acc` + its bias requantized as onnxruntime's QLinearConv does:
+/// round_half_even(f32(acc) * (x_scale * w_scale[m] / y_scale)) +
+/// y_zero_point, saturated (a QuantizeLinear by 1), the multiplier
+/// computed in f32 in that order.
+Value requantized(PatternRewriter &rewriter, Operation *op, Value acc,
+                  const Int8Conv &conv, float yScale, Value yZero,
+                  Type resultType) {
+  Location loc = op->getLoc();
+  SmallVector<float> multiplier;
+  for (float sw : conv.wScale)
+    multiplier.push_back(conv.xScale * sw / yScale);
+  Value scaled = scaledSum(rewriter, loc, acc, multiplier);
+  ONNXBuilder b(rewriter, loc);
+  return QuantizeLinearOp::create(rewriter, loc, resultType, scaled,
+                                  b.splat(rewriter.getF32Type(), 1.0), yZero,
+                                  /*axis=*/1, /*block_size=*/0,
+                                  /*output_dtype=*/0, /*saturate=*/1,
+                                  /*precision=*/0);
+}
+
+/// The Int8Conv of a Conv of DequantizeLinear'd operands (QDQ), or nullopt.
+std::optional<Int8Conv> qdqConv(ConvOp op) {
+  auto x = op.getX().getDefiningOp<DequantizeLinearOp>();
+  auto w = op.getW().getDefiningOp<DequantizeLinearOp>();
+  auto type = dyn_cast<RankedTensorType>(op.getType());
+  if (!x || !w || x.getBlockSize() != 0 || w.getBlockSize() != 0 || !type ||
+      !type.getElementType().isF32())
+    return std::nullopt;
+  return int8Conv(op, op.getGroup(), x.getX(), x.getXScale(), x.getXZeroPoint(),
+                  w.getX(), w.getXScale(), w.getXZeroPoint(), w.getAxis());
+}
+
+/// What a QDQ convolution `op` whose one user is a QuantizeLinear per tensor
+/// needs to run as onnxruntime's QLinearConv: that QuantizeLinear, y_scale,
+/// and the int32 bias (null for none) when B is a constant dequantized by
+/// x_scale * w_scale (as quantize_static writes it).
+struct Requantization {
+  QuantizeLinearOp q;
+  float yScale;
+  Value bias;
+};
+std::optional<Requantization> requantization(ConvOp op, const Int8Conv &conv) {
+  if (!op->hasOneUse())
+    return std::nullopt;
+  auto q = dyn_cast<QuantizeLinearOp>(*op->user_begin());
+  std::optional<SmallVector<float>> sy =
+      q ? getConstantFloats(q.getYScale()) : std::nullopt;
+  if (!sy || sy->size() != 1 || q.getBlockSize() != 0 ||
+      !isNoneOrSingle(q.getYZeroPoint()) || q.getOutputDtype() != 0 ||
+      !getElementTypeOrSelf(q.getType()).isInteger(8))
+    return std::nullopt;
+  Requantization r{q, (*sy)[0], Value()};
+  if (isa<NoneType>(op.getB().getType()))
+    return r;
+  auto dq = op.getB().getDefiningOp<DequantizeLinearOp>();
+  std::optional<SmallVector<float>> sb =
+      dq ? getConstantFloats(dq.getXScale()) : std::nullopt;
+  if (!sb || !getElementTypeOrSelf(dq.getX()).isInteger(32) ||
+      !matchPattern(dq.getX(), m_Constant()) ||
+      (sb->size() != 1 && sb->size() != conv.wScale.size()))
+    return std::nullopt;
+  if (!isa<NoneType>(dq.getXZeroPoint().getType())) {
+    std::optional<SmallVector<int64_t>> zb =
+        getConstantIntValues(dq.getXZeroPoint());
+    if (!zb || llvm::any_of(*zb, [](int64_t z) { return z != 0; }))
+      return std::nullopt;
+  }
+  for (auto [m, sw] : llvm::enumerate(conv.wScale)) {
+    float want = conv.xScale * sw, got = (*sb)[sb->size() == 1 ? 0 : m];
+    if (std::abs(got - want) > 1e-6f * std::abs(want))
+      return std::nullopt;
+  }
+  r.bias = dq.getX();
+  return r;
+}
+
 /// Conv(DequantizeLinear(xq, sx, zx), DequantizeLinear(wq, sw), B), as
 /// onnxruntime's quantize_static writes it (QDQ), of uint8 xq and constant
 /// int8 wq (per tensor or per output channel, zero points 0) ->
 ///   Cast(ConvInteger(xq, wq, zx), f32) * (sx * sw) + B
 /// the scale and B per output channel as [1, M, 1, 1]. The convolution sums
 /// the 8-bit products exactly in int32 (the CPU kernels run it on VNNI's
-/// dot products), and one multiply per element scales the sum, where the
-/// f32 convolution rounds each of its sums of dequantized products.
+/// dot products), and one multiply per element scales the sum. One that
+/// RequantizedConv takes is left to it.
 struct QuantizedConv : OpRewritePattern<ConvOp> {
   using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ConvOp conv,
+  LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
-    auto x = conv.getX().getDefiningOp<DequantizeLinearOp>();
-    auto w = conv.getW().getDefiningOp<DequantizeLinearOp>();
-    auto type = dyn_cast<RankedTensorType>(conv.getType());
-    if (!x || !w || !type || !type.hasStaticShape() || type.getRank() != 4 ||
-        !type.getElementType().isF32() || conv.getGroup() != 1 ||
-        x.getBlockSize() != 0 || w.getBlockSize() != 0)
-      return rewriter.notifyMatchFailure(conv, "not a 2-d QDQ convolution");
-    auto xType = dyn_cast<RankedTensorType>(x.getX().getType());
-    auto wType = dyn_cast<RankedTensorType>(w.getX().getType());
-    if (!xType || !xType.getElementType().isUnsignedInteger(8) || !wType ||
-        !wType.hasStaticShape() ||
-        !wType.getElementType().isSignlessInteger(8) ||
-        !matchPattern(w.getX(), m_Constant()) ||
-        !isNoneOrSingle(x.getXZeroPoint()))
-      return rewriter.notifyMatchFailure(conv, "not uint8 x by int8 weights");
-    std::optional<SmallVector<float>> sx = getConstantFloats(x.getXScale());
-    std::optional<SmallVector<float>> sw = getConstantFloats(w.getXScale());
-    int64_t filters = wType.getDimSize(0);
-    int64_t wAxis = w.getAxis() < 0 ? w.getAxis() + 4 : w.getAxis();
-    if (!sx || sx->size() != 1 || !sw ||
-        (sw->size() != 1 && ((int64_t)sw->size() != filters || wAxis != 0)))
-      return rewriter.notifyMatchFailure(conv, "not per-channel scales");
-    if (!isa<NoneType>(w.getXZeroPoint().getType())) {
-      std::optional<SmallVector<int64_t>> zw =
-          getConstantIntValues(w.getXZeroPoint());
-      if (!zw || llvm::any_of(*zw, [](int64_t z) { return z != 0; }))
-        return rewriter.notifyMatchFailure(conv, "weights' zero point not 0");
+    std::optional<Int8Conv> conv = qdqConv(op);
+    if (!conv || conv->group != 1)
+      return rewriter.notifyMatchFailure(op, "not uint8 x by int8 weights");
+    if (requantization(op, *conv))
+      return rewriter.notifyMatchFailure(op, "requantized");
+    Location loc = op.getLoc();
+    Value acc = exactSum(rewriter, op, *conv, Value());
+    SmallVector<float> scale;
+    for (float sw : conv->wScale)
+      scale.push_back(conv->xScale * sw);
+    Value y = scaledSum(rewriter, loc, acc, scale);
+    if (!isa<NoneType>(op.getB().getType())) {
+      ONNXBuilder b(rewriter, loc);
+      y = AddOp::create(
+          rewriter, loc, y.getType(), y,
+          b.reshape(op.getB(), {1, (int64_t)conv->wScale.size(), 1, 1}));
     }
-    Location loc = conv.getLoc();
-    ONNXBuilder b(rewriter, loc);
-    Value none = NoValueOp::create(rewriter, loc, rewriter.getNoneType());
-    SmallVector<NamedAttribute> attrs(conv->getAttrs());
-    Value acc = ConvIntegerOp::create(
-        rewriter, loc, TypeRange{type.clone(rewriter.getI32Type())},
-        ValueRange{x.getX(), w.getX(), x.getXZeroPoint(), none}, attrs);
-    Value sum = CastOp::create(rewriter, loc, type, acc,
-                               rewriter.getI64IntegerAttr(1), IntegerAttr());
-    SmallVector<float> scale(filters);
-    for (int64_t m = 0; m < filters; ++m)
-      scale[m] = (*sx)[0] * (*sw)[sw->size() == 1 ? 0 : m];
-    auto channelType =
-        RankedTensorType::get({1, filters, 1, 1}, rewriter.getF32Type());
-    Value y = MulOp::create(
-        rewriter, loc, type, sum,
-        createFloatConstant(rewriter, loc, channelType, scale, "conv_scale"));
-    if (!isa<NoneType>(conv.getB().getType()))
-      y = AddOp::create(rewriter, loc, type, y,
-                        b.reshape(conv.getB(), channelType.getShape()));
-    rewriter.replaceOp(conv, y);
+    rewriter.replaceOp(op, y);
     return success();
   }
+};
+
+/// QuantizeLinear(QDQ convolution) with the convolution's requantization
+/// (an int32 bias, see requantization) -> onnxruntime's QLinearConv
+/// arithmetic:
+///   QuantizeLinear(Cast(ConvInteger(xq, wq, zx) + Bq, f32) * (sx * sw / sy),
+///   1, zy)
+/// so that the two round alike.
+struct RequantizedConv : OpRewritePattern<QuantizeLinearOp> {
+  RequantizedConv(MLIRContext *context, bool int8Convolutions)
+      : OpRewritePattern(context), int8Convolutions(int8Convolutions) {}
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    auto op = q.getX().getDefiningOp<ConvOp>();
+    std::optional<Int8Conv> conv = op ? qdqConv(op) : std::nullopt;
+    std::optional<Requantization> r =
+        conv ? requantization(op, *conv) : std::nullopt;
+    if (!r || !exactWithBias(*conv, r->bias) ||
+        (conv->group == 1 && !int8Convolutions))
+      return rewriter.notifyMatchFailure(q, "not of a QDQ convolution");
+    Value acc = exactSum(rewriter, op, *conv, r->bias);
+    rewriter.replaceOp(q, requantized(rewriter, op, acc, *conv, r->yScale,
+                                      q.getYZeroPoint(), q.getType()));
+    return success();
+  }
+
+  bool int8Convolutions;
+};
+
+/// The scale and zero point of DequantizeLinear `dq` of uint8 per tensor,
+/// both constants (the zero point 0 when absent), or nullopt.
+std::optional<std::pair<float, int64_t>>
+uint8Dequantize(DequantizeLinearOp dq) {
+  if (!dq || dq.getBlockSize() != 0 ||
+      !getElementTypeOrSelf(dq.getX()).isUnsignedInteger(8))
+    return std::nullopt;
+  std::optional<SmallVector<float>> scale = getConstantFloats(dq.getXScale());
+  if (!scale || scale->size() != 1)
+    return std::nullopt;
+  if (isa<NoneType>(dq.getXZeroPoint().getType()))
+    return std::pair((*scale)[0], int64_t(0));
+  std::optional<SmallVector<int64_t>> zero =
+      getIntValues(tcc::onnx::detail::constantAttr(dq.getXZeroPoint()));
+  if (!zero || zero->size() != 1)
+    return std::nullopt;
+  return std::pair((*scale)[0], (*zero)[0]);
+}
+
+/// QuantizeLinear(Add(DequantizeLinear(a), DequantizeLinear(b))) of uint8
+/// per tensor (a QDQ residual add), computed as onnxruntime's QLinearAdd
+/// (which its optimizer makes of the three) does on x86:
+///   saturate(round_half_even(fma(a, sa / sc, fma(b, sb / sc, fixed))))
+/// with fixed = zc - fma(sa / sc, za, (sb / sc) * zb), all in f32, so that
+/// the two round alike.
+struct RequantizedAdd : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    auto add = q.getX().getDefiningOp<AddOp>();
+    auto type = dyn_cast<RankedTensorType>(q.getType());
+    std::optional<SmallVector<float>> sc = getConstantFloats(q.getYScale());
+    if (!add || !add->hasOneUse() || !type || !sc || sc->size() != 1 ||
+        !type.getElementType().isUnsignedInteger(8) || q.getBlockSize() != 0 ||
+        q.getOutputDtype() != 0)
+      return rewriter.notifyMatchFailure(q, "not a QDQ add");
+    auto da = add.getA().getDefiningOp<DequantizeLinearOp>();
+    auto db = add.getB().getDefiningOp<DequantizeLinearOp>();
+    std::optional<std::pair<float, int64_t>> pa = uint8Dequantize(da);
+    std::optional<std::pair<float, int64_t>> pb = uint8Dequantize(db);
+    int64_t zc = 0;
+    if (!isa<NoneType>(q.getYZeroPoint().getType())) {
+      std::optional<SmallVector<int64_t>> zero =
+          getIntValues(tcc::onnx::detail::constantAttr(q.getYZeroPoint()));
+      if (!zero || zero->size() != 1)
+        return rewriter.notifyMatchFailure(q, "zero point not a constant");
+      zc = (*zero)[0];
+    }
+    auto addType = dyn_cast<RankedTensorType>(add.getType());
+    if (!pa || !pb || !addType ||
+        cast<RankedTensorType>(da.getX().getType()).getShape() !=
+            addType.getShape() ||
+        cast<RankedTensorType>(db.getX().getType()).getShape() !=
+            addType.getShape())
+      return rewriter.notifyMatchFailure(q, "not two uint8 tensors");
+    float ra = pa->first / (*sc)[0], rb = pb->first / (*sc)[0];
+    // As GCC contracts it in onnxruntime's build: the first product fused.
+    float fixed =
+        (float)zc - std::fma(ra, (float)pa->second, rb * (float)pb->second);
+    Location loc = q.getLoc();
+    ONNXBuilder b(rewriter, loc);
+    Type f32 = rewriter.getF32Type();
+    // Two fused multiply-adds, b's first, as its AVX2 kernel rounds them.
+    auto scaledAdd = [&](Value x, float ratio, Value addend) -> Value {
+      Value f = CastOp::create(rewriter, loc, addType, x,
+                               rewriter.getI64IntegerAttr(1), IntegerAttr());
+      return MulAddOp::create(rewriter, loc, addType, f, b.splat(f32, ratio),
+                              addend);
+    };
+    Value sum = scaledAdd(db.getX(), rb, b.splat(f32, fixed));
+    sum = scaledAdd(da.getX(), ra, sum);
+    auto zeroType = RankedTensorType::get({}, type.getElementType());
+    Value zero = b.constant(DenseElementsAttr::get(
+        zeroType, rewriter.getIntegerAttr(type.getElementType(), 0)));
+    rewriter.replaceOpWithNewOp<QuantizeLinearOp>(
+        q, type, sum, b.splat(f32, 1.0), zero, /*axis=*/1, /*block_size=*/0,
+        /*output_dtype=*/0, /*saturate=*/1, /*precision=*/0);
+    return success();
+  }
+};
+
+/// QLinearConv of uint8 x by constant int8 weights (zero point 0): the same
+/// ConvInteger on 8-bit dot products, its int32 bias added, requantized as
+/// onnxruntime's kernel does (requantized).
+struct QLinearConvToInteger : OpRewritePattern<QLinearConvOp> {
+  QLinearConvToInteger(MLIRContext *context, bool int8Convolutions)
+      : OpRewritePattern(context), int8Convolutions(int8Convolutions) {}
+  LogicalResult matchAndRewrite(QLinearConvOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Int8Conv> conv = int8Conv(
+        op, op.getGroup(), op.getX(), op.getXScale(), op.getXZeroPoint(),
+        op.getW(), op.getWScale(), op.getWZeroPoint(), /*wAxis=*/0);
+    std::optional<SmallVector<float>> sy = getConstantFloats(op.getYScale());
+    if (!conv || !sy || sy->size() != 1 ||
+        !isNoneOrSingle(op.getYZeroPoint()) ||
+        (conv->group == 1 && !int8Convolutions))
+      return rewriter.notifyMatchFailure(op, "not uint8 x by int8 weights");
+    Value bias = isa<NoneType>(op.getB().getType()) ? Value() : op.getB();
+    if (!exactWithBias(*conv, bias))
+      return rewriter.notifyMatchFailure(op, "a bias past f32's integers");
+    Value acc = exactSum(rewriter, op, *conv, bias);
+    rewriter.replaceOp(op, requantized(rewriter, op, acc, *conv, (*sy)[0],
+                                       op.getYZeroPoint(), op.getType()));
+    return success();
+  }
+
+  bool int8Convolutions;
 };
 
 struct ONNXDecompose : tcc::onnx::impl::ONNXDecomposeBase<ONNXDecompose> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (int8Convolutions) {
-      // Before the weights' DequantizeLinear folds into f32 constants.
-      RewritePatternSet quantized(&getContext());
+    // Before the weights' DequantizeLinear folds into f32 constants.
+    // Requantized ops round as onnxruntime's int8 kernels do; convolutions
+    // on int32 sums only where ConvInteger runs on 8-bit dot products.
+    RewritePatternSet quantized(&getContext());
+    quantized.add<RequantizedAdd>(&getContext());
+    quantized.add<RequantizedConv, QLinearConvToInteger>(&getContext(),
+                                                         int8Convolutions);
+    if (int8Convolutions)
       quantized.add<QuantizedConv>(&getContext());
-      walkAndApplyPatterns(getOperation(), std::move(quantized));
-    }
+    walkAndApplyPatterns(getOperation(), std::move(quantized));
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeAttention, DecomposeRotaryEmbedding,
                  FoldConstantDequantize>(&getContext());

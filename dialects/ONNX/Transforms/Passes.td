@@ -22,14 +22,23 @@ def ONNXDecompose : Pass<"tcc-onnx-decompose", "::mlir::func::FuncOp"> {
     cannot expand fails the pass with an error saying what is not
     supported.
 
-    With `int8-convolutions` (a CPU with 8-bit dot products), a 2-d Conv
-    of DequantizeLinear'd uint8 activations and int8 constant weights (the
-    QDQ form of onnxruntime's quantize_static) becomes ConvInteger, Cast
-    to f32, and a multiply by the product of the scales (plus the bias).
+    Quantized ops of uint8 activations and int8 constant weights (per
+    tensor or per output channel) are computed as onnxruntime's int8
+    kernels compute them, so that the two round alike: a QuantizeLinear of
+    a QDQ residual Add becomes two fused multiply-adds (MulAdd) of the
+    8-bit values and a QuantizeLinear by 1; a QuantizeLinear of a QDQ
+    convolution with an int32 bias, and a QLinearConv, become the exact sums
+    of the 8-bit products plus the bias, one multiply by x_scale * w_scale /
+    y_scale and a QuantizeLinear by 1. Grouped (depthwise) convolutions sum
+    in an f32 Conv of the integers, exact below 2^24. With
+    `int8-convolutions` (a CPU with 8-bit dot products) the others sum in
+    ConvInteger, and a QDQ convolution whose result stays float becomes
+    ConvInteger, Cast to f32, a multiply by the product of the scales and
+    the bias.
   }];
   let options = [
     Option<"int8Convolutions", "int8-convolutions", "bool", "false",
-           "Rewrite QDQ convolutions of int8 weights into ConvInteger">
+           "Sum ungrouped quantized convolutions in ConvInteger">
   ];
   let dependentDialects = ["::tcc::onnx::ONNXDialect"];
 }

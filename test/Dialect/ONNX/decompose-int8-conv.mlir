@@ -57,3 +57,214 @@ func.func @not_int8_convs(%x: tensor<1x4x8x8xui8>, %s: tensor<1x4x8x8xi8>) -> (t
   %2 = onnx.Conv %xd, %wgd, %none {group = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<2x2x3x3xf32>, none) -> tensor<1x2x6x6xf32>
   return %0, %1, %2 : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>
 }
+
+// -----
+
+// A QDQ convolution whose one user quantizes it per tensor, its bias int32
+// dequantized by x_scale * w_scale: onnxruntime's QLinearConv arithmetic.
+// The bias joins the int32 sums, then one multiply by x_scale * w_scale[m] /
+// y_scale (0.5 * [0.5, 0.25] / 0.25 = [1, 0.5]) and a QuantizeLinear of
+// scale 1 round them once.
+// CHECK-LABEL: func @requantized_conv
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x8x8xui8>)
+// CHECK-DAG: %[[B:.*]] = onnx.Constant dense<[7, -9]> : tensor<2xi32>
+// CHECK-DAG: %[[YZ:.*]] = onnx.Constant dense<5> : tensor<ui8>
+// CHECK: %[[ACC:.*]] = onnx.ConvInteger %[[X]], %{{.*}}, %{{.*}}, %{{.*}} {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xui8>, tensor<2x3x3x3xi8>, tensor<ui8>, none) -> tensor<1x2x4x4xi32>
+// CHECK: %[[BR:.*]] = onnx.Reshape %[[B]], %{{.*}} : (tensor<2xi32>, tensor<4xi64>) -> tensor<1x2x1x1xi32>
+// CHECK: %[[SUM:.*]] = onnx.Add %[[ACC]], %[[BR]] : (tensor<1x2x4x4xi32>, tensor<1x2x1x1xi32>) -> tensor<1x2x4x4xi32>
+// CHECK: %[[F:.*]] = onnx.Cast %[[SUM]] {to = 1 : i64}
+// CHECK: %[[S:.*]] = onnx.Mul %[[F]], %{{.*}} : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+// CHECK: %[[ONE:.*]] = onnx.Constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[Y:.*]] = onnx.QuantizeLinear %[[S]], %[[ONE]], %[[YZ]] : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+// CHECK: return %[[Y]]
+// CHECK: conv_scale{{.*}}: "0x040000000000803F0000003F"
+// OFF-LABEL: func @requantized_conv
+// OFF-NOT: onnx.ConvInteger
+// OFF: onnx.QuantizeLinear
+func.func @requantized_conv(%x: tensor<1x3x8x8xui8>) -> tensor<1x2x4x4xui8> {
+  %xs = onnx.Constant dense<0.5> : tensor<f32>
+  %xz = onnx.Constant dense<128> : tensor<ui8>
+  %w = onnx.Constant dense<3> : tensor<2x3x3x3xi8>
+  %ws = onnx.Constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %wz = onnx.Constant dense<0> : tensor<2xi8>
+  %b = onnx.Constant dense<[7, -9]> : tensor<2xi32>
+  %bs = onnx.Constant dense<[0.25, 0.125]> : tensor<2xf32>
+  %ys = onnx.Constant dense<0.25> : tensor<f32>
+  %yz = onnx.Constant dense<5> : tensor<ui8>
+  %xd = onnx.DequantizeLinear %x, %xs, %xz : (tensor<1x3x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x3x8x8xf32>
+  %wd = onnx.DequantizeLinear %w, %ws, %wz {axis = 0 : i64} : (tensor<2x3x3x3xi8>, tensor<2xf32>, tensor<2xi8>) -> tensor<2x3x3x3xf32>
+  %none = onnx.NoValue
+  %bd = onnx.DequantizeLinear %b, %bs, %none {axis = 0 : i64} : (tensor<2xi32>, tensor<2xf32>, none) -> tensor<2xf32>
+  %0 = onnx.Conv %xd, %wd, %bd {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<2x3x3x3xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %1 = onnx.QuantizeLinear %0, %ys, %yz : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  return %1 : tensor<1x2x4x4xui8>
+}
+
+// -----
+
+// A bias dequantized by another scale than x_scale * w_scale cannot join the
+// int32 sums: the float form (scale, then the f32 bias), then the quantize.
+// CHECK-LABEL: func @requantized_conv_other_bias_scale
+// CHECK: onnx.ConvInteger
+// CHECK: onnx.Cast
+// CHECK: onnx.Mul
+// CHECK: onnx.Add {{.*}} : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>)
+// CHECK: onnx.QuantizeLinear %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>)
+func.func @requantized_conv_other_bias_scale(%x: tensor<1x3x8x8xui8>) -> tensor<1x2x4x4xui8> {
+  %xs = onnx.Constant dense<0.5> : tensor<f32>
+  %xz = onnx.Constant dense<128> : tensor<ui8>
+  %w = onnx.Constant dense<3> : tensor<2x3x3x3xi8>
+  %ws = onnx.Constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %b = onnx.Constant dense<[7, -9]> : tensor<2xi32>
+  %bs = onnx.Constant dense<[0.5, 0.125]> : tensor<2xf32>
+  %ys = onnx.Constant dense<0.25> : tensor<f32>
+  %yz = onnx.Constant dense<5> : tensor<ui8>
+  %none = onnx.NoValue
+  %xd = onnx.DequantizeLinear %x, %xs, %xz : (tensor<1x3x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x3x8x8xf32>
+  %wd = onnx.DequantizeLinear %w, %ws, %none {axis = 0 : i64} : (tensor<2x3x3x3xi8>, tensor<2xf32>, none) -> tensor<2x3x3x3xf32>
+  %bd = onnx.DequantizeLinear %b, %bs, %none {axis = 0 : i64} : (tensor<2xi32>, tensor<2xf32>, none) -> tensor<2xf32>
+  %0 = onnx.Conv %xd, %wd, %bd {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<2x3x3x3xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %1 = onnx.QuantizeLinear %0, %ys, %yz : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  return %1 : tensor<1x2x4x4xui8>
+}
+
+// -----
+
+// QLinearConv (QOperator) takes the same int32 path.
+// CHECK-LABEL: func @qlinear_conv
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x8x8xui8>)
+// CHECK: %[[ACC:.*]] = onnx.ConvInteger %[[X]]
+// CHECK: %[[SUM:.*]] = onnx.Add %[[ACC]], %{{.*}} : (tensor<1x2x4x4xi32>, tensor<1x2x1x1xi32>) -> tensor<1x2x4x4xi32>
+// CHECK: %[[F:.*]] = onnx.Cast %[[SUM]] {to = 1 : i64}
+// CHECK: %[[S:.*]] = onnx.Mul %[[F]]
+// CHECK: %[[Y:.*]] = onnx.QuantizeLinear %[[S]]
+// CHECK-NOT: onnx.QLinearConv
+// CHECK: return %[[Y]]
+// CHECK: conv_scale{{.*}}: "0x040000000000803F0000003F"
+// OFF-LABEL: func @qlinear_conv
+// OFF: onnx.QLinearConv
+func.func @qlinear_conv(%x: tensor<1x3x8x8xui8>) -> tensor<1x2x4x4xui8> {
+  %xs = onnx.Constant dense<0.5> : tensor<f32>
+  %xz = onnx.Constant dense<128> : tensor<ui8>
+  %w = onnx.Constant dense<3> : tensor<2x3x3x3xi8>
+  %ws = onnx.Constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %wz = onnx.Constant dense<0> : tensor<2xi8>
+  %b = onnx.Constant dense<[7, -9]> : tensor<2xi32>
+  %ys = onnx.Constant dense<0.25> : tensor<f32>
+  %yz = onnx.Constant dense<5> : tensor<ui8>
+  %0 = onnx.QLinearConv %x, %xs, %xz, %w, %ws, %wz, %ys, %yz, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xui8>, tensor<f32>, tensor<ui8>, tensor<2x3x3x3xi8>, tensor<2xf32>, tensor<2xi8>, tensor<f32>, tensor<ui8>, tensor<2xi32>) -> tensor<1x2x4x4xui8>
+  return %0 : tensor<1x2x4x4xui8>
+}
+
+// -----
+
+// A QDQ residual add of uint8 per tensor: onnxruntime's QLinearAdd, two
+// fused multiply-adds by sa / sc = 0.5 and sb / sc = 0.25 (b's first) from
+// zc - (0.5 * za + 0.25 * zb) = 3 - (5 + 1) = -3, quantized by scale 1.
+// CHECK-LABEL: func @requantized_add
+// CHECK-SAME: (%[[A:.*]]: tensor<1x2x4x4xui8>, %[[B:.*]]: tensor<1x2x4x4xui8>)
+// CHECK: %[[FIXED:.*]] = onnx.Constant dense<-3.000000e+00> : tensor<f32>
+// CHECK: %[[BF:.*]] = onnx.Cast %[[B]] {to = 1 : i64}
+// CHECK: %[[RB:.*]] = onnx.Constant dense<2.500000e-01> : tensor<f32>
+// CHECK: %[[T:.*]] = onnx.MulAdd %[[BF]], %[[RB]], %[[FIXED]]
+// CHECK: %[[AF:.*]] = onnx.Cast %[[A]] {to = 1 : i64}
+// CHECK: %[[RA:.*]] = onnx.Constant dense<5.000000e-01> : tensor<f32>
+// CHECK: %[[S:.*]] = onnx.MulAdd %[[AF]], %[[RA]], %[[T]]
+// CHECK: %[[Z:.*]] = onnx.Constant dense<0> : tensor<ui8>
+// CHECK: %[[ONE:.*]] = onnx.Constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[Y:.*]] = onnx.QuantizeLinear %[[S]], %[[ONE]], %[[Z]]
+// CHECK: return %[[Y]]
+// It does not depend on 8-bit dot products: the same without the option.
+// OFF-LABEL: func @requantized_add
+// OFF: onnx.MulAdd
+// OFF: onnx.MulAdd
+func.func @requantized_add(%a: tensor<1x2x4x4xui8>, %b: tensor<1x2x4x4xui8>) -> tensor<1x2x4x4xui8> {
+  %as = onnx.Constant dense<0.5> : tensor<f32>
+  %az = onnx.Constant dense<10> : tensor<ui8>
+  %bs = onnx.Constant dense<0.25> : tensor<f32>
+  %bz = onnx.Constant dense<4> : tensor<ui8>
+  %cs = onnx.Constant dense<1.0> : tensor<f32>
+  %cz = onnx.Constant dense<3> : tensor<ui8>
+  %ad = onnx.DequantizeLinear %a, %as, %az : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xf32>
+  %bd = onnx.DequantizeLinear %b, %bs, %bz : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xf32>
+  %0 = onnx.Add %ad, %bd : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %1 = onnx.QuantizeLinear %0, %cs, %cz : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  return %1 : tensor<1x2x4x4xui8>
+}
+
+// -----
+
+// Broadcast operands (a per-channel add) keep the float form.
+// CHECK-LABEL: func @broadcast_add
+// CHECK-NOT: onnx.MulAdd
+func.func @broadcast_add(%a: tensor<1x2x4x4xui8>, %b: tensor<1x2x1x1xui8>) -> tensor<1x2x4x4xui8> {
+  %s = onnx.Constant dense<0.5> : tensor<f32>
+  %none = onnx.NoValue
+  %ad = onnx.DequantizeLinear %a, %s, %none : (tensor<1x2x4x4xui8>, tensor<f32>, none) -> tensor<1x2x4x4xf32>
+  %bd = onnx.DequantizeLinear %b, %s, %none : (tensor<1x2x1x1xui8>, tensor<f32>, none) -> tensor<1x2x1x1xf32>
+  %0 = onnx.Add %ad, %bd : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %1 = onnx.QuantizeLinear %0, %s, %none : (tensor<1x2x4x4xf32>, tensor<f32>, none) -> tensor<1x2x4x4xui8>
+  return %1 : tensor<1x2x4x4xui8>
+}
+
+// -----
+
+// A grouped (depthwise) QLinearConv: ConvInteger's kernels do not tile it,
+// so its sums are an f32 Conv of the integers (x - zx by w as f32), exact
+// below 2^24 and so equal to the int32 sums, the bias added as f32, then the
+// same requantization.
+// CHECK-LABEL: func @grouped_qlinear_conv
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x8x8xui8>)
+// CHECK-DAG: %[[XZ:.*]] = onnx.Constant dense<128> : tensor<ui8>
+// CHECK-DAG: %[[B:.*]] = onnx.Constant dense<[7, -9]> : tensor<2xi32>
+// CHECK-NOT: onnx.ConvInteger
+// CHECK: %[[XF:.*]] = onnx.Cast %[[X]] {to = 1 : i64} : (tensor<1x2x8x8xui8>) -> tensor<1x2x8x8xf32>
+// CHECK: %[[ZF:.*]] = onnx.Cast %[[XZ]] {to = 1 : i64} : (tensor<ui8>) -> tensor<f32>
+// CHECK: %[[XC:.*]] = onnx.Sub %[[XF]], %[[ZF]]
+// CHECK: %[[W:.*]] = onnx.Constant dense_resource<conv_weights> : tensor<2x1x3x3xf32>
+// CHECK: %[[SUM:.*]] = onnx.Conv %[[XC]], %[[W]], %{{.*}} {group = 2 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x1x3x3xf32>, none) -> tensor<1x2x8x8xf32>
+// CHECK: %[[BF:.*]] = onnx.Cast %[[B]] {to = 1 : i64} : (tensor<2xi32>) -> tensor<2xf32>
+// CHECK: %[[BR:.*]] = onnx.Reshape %[[BF]]
+// CHECK: %[[ACC:.*]] = onnx.Add %[[SUM]], %[[BR]]
+// CHECK: %[[S:.*]] = onnx.Mul %[[ACC]], %{{.*}} : (tensor<1x2x8x8xf32>, tensor<1x2x1x1xf32>)
+// CHECK: %[[Y:.*]] = onnx.QuantizeLinear %[[S]]
+// CHECK: return %[[Y]]
+// The weights' integers as f32: 1, -2, 3, 4, 5, -6, 7, 8, 9, -1, 2, -3, ...
+// CHECK: conv_weights: "0x040000000000803F000000C000004040000080400000A0400000C0C00000E0400000004100001041000080BF00000040000040C0
+// CHECK: conv_scale: "0x040000000000803F0000003F"
+// Nor does this: the same without the option.
+// OFF-LABEL: func @grouped_qlinear_conv
+// OFF-NOT: onnx.QLinearConv
+// OFF: onnx.Conv %{{.*}} {group = 2 : i64
+// OFF: onnx.QuantizeLinear
+func.func @grouped_qlinear_conv(%x: tensor<1x2x8x8xui8>) -> tensor<1x2x8x8xui8> {
+  %xs = onnx.Constant dense<0.5> : tensor<f32>
+  %xz = onnx.Constant dense<128> : tensor<ui8>
+  %w = onnx.Constant dense<[[[[1, -2, 3], [4, 5, -6], [7, 8, 9]]], [[[-1, 2, -3], [4, -5, 6], [-7, 8, -9]]]]> : tensor<2x1x3x3xi8>
+  %ws = onnx.Constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %wz = onnx.Constant dense<0> : tensor<2xi8>
+  %b = onnx.Constant dense<[7, -9]> : tensor<2xi32>
+  %ys = onnx.Constant dense<0.25> : tensor<f32>
+  %yz = onnx.Constant dense<5> : tensor<ui8>
+  %0 = onnx.QLinearConv %x, %xs, %xz, %w, %ws, %wz, %ys, %yz, %b {group = 2 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xui8>, tensor<f32>, tensor<ui8>, tensor<2x1x3x3xi8>, tensor<2xf32>, tensor<2xi8>, tensor<f32>, tensor<ui8>, tensor<2xi32>) -> tensor<1x2x8x8xui8>
+  return %0 : tensor<1x2x8x8xui8>
+}
+
+// -----
+
+// Grouped, with 258 products per sum (258 * 255 * 128 >= 2^23) or a bias of
+// 2^23: f32 sums would not be exact, so the QLinearConvs stay.
+// CHECK-LABEL: func @grouped_not_exact
+// CHECK-COUNT-2: onnx.QLinearConv
+func.func @grouped_not_exact(%x: tensor<1x516x1x1xui8>, %d: tensor<1x2x8x8xui8>) -> (tensor<1x2x1x1xui8>, tensor<1x2x8x8xui8>) {
+  %s = onnx.Constant dense<0.5> : tensor<f32>
+  %z = onnx.Constant dense<128> : tensor<ui8>
+  %w = onnx.Constant dense<1> : tensor<2x258x1x1xi8>
+  %dw = onnx.Constant dense<1> : tensor<2x1x3x3xi8>
+  %wz = onnx.Constant dense<0> : tensor<i8>
+  %b = onnx.Constant dense<[8388608, 0]> : tensor<2xi32>
+  %none = onnx.NoValue
+  %0 = onnx.QLinearConv %x, %s, %z, %w, %s, %wz, %s, %z, %none {group = 2 : i64} : (tensor<1x516x1x1xui8>, tensor<f32>, tensor<ui8>, tensor<2x258x1x1xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<ui8>, none) -> tensor<1x2x1x1xui8>
+  %1 = onnx.QLinearConv %d, %s, %z, %dw, %s, %wz, %s, %z, %b {group = 2 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xui8>, tensor<f32>, tensor<ui8>, tensor<2x1x3x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<ui8>, tensor<2xi32>) -> tensor<1x2x8x8xui8>
+  return %0, %1 : tensor<1x2x1x1xui8>, tensor<1x2x8x8xui8>
+}
