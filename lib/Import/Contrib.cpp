@@ -49,7 +49,8 @@
 //   QLinearAdd(A, As, Az?, B, Bs, Bz?, Cs, Cz?)      Q(DQ(A) + DQ(B))
 //   QLinearMul(A, As, Az?, B, Bs, Bz?, Cs, Cz?)      Q(DQ(A) * DQ(B))
 //   QLinearGlobalAveragePool(X, Xs, Xz?, Ys, Yz?; channels_last)
-//       Q(GlobalAveragePool(DQ(X))) (channels_last: over the middle dims)
+//       Q(Cast(ReduceSum(X - Xz)) * (Xs / (Ys * size)), 1, Yz) over the
+//       spatial dims (channels_last: the middle ones), of static size
 //   QLinearConcat(Ys, Yz, (X_i, Xs_i, Xz_i)...; axis)  Q(Concat(DQ(X_i)))
 //   QGemm(A, As, Az, B, Bs, Bz, C?, Ys?, Yz?; alpha, transA, transB)
 //       Gemm(DQ(A), DQ(B), C * As * Bs; alpha, beta = alpha, transA,
@@ -486,22 +487,56 @@ constexpr char kAdd[] = "Add", kMul[] = "Mul";
 
 bool qlinearGlobalAveragePool(Body &f, llvm::ArrayRef<InputShape> shapes,
                               std::string &error) {
-  std::string x = dequantize(f, 0, 1, 2);
-  std::string y;
-  if (f.intAttr("channels_last", 0)) {
-    // [N, spatial..., C]: the mean over the spatial dims, kept.
-    if (!shapes[0] || shapes[0]->size() < 3) {
-      error = "channels_last needs an input of known rank >= 3";
-      return false;
-    }
-    std::vector<int64_t> axes;
-    for (size_t d = 1; d + 1 < shapes[0]->size(); ++d)
-      axes.push_back(d);
-    y = f.apply("ReduceMean", {x, f.ints(axes)});
-  } else {
-    y = f.apply("GlobalAveragePool", {x});
+  bool channelsLast = f.intAttr("channels_last", 0);
+  if (!shapes[0] && !channelsLast) {
+    // Of unknown rank: the mean of the dequantized values, rounded once.
+    std::string y = f.apply("GlobalAveragePool", {dequantize(f, 0, 1, 2)});
+    quantizeInto(f, y, 3, 4, 0);
+    return true;
   }
-  quantizeInto(f, y, 3, 4, 0);
+  if (!shapes[0] || shapes[0]->size() < 3) {
+    error = channelsLast ? "channels_last needs an input of known rank >= 3"
+                         : "expects an input of rank >= 3, got rank " +
+                               std::to_string(shapes[0]->size());
+    return false;
+  }
+  int64_t rank = shapes[0]->size();
+  // The spatial dims: the middle ones channels-last, else those after C.
+  std::vector<int64_t> axes;
+  int64_t size = 1;
+  for (int64_t d = channelsLast ? 1 : 2; d < rank - (channelsLast ? 1 : 0);
+       ++d) {
+    axes.push_back(d);
+    int64_t dim = (*shapes[0])[d];
+    size = dim < 0 || size < 0 ? -1 : size * dim;
+  }
+  if (size < 0 || size >= (1 << 24)) {
+    // Of dynamic size (or past f32's exact integers): the float mean.
+    std::string y =
+        f.apply("ReduceMean", {dequantize(f, 0, 1, 2), f.ints(axes)});
+    quantizeInto(f, y, 3, 4, 0);
+    return true;
+  }
+  // As onnxruntime's kernel computes it: the int32 sum of x - x_zero_point
+  // over the image, times x_scale / (y_scale * size) in f32, rounded once.
+  auto toInt = [&](const std::string &x) {
+    return f.applyInt("Cast", {x}, "to", onnx::TensorProto::INT32);
+  };
+  auto toFloat = [&](const std::string &x) {
+    return f.applyInt("Cast", {x}, "to", onnx::TensorProto::FLOAT);
+  };
+  std::string sum = f.apply("ReduceSum", {toInt(Body::in(0)), f.ints(axes)});
+  if (f.has(2))
+    sum = f.apply("Sub", {sum, f.apply("Mul", {toInt(Body::in(2)),
+                                               toInt(f.scalarInt(size))})});
+  std::string scale = f.apply(
+      "Div",
+      {Body::in(1), f.apply("Mul", {Body::in(3), toFloat(f.scalarInt(size))})});
+  std::string y = f.apply("Mul", {toFloat(sum), scale});
+  std::string zero = f.has(4)
+                         ? Body::in(4)
+                         : f.apply("CastLike", {f.scalarInt(0), Body::in(0)});
+  f.add("QuantizeLinear", {y, toFloat(f.scalarInt(1)), zero}, {Body::out(0)});
   return true;
 }
 

@@ -1712,8 +1712,20 @@ def qlinear_gap_rank():
                  extra_opsets=[("com.microsoft", 1)])
 
 
+def qlinear_gap_rank2():
+    # QLinearGlobalAveragePool, channels first, on a rank-2 input: no spatial dims.
+    u8 = TensorProto.UINT8
+    nodes = [helper.make_node("QLinearGlobalAveragePool", ["x", "xs", "xz", "ys", "yz"], ["y"],
+                              domain="com.microsoft", name="qgap1")]
+    return model("qlinear_gap_rank2", nodes, [vi("x", [1, 8], u8)], [vi("y", [1, 8], u8)],
+                 [init("xs", np.array(0.1, np.float32)), init("xz", np.array(0, np.uint8)),
+                  init("ys", np.array(0.1, np.float32)), init("yz", np.array(0, np.uint8))],
+                 extra_opsets=[("com.microsoft", 1)])
+
+
 BAD += [external_escape, external_absolute, external_short, quant_zero_scale,
-        qconv_negative_scale, qlinear_concat_inputs, qlinear_gap_rank]
+        qconv_negative_scale, qlinear_concat_inputs, qlinear_gap_rank,
+        qlinear_gap_rank2]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
         linear_attention_heads, linear_attention_decay, flex_heads, flex_mod_inputs, flex_mod_shape,

@@ -43,23 +43,29 @@ s8 = lambda *s: rng.integers(-127, 128, s).astype(np.int8)  # noqa: E731
 scale = lambda v: np.array(v, np.float32)  # noqa: E731
 cases = []
 
-# QLinearConv (per-channel weights) -> QLinearAdd with the input -> QLinearGlobalAveragePool ->
-# QGemm (float out), as quantize_static's QOperator ResNets have them.
+# QLinearConv (per-channel weights) -> a depthwise QLinearConv -> QLinearAdd with the input ->
+# QLinearGlobalAveragePool -> QGemm (float out), as quantize_static's QOperator ResNets and
+# MobileNets have them.
 cases.append(("qop_block", save("qop_block", [
     h.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["c"],
                 pads=[1, 1, 1, 1], name="conv"),
-    ms("QLinearAdd", ["c", "ys", "yz", "x", "xs", "xz", "as", "az"], ["a"]),
+    h.make_node("QLinearConv", ["c", "ys", "yz", "dw", "dws", "wz", "ds", "dz", "db"], ["d"],
+                pads=[1, 1, 1, 1], group=8, name="dwconv"),
+    ms("QLinearAdd", ["d", "ds", "dz", "x", "xs", "xz", "as", "az"], ["a"]),
     ms("QLinearGlobalAveragePool", ["a", "as", "az", "ps", "pz"], ["p"], channels_last=0),
     h.make_node("Flatten", ["p"], ["f"], name="flatten"),
     ms("QGemm", ["f", "ps", "pz", "g", "gs", "gz", "gb"], ["y"], transB=1, alpha=1.0),
-], [q("x", [1, 8, 6, 6])], [h.make_tensor_value_info("y", T.FLOAT, [1, 5])],
+], [q("x", [4, 8, 6, 6])], [h.make_tensor_value_info("y", T.FLOAT, [4, 5]), q("p", [4, 8, 1, 1])],
     [c("xs", scale(0.02)), c("xz", np.uint8(128)), c("w", s8(8, 8, 3, 3)),
      c("ws", (rng.random(8) * 0.01 + 0.002).astype(np.float32)), c("wz", np.zeros(8, np.int8)),
      c("ys", scale(0.05)), c("yz", np.uint8(120)), c("b", rng.integers(-500, 500, 8).astype(np.int32)),
      c("as", scale(0.06)), c("az", np.uint8(125)), c("ps", scale(0.01)), c("pz", np.uint8(128)),
      c("g", s8(5, 8)), c("gs", (rng.random(5) * 0.01 + 0.001).astype(np.float32)),
-     c("gz", np.zeros(5, np.int8)), c("gb", rng.integers(-300, 300, 5).astype(np.int32))]),
-    {"x": u8(1, 8, 6, 6)}))
+     c("gz", np.zeros(5, np.int8)), c("gb", rng.integers(-300, 300, 5).astype(np.int32)),
+     c("dw", s8(8, 1, 3, 3)), c("dws", (rng.random(8) * 0.02 + 0.005).astype(np.float32)),
+     c("ds", scale(0.04)), c("dz", np.uint8(128)),
+     c("db", rng.integers(-400, 400, 8).astype(np.int32))]),
+    {"x": u8(4, 8, 6, 6)}))
 # QLinearMul, QLinearSigmoid, QLinearLeakyRelu, QLinearConcat; an 8-bit MaxPool.
 cases.append(("qop_elementwise", save("qop_elementwise", [
     ms("QLinearMul", ["x", "xs", "xz", "x2", "xs", "xz", "ms", "mz"], ["m"]),
