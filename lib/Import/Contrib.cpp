@@ -53,10 +53,10 @@
 //       spatial dims (channels_last: the middle ones), of static size
 //   QLinearConcat(Ys, Yz, (X_i, Xs_i, Xz_i)...; axis)  Q(Concat(DQ(X_i)))
 //   QGemm(A, As, Az, B, Bs, Bz, C?, Ys?, Yz?; alpha, transA, transB)
-//       Gemm(DQ(A), DQ(B), C * As * Bs; alpha, beta = alpha, transA,
-//       transB): Bs and Bz per tensor or per column of B'; C is the int32
-//       bias in the accumulator's scale; quantized by Ys, Yz when given,
-//       else float
+//       Cast(MatMulInteger(A', B', Az, Bz) + C) * (alpha * As * Bs / Ys),
+//       quantized by 1, Yz when Ys is given, else float (without / Ys):
+//       Bs and Bz per tensor or per column of B'; C is the int32 bias in
+//       the accumulator's scale
 //   QLinearSigmoid(X, Xs, Xz?, Ys, Yz?)              Q(Sigmoid(DQ(X)))
 //   QLinearLeakyRelu(X, Xs, Xz?, Ys, Yz?; alpha)     Q(LeakyRelu(DQ(X)))
 //
@@ -558,29 +558,45 @@ bool qlinearConcat(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
 }
 
 bool qgemm(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
-  int64_t transB = f.intAttr("transB", 0);
-  std::string a = dequantize(f, 0, 1, 2);
-  // B' = B or B^T: a per-column parameter runs along B's axis 1, or 0.
-  std::vector<std::string> bInputs = {Body::in(3), Body::in(4)};
+  // As onnxruntime's kernel computes it: the exact int32 sums of the 8-bit
+  // products (less the zero points) plus the int32 bias C, times
+  // alpha * A_scale * B_scale / Y_scale in f32 (per column of B'), rounded
+  // once into Y's 8 bits when Y_scale is given.
+  auto transposed = [&](int i, const char *attr) {
+    return f.intAttr(attr, 0) ? f.apply("Transpose", {Body::in(i)})
+                              : Body::in(i);
+  };
+  std::vector<std::string> inputs = {transposed(0, "transA"),
+                                     transposed(3, "transB")};
+  if (f.has(2) || f.has(5))
+    inputs.push_back(f.has(2) ? Body::in(2) : "");
   if (f.has(5))
-    bInputs.push_back(Body::in(5));
-  std::string b = f.temp();
-  Body::setInt(f.add("DequantizeLinear", bInputs, {b}), "axis", transB ? 0 : 1);
-  std::vector<std::string> gemmInputs = {a, b};
-  if (f.has(6)) {
-    std::string scale = f.apply("Mul", {Body::in(1), Body::in(4)});
-    gemmInputs.push_back(
-        f.apply("Mul", {f.apply("CastLike", {Body::in(6), scale}), scale}));
-  }
+    inputs.push_back(Body::in(5));
+  std::string acc = f.apply("MatMulInteger", inputs);
+  if (f.has(6))
+    acc = f.apply("Add", {acc, Body::in(6)});
+  std::string scale = Body::in(1);
   float alpha = f.floatAttr("alpha", 1.0f);
-  std::string y = f.has(7) ? f.temp() : Body::out(0);
-  onnx::NodeProto &gemm = f.add("Gemm", gemmInputs, {y});
-  Body::setFloat(gemm, "alpha", alpha);
-  Body::setFloat(gemm, "beta", alpha);
-  Body::setInt(gemm, "transA", f.intAttr("transA", 0));
-  Body::setInt(gemm, "transB", transB);
+  if (alpha != 1.0f) {
+    std::string a = f.temp();
+    Body::setFloat(f.add("Constant", {}, {a}), "value_float", alpha);
+    scale = f.apply("Mul", {a, scale});
+  }
+  scale = f.apply("Mul", {scale, Body::in(4)});
   if (f.has(7))
-    quantizeInto(f, y, 7, 8, 0);
+    scale = f.apply("Div", {scale, Body::in(7)});
+  std::string accf = f.applyInt("Cast", {acc}, "to", onnx::TensorProto::FLOAT);
+  if (!f.has(7)) {
+    f.add("Mul", {accf, scale}, {Body::out(0)});
+    return true;
+  }
+  std::string y = f.apply("Mul", {accf, scale});
+  std::string zero = f.has(8) ? Body::in(8)
+                              : f.apply("CastLike", {f.scalarInt(0), Body::in(0)});
+  f.add("QuantizeLinear",
+        {y, f.applyInt("Cast", {f.scalarInt(1)}, "to", onnx::TensorProto::FLOAT),
+         zero},
+        {Body::out(0)});
   return true;
 }
 
