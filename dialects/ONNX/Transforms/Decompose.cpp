@@ -595,16 +595,18 @@ std::optional<Int8Conv> qdqConv(ConvOp op) {
                   w.getX(), w.getXScale(), w.getXZeroPoint(), w.getAxis());
 }
 
-/// What a QDQ convolution `op` whose one user is a QuantizeLinear per tensor
-/// needs to run as onnxruntime's QLinearConv: that QuantizeLinear, y_scale,
-/// and the int32 bias (null for none) when B is a constant dequantized by
-/// x_scale * w_scale (as quantize_static writes it).
+/// What a QDQ convolution or Gemm `op` whose one user is a QuantizeLinear
+/// per tensor needs to run as onnxruntime's QLinearConv or QGemm: that
+/// QuantizeLinear, y_scale, and the int32 bias (null for none) when `b` (the
+/// bias input) is none or a constant dequantized by x_scale * w_scale[m] (as
+/// quantize_static writes it).
 struct Requantization {
   QuantizeLinearOp q;
   float yScale;
   Value bias;
 };
-std::optional<Requantization> requantization(ConvOp op, const Int8Conv &conv) {
+std::optional<Requantization>
+requantization(Operation *op, Value b, float xScale, ArrayRef<float> wScale) {
   if (!op->hasOneUse())
     return std::nullopt;
   auto q = dyn_cast<QuantizeLinearOp>(*op->user_begin());
@@ -615,14 +617,14 @@ std::optional<Requantization> requantization(ConvOp op, const Int8Conv &conv) {
       !getElementTypeOrSelf(q.getType()).isInteger(8))
     return std::nullopt;
   Requantization r{q, (*sy)[0], Value()};
-  if (isa<NoneType>(op.getB().getType()))
+  if (isa<NoneType>(b.getType()))
     return r;
-  auto dq = op.getB().getDefiningOp<DequantizeLinearOp>();
+  auto dq = b.getDefiningOp<DequantizeLinearOp>();
   std::optional<SmallVector<float>> sb =
       dq ? getConstantFloats(dq.getXScale()) : std::nullopt;
   if (!sb || !getElementTypeOrSelf(dq.getX()).isInteger(32) ||
       !matchPattern(dq.getX(), m_Constant()) ||
-      (sb->size() != 1 && sb->size() != conv.wScale.size()))
+      (sb->size() != 1 && sb->size() != wScale.size()))
     return std::nullopt;
   if (!isa<NoneType>(dq.getXZeroPoint().getType())) {
     std::optional<SmallVector<int64_t>> zb =
@@ -630,8 +632,8 @@ std::optional<Requantization> requantization(ConvOp op, const Int8Conv &conv) {
     if (!zb || llvm::any_of(*zb, [](int64_t z) { return z != 0; }))
       return std::nullopt;
   }
-  for (auto [m, sw] : llvm::enumerate(conv.wScale)) {
-    float want = conv.xScale * sw, got = (*sb)[sb->size() == 1 ? 0 : m];
+  for (auto [m, sw] : llvm::enumerate(wScale)) {
+    float want = xScale * sw, got = (*sb)[sb->size() == 1 ? 0 : m];
     if (std::abs(got - want) > 1e-6f * std::abs(want))
       return std::nullopt;
   }
@@ -654,7 +656,7 @@ struct QuantizedConv : OpRewritePattern<ConvOp> {
     std::optional<Int8Conv> conv = qdqConv(op);
     if (!conv || conv->group != 1)
       return rewriter.notifyMatchFailure(op, "not uint8 x by int8 weights");
-    if (requantization(op, *conv))
+    if (requantization(op, op.getB(), conv->xScale, conv->wScale))
       return rewriter.notifyMatchFailure(op, "requantized");
     Location loc = op.getLoc();
     Value acc = exactSum(rewriter, op, *conv, Value());
@@ -687,7 +689,8 @@ struct RequantizedConv : OpRewritePattern<QuantizeLinearOp> {
     auto op = q.getX().getDefiningOp<ConvOp>();
     std::optional<Int8Conv> conv = op ? qdqConv(op) : std::nullopt;
     std::optional<Requantization> r =
-        conv ? requantization(op, *conv) : std::nullopt;
+        conv ? requantization(op, op.getB(), conv->xScale, conv->wScale)
+             : std::nullopt;
     if (!r || !exactWithBias(*conv, r->bias) ||
         (conv->group == 1 && !int8Convolutions))
       return rewriter.notifyMatchFailure(q, "not of a QDQ convolution");
@@ -781,6 +784,79 @@ struct RequantizedAdd : OpRewritePattern<QuantizeLinearOp> {
   }
 };
 
+/// QuantizeLinear(Gemm(DequantizeLinear(a), DequantizeLinear(w), C)) of
+/// uint8 a per tensor by constant int8 w (per tensor or per column of W',
+/// zero points 0), C none or an int32 bias dequantized by a_scale *
+/// w_scale (quantize_static's classifier) -> onnxruntime's QGemm arithmetic:
+///   QuantizeLinear(Cast(MatMulInteger(a, W', za) + Cq, f32)
+///                  * (alpha * sa * sw / sy), 1, zy)
+struct RequantizedGemm : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    auto gemm = q.getX().getDefiningOp<GemmOp>();
+    auto a = gemm ? gemm.getA().getDefiningOp<DequantizeLinearOp>() : nullptr;
+    auto w = gemm ? gemm.getB().getDefiningOp<DequantizeLinearOp>() : nullptr;
+    auto type = gemm ? dyn_cast<RankedTensorType>(gemm.getType()) : nullptr;
+    if (!a || !w || !type || !type.hasStaticShape() || gemm.getTransA() ||
+        (!isa<NoneType>(gemm.getC().getType()) &&
+         gemm.getBeta().convertToFloat() != 1.0f) ||
+        a.getBlockSize() != 0 || w.getBlockSize() != 0 ||
+        !getElementTypeOrSelf(a.getX()).isUnsignedInteger(8) ||
+        !isNoneOrSingle(a.getXZeroPoint()) ||
+        !getElementTypeOrSelf(w.getX()).isSignlessInteger(8) ||
+        !matchPattern(w.getX(), m_Constant()))
+      return rewriter.notifyMatchFailure(q, "not a QDQ Gemm of int8 weights");
+    std::optional<SmallVector<float>> sa = getConstantFloats(a.getXScale());
+    std::optional<SmallVector<float>> sw = getConstantFloats(w.getXScale());
+    int64_t n = type.getDimSize(1);
+    // A per-column scale runs along W's axis 0 when it is transposed.
+    int64_t axis = w.getAxis() < 0 ? w.getAxis() + 2 : w.getAxis();
+    if (!sa || sa->size() != 1 || !sw ||
+        (sw->size() != 1 &&
+         ((int64_t)sw->size() != n || axis != (gemm.getTransB() ? 0 : 1))))
+      return rewriter.notifyMatchFailure(q, "not per-column scales");
+    if (!isa<NoneType>(w.getXZeroPoint().getType())) {
+      std::optional<SmallVector<int64_t>> zw =
+          getConstantIntValues(w.getXZeroPoint());
+      if (!zw || llvm::any_of(*zw, [](int64_t z) { return z != 0; }))
+        return rewriter.notifyMatchFailure(q, "weights' zero point not 0");
+    }
+    SmallVector<float> wScale;
+    for (int64_t m = 0; m < n; ++m)
+      wScale.push_back((*sw)[sw->size() == 1 ? 0 : m]);
+    std::optional<Requantization> r =
+        requantization(gemm, gemm.getC(), (*sa)[0], wScale);
+    if (!r || r->q != q)
+      return rewriter.notifyMatchFailure(q, "not requantized");
+    Location loc = q.getLoc();
+    ONNXBuilder b(rewriter, loc);
+    Value weights = gemm.getTransB() ? b.transpose(w.getX(), {1, 0}) : w.getX();
+    Value none = NoValueOp::create(rewriter, loc, rewriter.getNoneType());
+    auto accType = type.clone(rewriter.getI32Type());
+    Value acc = MatMulIntegerOp::create(rewriter, loc, accType, a.getX(),
+                                        weights, a.getXZeroPoint(), none);
+    if (r->bias)
+      acc = AddOp::create(rewriter, loc, accType, acc, r->bias);
+    Value sum = CastOp::create(rewriter, loc, type, acc,
+                               rewriter.getI64IntegerAttr(1), IntegerAttr());
+    SmallVector<float> multiplier;
+    for (float s : wScale)
+      multiplier.push_back(gemm.getAlpha().convertToFloat() * (*sa)[0] * s /
+                           r->yScale);
+    Value scaled = MulOp::create(
+        rewriter, loc, type, sum,
+        createFloatConstant(rewriter, loc,
+                            RankedTensorType::get({n}, rewriter.getF32Type()),
+                            multiplier, "gemm_scale"));
+    rewriter.replaceOpWithNewOp<QuantizeLinearOp>(
+        q, q.getType(), scaled, b.splat(rewriter.getF32Type(), 1.0),
+        q.getYZeroPoint(), /*axis=*/1, /*block_size=*/0, /*output_dtype=*/0,
+        /*saturate=*/1, /*precision=*/0);
+    return success();
+  }
+};
+
 /// QLinearConv of uint8 x by constant int8 weights (zero point 0): the same
 /// ConvInteger on 8-bit dot products, its int32 bias added, requantized as
 /// onnxruntime's kernel does (requantized).
@@ -821,7 +897,7 @@ struct ONNXDecompose : tcc::onnx::impl::ONNXDecomposeBase<ONNXDecompose> {
     quantized.add<RequantizedConv, QLinearConvToInteger>(&getContext(),
                                                          int8Convolutions);
     if (int8Convolutions)
-      quantized.add<QuantizedConv>(&getContext());
+      quantized.add<QuantizedConv, RequantizedGemm>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(quantized));
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeAttention, DecomposeRotaryEmbedding,

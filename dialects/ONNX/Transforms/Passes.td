@@ -32,9 +32,10 @@ def ONNXDecompose : Pass<"tcc-onnx-decompose", "::mlir::func::FuncOp"> {
     y_scale and a QuantizeLinear by 1. Grouped (depthwise) convolutions sum
     in an f32 Conv of the integers, exact below 2^24. With
     `int8-convolutions` (a CPU with 8-bit dot products) the others sum in
-    ConvInteger, and a QDQ convolution whose result stays float becomes
+    ConvInteger, a QDQ convolution whose result stays float becomes
     ConvInteger, Cast to f32, a multiply by the product of the scales and
-    the bias.
+    the bias, and a QuantizeLinear of a QDQ Gemm sums in MatMulInteger,
+    requantized as the convolutions (onnxruntime's QGemm).
   }];
   let options = [
     Option<"int8Convolutions", "int8-convolutions", "bool", "false",

@@ -268,3 +268,65 @@ func.func @grouped_not_exact(%x: tensor<1x516x1x1xui8>, %d: tensor<1x2x8x8xui8>)
   %1 = onnx.QLinearConv %d, %s, %z, %dw, %s, %wz, %s, %z, %b {group = 2 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xui8>, tensor<f32>, tensor<ui8>, tensor<2x1x3x3xi8>, tensor<f32>, tensor<i8>, tensor<f32>, tensor<ui8>, tensor<2xi32>) -> tensor<1x2x8x8xui8>
   return %0, %1 : tensor<1x2x1x1xui8>, tensor<1x2x8x8xui8>
 }
+
+// -----
+
+// A QDQ Gemm (quantize_static's classifier: weights per output column,
+// transposed) whose one user quantizes it: onnxruntime's QGemm arithmetic,
+// MatMulInteger's exact sums plus the int32 bias, one multiply by
+// sa * sw[n] / sy (0.5 * [0.5, 0.25, 1] / 0.25 = [1, 0.5, 2]) and a
+// QuantizeLinear by 1.
+// CHECK-LABEL: func @requantized_gemm
+// CHECK-SAME: (%[[A:.*]]: tensor<2x4xui8>)
+// CHECK-DAG: %[[AZ:.*]] = onnx.Constant dense<128> : tensor<ui8>
+// CHECK-DAG: %[[W:.*]] = onnx.Constant dense<{{.*}}> : tensor<3x4xi8>
+// CHECK-DAG: %[[B:.*]] = onnx.Constant dense<[7, -9, 3]> : tensor<3xi32>
+// CHECK-DAG: %[[YZ:.*]] = onnx.Constant dense<5> : tensor<ui8>
+// CHECK: %[[WT:.*]] = onnx.Transpose %[[W]] {perm = array<i64: 1, 0>} : (tensor<3x4xi8>) -> tensor<4x3xi8>
+// CHECK: %[[ACC:.*]] = onnx.MatMulInteger %[[A]], %[[WT]], %[[AZ]], %{{.*}} : (tensor<2x4xui8>, tensor<4x3xi8>, tensor<ui8>, none) -> tensor<2x3xi32>
+// CHECK: %[[SUM:.*]] = onnx.Add %[[ACC]], %[[B]] : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
+// CHECK: %[[F:.*]] = onnx.Cast %[[SUM]] {to = 1 : i64}
+// CHECK: %[[S:.*]] = onnx.Mul %[[F]], %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[Y:.*]] = onnx.QuantizeLinear %[[S]], %{{.*}}, %[[YZ]]
+// CHECK: return %[[Y]]
+// CHECK: gemm_scale: "0x040000000000803F0000003F00000040"
+// OFF-LABEL: func @requantized_gemm
+// OFF-NOT: onnx.MatMulInteger
+// OFF: onnx.Gemm
+func.func @requantized_gemm(%a: tensor<2x4xui8>) -> tensor<2x3xui8> {
+  %as = onnx.Constant dense<0.5> : tensor<f32>
+  %az = onnx.Constant dense<128> : tensor<ui8>
+  %w = onnx.Constant dense<[[1, 2, 3, 4], [-1, -2, -3, -4], [5, 6, 7, 8]]> : tensor<3x4xi8>
+  %ws = onnx.Constant dense<[0.5, 0.25, 1.0]> : tensor<3xf32>
+  %wz = onnx.Constant dense<0> : tensor<3xi8>
+  %b = onnx.Constant dense<[7, -9, 3]> : tensor<3xi32>
+  %bs = onnx.Constant dense<[0.25, 0.125, 0.5]> : tensor<3xf32>
+  %ys = onnx.Constant dense<0.25> : tensor<f32>
+  %yz = onnx.Constant dense<5> : tensor<ui8>
+  %none = onnx.NoValue
+  %ad = onnx.DequantizeLinear %a, %as, %az : (tensor<2x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x4xf32>
+  %wd = onnx.DequantizeLinear %w, %ws, %wz {axis = 0 : i64} : (tensor<3x4xi8>, tensor<3xf32>, tensor<3xi8>) -> tensor<3x4xf32>
+  %bd = onnx.DequantizeLinear %b, %bs, %none {axis = 0 : i64} : (tensor<3xi32>, tensor<3xf32>, none) -> tensor<3xf32>
+  %0 = onnx.Gemm %ad, %wd, %bd {transB = 1 : i64} : (tensor<2x4xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = onnx.QuantizeLinear %0, %ys, %yz : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  return %1 : tensor<2x3xui8>
+}
+
+// -----
+
+// Per-column scales along the wrong axis of W (per row of W' = its rows
+// untransposed) cannot scale the sums per column: the Gemm stays.
+// CHECK-LABEL: func @gemm_scale_axis
+// CHECK-NOT: onnx.MatMulInteger
+// CHECK: onnx.Gemm
+func.func @gemm_scale_axis(%a: tensor<2x4xui8>) -> tensor<2x4xui8> {
+  %s = onnx.Constant dense<0.5> : tensor<f32>
+  %w = onnx.Constant dense<1> : tensor<4x4xi8>
+  %ws = onnx.Constant dense<[0.5, 0.25, 1.0, 2.0]> : tensor<4xf32>
+  %none = onnx.NoValue
+  %ad = onnx.DequantizeLinear %a, %s, %none : (tensor<2x4xui8>, tensor<f32>, none) -> tensor<2x4xf32>
+  %wd = onnx.DequantizeLinear %w, %ws, %none {axis = 1 : i64} : (tensor<4x4xi8>, tensor<4xf32>, none) -> tensor<4x4xf32>
+  %0 = onnx.Gemm %ad, %wd, %none {transB = 1 : i64} : (tensor<2x4xf32>, tensor<4x4xf32>, none) -> tensor<2x4xf32>
+  %1 = onnx.QuantizeLinear %0, %s, %none : (tensor<2x4xf32>, tensor<f32>, none) -> tensor<2x4xui8>
+  return %1 : tensor<2x4xui8>
+}

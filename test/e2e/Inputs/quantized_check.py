@@ -129,6 +129,22 @@ cases.append(("qdq_convs", save("qdq_convs", [
      c("w3_z", np.zeros(5, np.int8)), c("ys", scale(0.03)), c("yz", np.uint8(100))]),
     {"x": rng.standard_normal((2, 3, 17, 19)).astype(np.float32)}))
 
+# quantize_static's QDQ classifier: a Gemm of per-column int8 weights (transposed) with an int32
+# bias, quantized, dequantized into a float output (onnxruntime's QGemm, rounded once).
+wgs = (rng.random(10) * 0.004 + 0.001).astype(np.float32)
+cases.append(("qdq_gemm", save("qdq_gemm", [
+    *qdq("in", "x", "xs", "xz"),
+    *weights("wg", [10, 64], "wgs"),
+    h.make_node("DequantizeLinear", ["bg", "bgs"], ["bg_d"], axis=0, name="bg_dq"),
+    h.make_node("Gemm", ["x_d", "wg_d", "bg_d"], ["g"], transB=1, name="fc"),
+    *qdq("g", "g", "ys", "yz"),
+    h.make_node("Identity", ["g_d"], ["y"], name="out"),
+], [h.make_tensor_value_info("x", T.FLOAT, [4, 64])], [h.make_tensor_value_info("y", T.FLOAT, [4, 10])],
+    [c("xs", scale(0.02)), c("xz", np.uint8(128)), c("wg", s8(10, 64)), c("wgs", wgs),
+     c("wg_z", np.zeros(10, np.int8)), c("bg", rng.integers(-3000, 3000, 10).astype(np.int32)),
+     c("bgs", wgs * np.float32(0.02)), c("ys", scale(0.05)), c("yz", np.uint8(120))]),
+    {"x": rng.standard_normal((4, 64)).astype(np.float32)}))
+
 ok = True
 for name, path, feeds in cases:
     args = [tcc, "run", path, "--output-dir", os.path.join(out, name)]
