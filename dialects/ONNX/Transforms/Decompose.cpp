@@ -563,6 +563,18 @@ Value scaledSum(PatternRewriter &rewriter, Location loc, Value acc,
       createFloatConstant(rewriter, loc, channelType, scale, "conv_scale"));
 }
 
+/// `x` (f32, already divided by the output scale) rounded half to even,
+/// plus `zero`, saturated to `type`'s 8 bits: a QuantizeLinear by 1.
+Value quantizedByOne(PatternRewriter &rewriter, Location loc, Type type,
+                     Value x, Value zero) {
+  ONNXBuilder b(rewriter, loc);
+  return QuantizeLinearOp::create(rewriter, loc, type, x,
+                                  b.splat(rewriter.getF32Type(), 1.0), zero,
+                                  /*axis=*/1, /*block_size=*/0,
+                                  /*output_dtype=*/0, /*saturate=*/1,
+                                  /*precision=*/0);
+}
+
 /// `acc` + its bias requantized as onnxruntime's QLinearConv does:
 /// round_half_even(f32(acc) * (x_scale * w_scale[m] / y_scale)) +
 /// y_zero_point, saturated (a QuantizeLinear by 1), the multiplier
@@ -575,12 +587,7 @@ Value requantized(PatternRewriter &rewriter, Operation *op, Value acc,
   for (float sw : conv.wScale)
     multiplier.push_back(conv.xScale * sw / yScale);
   Value scaled = scaledSum(rewriter, loc, acc, multiplier);
-  ONNXBuilder b(rewriter, loc);
-  return QuantizeLinearOp::create(rewriter, loc, resultType, scaled,
-                                  b.splat(rewriter.getF32Type(), 1.0), yZero,
-                                  /*axis=*/1, /*block_size=*/0,
-                                  /*output_dtype=*/0, /*saturate=*/1,
-                                  /*precision=*/0);
+  return quantizedByOne(rewriter, loc, resultType, scaled, yZero);
 }
 
 /// The Int8Conv of a Conv of DequantizeLinear'd operands (QDQ), or nullopt.
@@ -777,9 +784,7 @@ struct RequantizedAdd : OpRewritePattern<QuantizeLinearOp> {
     auto zeroType = RankedTensorType::get({}, type.getElementType());
     Value zero = b.constant(DenseElementsAttr::get(
         zeroType, rewriter.getIntegerAttr(type.getElementType(), 0)));
-    rewriter.replaceOpWithNewOp<QuantizeLinearOp>(
-        q, type, sum, b.splat(f32, 1.0), zero, /*axis=*/1, /*block_size=*/0,
-        /*output_dtype=*/0, /*saturate=*/1, /*precision=*/0);
+    rewriter.replaceOp(q, quantizedByOne(rewriter, loc, type, sum, zero));
     return success();
   }
 };
@@ -849,10 +854,8 @@ struct RequantizedGemm : OpRewritePattern<QuantizeLinearOp> {
         createFloatConstant(rewriter, loc,
                             RankedTensorType::get({n}, rewriter.getF32Type()),
                             multiplier, "gemm_scale"));
-    rewriter.replaceOpWithNewOp<QuantizeLinearOp>(
-        q, q.getType(), scaled, b.splat(rewriter.getF32Type(), 1.0),
-        q.getYZeroPoint(), /*axis=*/1, /*block_size=*/0, /*output_dtype=*/0,
-        /*saturate=*/1, /*precision=*/0);
+    rewriter.replaceOp(q, quantizedByOne(rewriter, loc, q.getType(), scaled,
+                                         q.getYZeroPoint()));
     return success();
   }
 };
