@@ -57,6 +57,10 @@
 //       quantized by 1, Yz when Ys is given, else float (without / Ys):
 //       Bs and Bz per tensor or per column of B'; C is the int32 bias in
 //       the accumulator's scale
+//   MatMulIntegerToFloat(A, B, As, Bs, Az?, Bz?, bias?)
+//       Cast(MatMulInteger(A, B, Az, Bz)) * (As * Bs) + bias
+//   DynamicQuantizeMatMul(A, B, Bs, Bz?, bias?)
+//       DynamicQuantizeLinear(A) -> Aq, As, Az, then as MatMulIntegerToFloat
 //   QLinearSigmoid(X, Xs, Xz?, Ys, Yz?)              Q(Sigmoid(DQ(X)))
 //   QLinearLeakyRelu(X, Xs, Xz?, Ys, Yz?; alpha)     Q(LeakyRelu(DQ(X)))
 //
@@ -83,6 +87,7 @@
 #include "Contrib.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -557,7 +562,25 @@ bool qlinearConcat(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
   return true;
 }
 
-bool qgemm(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
+/// Whether `f`'s node has its first inputs, `names` (a message in `error`
+/// naming them if not).
+bool hasInputs(Body &f, llvm::ArrayRef<const char *> names,
+               std::string &error) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (f.has(i))
+      continue;
+    error = "expects inputs " + llvm::join(names, ", ") + "; " + names[i] +
+            " (input " + std::to_string(i) + ") is missing";
+    return false;
+  }
+  return true;
+}
+
+bool qgemm(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
+  if (!hasInputs(
+          f, {"A", "a_scale", "a_zero_point", "B", "b_scale", "b_zero_point"},
+          error))
+    return false;
   // As onnxruntime's kernel computes it: the exact int32 sums of the 8-bit
   // products (less the zero points) plus the int32 bias C, times
   // alpha * A_scale * B_scale / Y_scale in f32 (per column of B'), rounded
@@ -597,6 +620,45 @@ bool qgemm(Body &f, llvm::ArrayRef<InputShape>, std::string &) {
         {y, f.applyInt("Cast", {f.scalarInt(1)}, "to", onnx::TensorProto::FLOAT),
          zero},
         {Body::out(0)});
+  return true;
+}
+
+/// Cast(MatMulInteger(a, in(b), az, in(bz)?)) * (as * in(bs)) (+ in(bias)),
+/// into output 0: the tail of MatMulIntegerToFloat and DynamicQuantizeMatMul.
+void integerMatMulToFloat(Body &f, const std::string &a, const std::string &as,
+                          const std::string &az, int b, int bs, int bz,
+                          int bias) {
+  std::vector<std::string> inputs = {a, Body::in(b)};
+  if (!az.empty() || f.has(bz))
+    inputs.push_back(az);
+  if (f.has(bz))
+    inputs.push_back(Body::in(bz));
+  std::string acc = f.applyInt("Cast", {f.apply("MatMulInteger", inputs)}, "to",
+                               onnx::TensorProto::FLOAT);
+  std::string scale = f.apply("Mul", {as, Body::in(bs)});
+  if (!f.has(bias)) {
+    f.add("Mul", {acc, scale}, {Body::out(0)});
+    return;
+  }
+  f.add("Add", {f.apply("Mul", {acc, scale}), Body::in(bias)}, {Body::out(0)});
+}
+
+bool matMulIntegerToFloat(Body &f, llvm::ArrayRef<InputShape>,
+                          std::string &error) {
+  if (!hasInputs(f, {"A", "B", "a_scale", "b_scale"}, error))
+    return false;
+  integerMatMulToFloat(f, Body::in(0), Body::in(2), f.has(4) ? Body::in(4) : "",
+                       1, 3, 5, 6);
+  return true;
+}
+
+bool dynamicQuantizeMatMul(Body &f, llvm::ArrayRef<InputShape>,
+                           std::string &error) {
+  if (!hasInputs(f, {"A", "B", "b_scale"}, error))
+    return false;
+  std::string q = f.temp(), qs = f.temp(), qz = f.temp();
+  f.add("DynamicQuantizeLinear", {Body::in(0)}, {q, qs, qz});
+  integerMatMulToFloat(f, q, qs, qz, 1, 2, 3, 4);
   return true;
 }
 
@@ -1209,6 +1271,8 @@ const std::pair<const char *, Expander> kExpanders[] = {
     {"QLinearConcat", qlinearConcat},
     {"QLinearSigmoid", qlinearSigmoid},
     {"QGemm", qgemm},
+    {"MatMulIntegerToFloat", matMulIntegerToFloat},
+    {"DynamicQuantizeMatMul", dynamicQuantizeMatMul},
     {"QLinearLeakyRelu", qlinearLeakyRelu},
 };
 

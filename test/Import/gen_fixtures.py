@@ -1723,9 +1723,17 @@ def qlinear_gap_rank2():
                  extra_opsets=[("com.microsoft", 1)])
 
 
+def dqmm_inputs():
+    # DynamicQuantizeMatMul without its B and b_scale inputs.
+    nodes = [helper.make_node("DynamicQuantizeMatMul", ["x"], ["y"], domain="com.microsoft",
+                              name="dqmm0")]
+    return model("dqmm_inputs", nodes, [vi("x", [2, 4])], [vi("y", [2, 3])],
+                 extra_opsets=[("com.microsoft", 1)])
+
+
 BAD += [external_escape, external_absolute, external_short, quant_zero_scale,
         qconv_negative_scale, qlinear_concat_inputs, qlinear_gap_rank,
-        qlinear_gap_rank2]
+        qlinear_gap_rank2, dqmm_inputs]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
         linear_attention_heads, linear_attention_decay, flex_heads, flex_mod_inputs, flex_mod_shape,

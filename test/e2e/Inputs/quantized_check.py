@@ -89,6 +89,19 @@ cases.append(("dyn_matmul", save("dyn_matmul", [
     [h.make_tensor_value_info("y", T.FLOAT, [2, 7, 24])],
     [c("w", s8(32, 24)), c("ws", scale(0.004))]),
     {"x": rng.standard_normal((2, 7, 32)).astype(np.float32)}))
+# onnxruntime's fusions of dynamic quantization (what its optimizer writes into saved files):
+# DynamicQuantizeMatMul with a bias, MatMulIntegerToFloat of uint8 activations with zero points
+# and per-column weight scales.
+cases.append(("dyn_fused", save("dyn_fused", [
+    ms("DynamicQuantizeMatMul", ["x", "w", "ws", "", "bias"], ["y"]),
+    ms("MatMulIntegerToFloat", ["a", "w", "as", "wcs", "az", "", "bias"], ["z"]),
+], [h.make_tensor_value_info("x", T.FLOAT, [2, 7, 32]), q("a", [2, 7, 32])],
+    [h.make_tensor_value_info("y", T.FLOAT, [2, 7, 24]),
+     h.make_tensor_value_info("z", T.FLOAT, [2, 7, 24])],
+    [c("w", s8(32, 24)), c("ws", scale(0.004)), c("as", scale(0.03)), c("az", np.uint8(120)),
+     c("wcs", (rng.random(24) * 0.004 + 0.001).astype(np.float32)),
+     c("bias", rng.standard_normal(24).astype(np.float32))]),
+    {"x": rng.standard_normal((2, 7, 32)).astype(np.float32), "a": u8(2, 7, 32)}))
 
 # quantize_static's QDQ convolutions, which tcc runs as ConvInteger on 8-bit dot products where
 # the CPU has them: 3 input channels (padded to a quad), a 7x7 stride-2 one with an int32 bias and
