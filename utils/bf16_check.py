@@ -23,6 +23,21 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import tcc  # noqa: E402
 
 
+def seeded_feeds(inputs, dims, rng):
+    """One input per graph input: normal floats, integers in [0, 2); a dim_param from `dims`
+    (default 1)."""
+    feeds = {}
+    for i in inputs:
+        t = i.type.tensor_type
+        shape = [d.dim_value or int(dims.get(d.dim_param, 1)) for d in t.shape.dim]
+        if t.elem_type == onnx.TensorProto.FLOAT:
+            feeds[i.name] = rng.standard_normal(shape).astype(np.float32)
+        else:
+            dtype = onnx.helper.tensor_dtype_to_np_dtype(t.elem_type)
+            feeds[i.name] = rng.integers(0, 2, shape).astype(dtype)
+    return feeds
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("model")
@@ -60,15 +75,7 @@ def main():
     errors = {n: [] for n in names}
     agree = {n: [0, 0] for n in names}
     for _ in range(a.inputs):
-        feeds = {}
-        for i in inputs:
-            t = i.type.tensor_type
-            shape = [d.dim_value or int(dims.get(d.dim_param, 1)) for d in t.shape.dim]
-            if t.elem_type == onnx.TensorProto.FLOAT:
-                feeds[i.name] = rng.standard_normal(shape).astype(np.float32)
-            else:
-                dtype = onnx.helper.tensor_dtype_to_np_dtype(t.elem_type)
-                feeds[i.name] = rng.integers(0, 2, shape).astype(dtype)
+        feeds = seeded_feeds(inputs, dims, rng)
         ref = dict(zip(names, sess.run(None, feeds)))
         got = {k: dict(zip(names, m.run(feeds))) for k, m in libs.items()}
         for n in names:
