@@ -729,6 +729,49 @@ uint8Dequantize(DequantizeLinearOp dq) {
   return std::pair((*scale)[0], (*zero)[0]);
 }
 
+/// The operands of QuantizeLinear(op(DequantizeLinear(a),
+/// DequantizeLinear(b))) of uint8 per tensor, constant scales and zero
+/// points: what RequantizedAdd and RequantizedMul compute from.
+struct QdqBinary {
+  Value a, b;
+  float sa, sb, sc;
+  int64_t za, zb, zc;
+  RankedTensorType type; ///< of op's f32 result
+};
+std::optional<QdqBinary> qdqBinary(QuantizeLinearOp q, Operation *op) {
+  auto type = dyn_cast<RankedTensorType>(q.getType());
+  std::optional<SmallVector<float>> sc = getConstantFloats(q.getYScale());
+  if (!op || !op->hasOneUse() || op->getNumOperands() != 2 || !type || !sc ||
+      sc->size() != 1 || !type.getElementType().isUnsignedInteger(8) ||
+      q.getBlockSize() != 0 || q.getOutputDtype() != 0)
+    return std::nullopt;
+  auto da = op->getOperand(0).getDefiningOp<DequantizeLinearOp>();
+  auto db = op->getOperand(1).getDefiningOp<DequantizeLinearOp>();
+  std::optional<std::pair<float, int64_t>> pa = uint8Dequantize(da);
+  std::optional<std::pair<float, int64_t>> pb = uint8Dequantize(db);
+  auto opType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!pa || !pb || !opType || !opType.getElementType().isF32())
+    return std::nullopt;
+  int64_t zc = 0;
+  if (!isa<NoneType>(q.getYZeroPoint().getType())) {
+    std::optional<SmallVector<int64_t>> zero =
+        getIntValues(tcc::onnx::detail::constantAttr(q.getYZeroPoint()));
+    if (!zero || zero->size() != 1)
+      return std::nullopt;
+    zc = (*zero)[0];
+  }
+  return QdqBinary{da.getX(),  db.getX(),  pa->first, pb->first, (*sc)[0],
+                   pa->second, pb->second, zc,        opType};
+}
+
+/// A 0 of `type`'s 8-bit element type, for quantizedByOne.
+Value zeroPoint(ONNXBuilder &b, PatternRewriter &rewriter,
+                RankedTensorType type) {
+  auto zeroType = RankedTensorType::get({}, type.getElementType());
+  return b.constant(DenseElementsAttr::get(
+      zeroType, rewriter.getIntegerAttr(type.getElementType(), 0)));
+}
+
 /// QuantizeLinear(Add(DequantizeLinear(a), DequantizeLinear(b))) of uint8
 /// per tensor (a QDQ residual add), computed as onnxruntime's QLinearAdd
 /// (which its optimizer makes of the three) does on x86:
@@ -740,51 +783,67 @@ struct RequantizedAdd : OpRewritePattern<QuantizeLinearOp> {
   LogicalResult matchAndRewrite(QuantizeLinearOp q,
                                 PatternRewriter &rewriter) const override {
     auto add = q.getX().getDefiningOp<AddOp>();
-    auto type = dyn_cast<RankedTensorType>(q.getType());
-    std::optional<SmallVector<float>> sc = getConstantFloats(q.getYScale());
-    if (!add || !add->hasOneUse() || !type || !sc || sc->size() != 1 ||
-        !type.getElementType().isUnsignedInteger(8) || q.getBlockSize() != 0 ||
-        q.getOutputDtype() != 0)
-      return rewriter.notifyMatchFailure(q, "not a QDQ add");
-    auto da = add.getA().getDefiningOp<DequantizeLinearOp>();
-    auto db = add.getB().getDefiningOp<DequantizeLinearOp>();
-    std::optional<std::pair<float, int64_t>> pa = uint8Dequantize(da);
-    std::optional<std::pair<float, int64_t>> pb = uint8Dequantize(db);
-    int64_t zc = 0;
-    if (!isa<NoneType>(q.getYZeroPoint().getType())) {
-      std::optional<SmallVector<int64_t>> zero =
-          getIntValues(tcc::onnx::detail::constantAttr(q.getYZeroPoint()));
-      if (!zero || zero->size() != 1)
-        return rewriter.notifyMatchFailure(q, "zero point not a constant");
-      zc = (*zero)[0];
-    }
-    auto addType = dyn_cast<RankedTensorType>(add.getType());
-    if (!pa || !pb || !addType ||
-        cast<RankedTensorType>(da.getX().getType()).getShape() !=
-            addType.getShape() ||
-        cast<RankedTensorType>(db.getX().getType()).getShape() !=
-            addType.getShape())
-      return rewriter.notifyMatchFailure(q, "not two uint8 tensors");
-    float ra = pa->first / (*sc)[0], rb = pb->first / (*sc)[0];
+    std::optional<QdqBinary> m = qdqBinary(q, add);
+    // Of one shape (its kernel for a broadcast operand rounds otherwise).
+    if (!m ||
+        cast<RankedTensorType>(m->a.getType()).getShape() !=
+            m->type.getShape() ||
+        cast<RankedTensorType>(m->b.getType()).getShape() != m->type.getShape())
+      return rewriter.notifyMatchFailure(q, "not a QDQ add of two tensors");
+    float ra = m->sa / m->sc, rb = m->sb / m->sc;
     // As GCC contracts it in onnxruntime's build: the first product fused.
-    float fixed =
-        (float)zc - std::fma(ra, (float)pa->second, rb * (float)pb->second);
+    float fixed = (float)m->zc - std::fma(ra, (float)m->za, rb * (float)m->zb);
     Location loc = q.getLoc();
     ONNXBuilder b(rewriter, loc);
     Type f32 = rewriter.getF32Type();
     // Two fused multiply-adds, b's first, as its AVX2 kernel rounds them.
     auto scaledAdd = [&](Value x, float ratio, Value addend) -> Value {
-      Value f = CastOp::create(rewriter, loc, addType, x,
+      Value f = CastOp::create(rewriter, loc, m->type, x,
                                rewriter.getI64IntegerAttr(1), IntegerAttr());
-      return MulAddOp::create(rewriter, loc, addType, f, b.splat(f32, ratio),
+      return MulAddOp::create(rewriter, loc, m->type, f, b.splat(f32, ratio),
                               addend);
     };
-    Value sum = scaledAdd(db.getX(), rb, b.splat(f32, fixed));
-    sum = scaledAdd(da.getX(), ra, sum);
-    auto zeroType = RankedTensorType::get({}, type.getElementType());
-    Value zero = b.constant(DenseElementsAttr::get(
-        zeroType, rewriter.getIntegerAttr(type.getElementType(), 0)));
-    rewriter.replaceOp(q, quantizedByOne(rewriter, loc, type, sum, zero));
+    Value sum = scaledAdd(m->b, rb, b.splat(f32, fixed));
+    sum = scaledAdd(m->a, ra, sum);
+    auto type = cast<RankedTensorType>(q.getType());
+    rewriter.replaceOp(q, quantizedByOne(rewriter, loc, type, sum,
+                                         zeroPoint(b, rewriter, type)));
+    return success();
+  }
+};
+
+/// QuantizeLinear(Mul(DequantizeLinear(a), DequantizeLinear(b))) of uint8
+/// per tensor (a QDQ squeeze-and-excitation scale or SiLU product), computed
+/// as onnxruntime's QLinearMul does on x86:
+///   saturate(round_half_even(f32((a - za) * (b - zb)) * (sa * sb / sc) + zc))
+/// the product of the integers exact, the multiply and add rounded apart.
+struct RequantizedMul : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    std::optional<QdqBinary> m = qdqBinary(q, q.getX().getDefiningOp<MulOp>());
+    if (!m)
+      return rewriter.notifyMatchFailure(q, "not a QDQ mul");
+    Location loc = q.getLoc();
+    ONNXBuilder b(rewriter, loc);
+    Type f32 = rewriter.getF32Type();
+    auto centered = [&](Value x, int64_t zero) -> Value {
+      auto type = cast<RankedTensorType>(x.getType()).clone(f32);
+      Value f = CastOp::create(rewriter, loc, type, x,
+                               rewriter.getI64IntegerAttr(1), IntegerAttr());
+      return zero ? SubOp::create(rewriter, loc, type, f,
+                                  b.splat(f32, (float)zero))
+                  : f;
+    };
+    Value product = MulOp::create(rewriter, loc, m->type, centered(m->a, m->za),
+                                  centered(m->b, m->zb));
+    Value scaled = MulOp::create(rewriter, loc, m->type, product,
+                                 b.splat(f32, m->sa * m->sb / m->sc));
+    Value shifted = AddOp::create(rewriter, loc, m->type, scaled,
+                                  b.splat(f32, (float)m->zc));
+    auto type = cast<RankedTensorType>(q.getType());
+    rewriter.replaceOp(q, quantizedByOne(rewriter, loc, type, shifted,
+                                         zeroPoint(b, rewriter, type)));
     return success();
   }
 };
@@ -896,7 +955,7 @@ struct ONNXDecompose : tcc::onnx::impl::ONNXDecomposeBase<ONNXDecompose> {
     // Requantized ops round as onnxruntime's int8 kernels do; convolutions
     // on int32 sums only where ConvInteger runs on 8-bit dot products.
     RewritePatternSet quantized(&getContext());
-    quantized.add<RequantizedAdd>(&getContext());
+    quantized.add<RequantizedAdd, RequantizedMul>(&getContext());
     quantized.add<RequantizedConv, QLinearConvToInteger>(&getContext(),
                                                          int8Convolutions);
     if (int8Convolutions)

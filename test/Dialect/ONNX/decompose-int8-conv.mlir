@@ -330,3 +330,40 @@ func.func @gemm_scale_axis(%a: tensor<2x4xui8>) -> tensor<2x4xui8> {
   %1 = onnx.QuantizeLinear %0, %s, %none : (tensor<2x4xf32>, tensor<f32>, none) -> tensor<2x4xui8>
   return %1 : tensor<2x4xui8>
 }
+
+// -----
+
+// A QDQ Mul of uint8 per tensor (here a squeeze-and-excitation scale,
+// broadcast): onnxruntime's QLinearMul, the product of the integers less
+// their zero points (exact in f32), times sa * sb / sc = 0.5 * 0.25 / 2,
+// plus zc, each rounded apart, then quantized by 1. On any target.
+// CHECK-LABEL: func @requantized_mul
+// CHECK-SAME: (%[[A:.*]]: tensor<1x2x4x4xui8>, %[[B:.*]]: tensor<1x2x1x1xui8>)
+// CHECK: %[[BF:.*]] = onnx.Cast %[[B]] {to = 1 : i64} : (tensor<1x2x1x1xui8>) -> tensor<1x2x1x1xf32>
+// CHECK: %[[AF:.*]] = onnx.Cast %[[A]] {to = 1 : i64}
+// CHECK: %[[ZA:.*]] = onnx.Constant dense<1.000000e+01> : tensor<f32>
+// CHECK: %[[AC:.*]] = onnx.Sub %[[AF]], %[[ZA]]
+// CHECK: %[[P:.*]] = onnx.Mul %[[AC]], %[[BF]] : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+// CHECK: %[[R:.*]] = onnx.Constant dense<6.250000e-02> : tensor<f32>
+// CHECK: %[[S:.*]] = onnx.Mul %[[P]], %[[R]]
+// CHECK: %[[ZC:.*]] = onnx.Constant dense<3.000000e+00> : tensor<f32>
+// CHECK: %[[T:.*]] = onnx.Add %[[S]], %[[ZC]]
+// CHECK: %[[Z:.*]] = onnx.Constant dense<0> : tensor<ui8>
+// CHECK: %[[ONE:.*]] = onnx.Constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[Y:.*]] = onnx.QuantizeLinear %[[T]], %[[ONE]], %[[Z]]
+// CHECK: return %[[Y]]
+// OFF-LABEL: func @requantized_mul
+// OFF: onnx.Constant dense<6.250000e-02>
+func.func @requantized_mul(%a: tensor<1x2x4x4xui8>, %b: tensor<1x2x1x1xui8>) -> tensor<1x2x4x4xui8> {
+  %as = onnx.Constant dense<0.5> : tensor<f32>
+  %az = onnx.Constant dense<10> : tensor<ui8>
+  %bs = onnx.Constant dense<0.25> : tensor<f32>
+  %cs = onnx.Constant dense<2.0> : tensor<f32>
+  %cz = onnx.Constant dense<3> : tensor<ui8>
+  %none = onnx.NoValue
+  %ad = onnx.DequantizeLinear %a, %as, %az : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xf32>
+  %bd = onnx.DequantizeLinear %b, %bs, %none : (tensor<1x2x1x1xui8>, tensor<f32>, none) -> tensor<1x2x1x1xf32>
+  %0 = onnx.Mul %ad, %bd : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %1 = onnx.QuantizeLinear %0, %cs, %cz : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  return %1 : tensor<1x2x4x4xui8>
+}
