@@ -605,8 +605,8 @@ std::optional<Int8Conv> qdqConv(ConvOp op) {
 /// What a QDQ convolution or Gemm `op` whose one user is a QuantizeLinear
 /// per tensor needs to run as onnxruntime's QLinearConv or QGemm: that
 /// QuantizeLinear, y_scale, and the int32 bias (null for none) when `b` (the
-/// bias input) is none or a constant dequantized by x_scale * w_scale[m] (as
-/// quantize_static writes it).
+/// bias input) is null, none or a constant dequantized by x_scale *
+/// w_scale[m] (as quantize_static writes it).
 struct Requantization {
   QuantizeLinearOp q;
   float yScale;
@@ -624,7 +624,7 @@ requantization(Operation *op, Value b, float xScale, ArrayRef<float> wScale) {
       !getElementTypeOrSelf(q.getType()).isInteger(8))
     return std::nullopt;
   Requantization r{q, (*sy)[0], Value()};
-  if (isa<NoneType>(b.getType()))
+  if (!b || isa<NoneType>(b.getType()))
     return r;
   auto dq = b.getDefiningOp<DequantizeLinearOp>();
   std::optional<SmallVector<float>> sb =
@@ -854,17 +854,29 @@ struct RequantizedMul : OpRewritePattern<QuantizeLinearOp> {
 /// w_scale (quantize_static's classifier) -> onnxruntime's QGemm arithmetic:
 ///   QuantizeLinear(Cast(MatMulInteger(a, W', za) + Cq, f32)
 ///                  * (alpha * sa * sw / sy), 1, zy)
+/// and the same of a MatMul of [..., K] activations by 2-d weights [K, N]
+/// (a QDQ transformer's projections; onnxruntime's QLinearMatMul).
 struct RequantizedGemm : OpRewritePattern<QuantizeLinearOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(QuantizeLinearOp q,
                                 PatternRewriter &rewriter) const override {
-    auto gemm = q.getX().getDefiningOp<GemmOp>();
-    auto a = gemm ? gemm.getA().getDefiningOp<DequantizeLinearOp>() : nullptr;
-    auto w = gemm ? gemm.getB().getDefiningOp<DequantizeLinearOp>() : nullptr;
-    auto type = gemm ? dyn_cast<RankedTensorType>(gemm.getType()) : nullptr;
-    if (!a || !w || !type || !type.hasStaticShape() || gemm.getTransA() ||
-        (!isa<NoneType>(gemm.getC().getType()) &&
-         gemm.getBeta().convertToFloat() != 1.0f) ||
+    Operation *op = q.getX().getDefiningOp();
+    auto gemm = dyn_cast_or_null<GemmOp>(op);
+    auto matmul = dyn_cast_or_null<MatMulOp>(op);
+    if (!gemm && !matmul)
+      return rewriter.notifyMatchFailure(q, "not of a Gemm or MatMul");
+    auto a = op->getOperand(0).getDefiningOp<DequantizeLinearOp>();
+    auto w = op->getOperand(1).getDefiningOp<DequantizeLinearOp>();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    bool transB = gemm && gemm.getTransB();
+    Value bias = gemm ? gemm.getC() : Value();
+    if (!a || !w || !type || !type.hasStaticShape() ||
+        (gemm &&
+         (gemm.getTransA() || (!isa<NoneType>(bias.getType()) &&
+                               gemm.getBeta().convertToFloat() != 1.0f))) ||
+        (matmul &&
+         (type.getRank() < 2 ||
+          cast<RankedTensorType>(w.getX().getType()).getRank() != 2)) ||
         a.getBlockSize() != 0 || w.getBlockSize() != 0 ||
         !getElementTypeOrSelf(a.getX()).isUnsignedInteger(8) ||
         !isNoneOrSingle(a.getXZeroPoint()) ||
@@ -873,12 +885,12 @@ struct RequantizedGemm : OpRewritePattern<QuantizeLinearOp> {
       return rewriter.notifyMatchFailure(q, "not a QDQ Gemm of int8 weights");
     std::optional<SmallVector<float>> sa = getConstantFloats(a.getXScale());
     std::optional<SmallVector<float>> sw = getConstantFloats(w.getXScale());
-    int64_t n = type.getDimSize(1);
+    int64_t n = type.getDimSize(type.getRank() - 1);
     // A per-column scale runs along W's axis 0 when it is transposed.
     int64_t axis = w.getAxis() < 0 ? w.getAxis() + 2 : w.getAxis();
     if (!sa || sa->size() != 1 || !sw ||
         (sw->size() != 1 &&
-         ((int64_t)sw->size() != n || axis != (gemm.getTransB() ? 0 : 1))))
+         ((int64_t)sw->size() != n || axis != (transB ? 0 : 1))))
       return rewriter.notifyMatchFailure(q, "not per-column scales");
     if (!isa<NoneType>(w.getXZeroPoint().getType())) {
       std::optional<SmallVector<int64_t>> zw =
@@ -890,12 +902,12 @@ struct RequantizedGemm : OpRewritePattern<QuantizeLinearOp> {
     for (int64_t m = 0; m < n; ++m)
       wScale.push_back((*sw)[sw->size() == 1 ? 0 : m]);
     std::optional<Requantization> r =
-        requantization(gemm, gemm.getC(), (*sa)[0], wScale);
+        requantization(op, bias, (*sa)[0], wScale);
     if (!r || r->q != q)
       return rewriter.notifyMatchFailure(q, "not requantized");
     Location loc = q.getLoc();
     ONNXBuilder b(rewriter, loc);
-    Value weights = gemm.getTransB() ? b.transpose(w.getX(), {1, 0}) : w.getX();
+    Value weights = transB ? b.transpose(w.getX(), {1, 0}) : w.getX();
     Value none = NoValueOp::create(rewriter, loc, rewriter.getNoneType());
     auto accType = type.clone(rewriter.getI32Type());
     Value acc = MatMulIntegerOp::create(rewriter, loc, accType, a.getX(),
@@ -906,8 +918,8 @@ struct RequantizedGemm : OpRewritePattern<QuantizeLinearOp> {
                                rewriter.getI64IntegerAttr(1), IntegerAttr());
     SmallVector<float> multiplier;
     for (float s : wScale)
-      multiplier.push_back(gemm.getAlpha().convertToFloat() * (*sa)[0] * s /
-                           r->yScale);
+      multiplier.push_back((gemm ? gemm.getAlpha().convertToFloat() : 1.0f) *
+                           (*sa)[0] * s / r->yScale);
     Value scaled = MulOp::create(
         rewriter, loc, type, sum,
         createFloatConstant(rewriter, loc,

@@ -34,8 +34,9 @@ def ONNXDecompose : Pass<"tcc-onnx-decompose", "::mlir::func::FuncOp"> {
     `int8-convolutions` (a CPU with 8-bit dot products) the others sum in
     ConvInteger, a QDQ convolution whose result stays float becomes
     ConvInteger, Cast to f32, a multiply by the product of the scales and
-    the bias, and a QuantizeLinear of a QDQ Gemm sums in MatMulInteger,
-    requantized as the convolutions (onnxruntime's QGemm).
+    the bias, and a QuantizeLinear of a QDQ Gemm or MatMul sums in
+    MatMulInteger, requantized as the convolutions (onnxruntime's QGemm
+    and QLinearMatMul).
   }];
   let options = [
     Option<"int8Convolutions", "int8-convolutions", "bool", "false",

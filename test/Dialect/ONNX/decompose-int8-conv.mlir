@@ -367,3 +367,36 @@ func.func @requantized_mul(%a: tensor<1x2x4x4xui8>, %b: tensor<1x2x1x1xui8>) -> 
   %1 = onnx.QuantizeLinear %0, %cs, %cz : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
   return %1 : tensor<1x2x4x4xui8>
 }
+
+// -----
+
+// A QDQ MatMul of [batch, seq, k] activations by [k, n] weights per column
+// (axis 1): onnxruntime's QLinearMatMul, as the Gemm without a bias
+// (0.5 * [0.5, 0.25, 1] / 0.25 = [1, 0.5, 2]).
+// CHECK-LABEL: func @requantized_matmul
+// CHECK-SAME: (%[[A:.*]]: tensor<2x5x4xui8>)
+// CHECK-DAG: %[[W:.*]] = onnx.Constant dense<{{.*}}> : tensor<4x3xi8>
+// CHECK-NOT: onnx.Transpose
+// CHECK: %[[ACC:.*]] = onnx.MatMulInteger %[[A]], %[[W]], %{{.*}}, %{{.*}} : (tensor<2x5x4xui8>, tensor<4x3xi8>, tensor<ui8>, none) -> tensor<2x5x3xi32>
+// CHECK: %[[F:.*]] = onnx.Cast %[[ACC]] {to = 1 : i64}
+// CHECK: %[[S:.*]] = onnx.Mul %[[F]], %{{.*}} : (tensor<2x5x3xf32>, tensor<3xf32>) -> tensor<2x5x3xf32>
+// CHECK: %[[Y:.*]] = onnx.QuantizeLinear %[[S]]
+// CHECK: return %[[Y]]
+// CHECK: gemm_scale: "0x040000000000803F0000003F00000040"
+// OFF-LABEL: func @requantized_matmul
+// OFF-NOT: onnx.MatMulInteger
+// OFF: onnx.MatMul
+func.func @requantized_matmul(%a: tensor<2x5x4xui8>) -> tensor<2x5x3xui8> {
+  %as = onnx.Constant dense<0.5> : tensor<f32>
+  %az = onnx.Constant dense<128> : tensor<ui8>
+  %w = onnx.Constant dense<[[1, 2, 3], [4, -1, -2], [-3, -4, 5], [6, 7, 8]]> : tensor<4x3xi8>
+  %ws = onnx.Constant dense<[0.5, 0.25, 1.0]> : tensor<3xf32>
+  %ys = onnx.Constant dense<0.25> : tensor<f32>
+  %yz = onnx.Constant dense<5> : tensor<ui8>
+  %none = onnx.NoValue
+  %ad = onnx.DequantizeLinear %a, %as, %az : (tensor<2x5x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x5x4xf32>
+  %wd = onnx.DequantizeLinear %w, %ws, %none {axis = 1 : i64} : (tensor<4x3xi8>, tensor<3xf32>, none) -> tensor<4x3xf32>
+  %0 = onnx.MatMul %ad, %wd : (tensor<2x5x4xf32>, tensor<4x3xf32>) -> tensor<2x5x3xf32>
+  %1 = onnx.QuantizeLinear %0, %ys, %yz : (tensor<2x5x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x5x3xui8>
+  return %1 : tensor<2x5x3xui8>
+}

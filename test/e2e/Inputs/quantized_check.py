@@ -158,6 +158,21 @@ cases.append(("qdq_gemm", save("qdq_gemm", [
      c("bgs", wgs * np.float32(0.02)), c("ys", scale(0.05)), c("yz", np.uint8(120))]),
     {"x": rng.standard_normal((4, 64)).astype(np.float32)}))
 
+# A QDQ transformer projection: [batch, seq, k] activations by [k, n] weights per column
+# (onnxruntime's QLinearMatMul).
+wms = (rng.random(24) * 0.004 + 0.001).astype(np.float32)
+cases.append(("qdq_matmul", save("qdq_matmul", [
+    *qdq("in", "x", "xs", "xz"),
+    h.make_node("DequantizeLinear", ["wm", "wms", "wm_z"], ["wm_d"], axis=1, name="wm_dq"),
+    h.make_node("MatMul", ["x_d", "wm_d"], ["m"], name="proj"),
+    *qdq("m", "m", "ys", "yz"),
+    h.make_node("Identity", ["m_d"], ["y"], name="out"),
+], [h.make_tensor_value_info("x", T.FLOAT, [2, 7, 32])],
+    [h.make_tensor_value_info("y", T.FLOAT, [2, 7, 24])],
+    [c("xs", scale(0.02)), c("xz", np.uint8(128)), c("wm", s8(32, 24)), c("wms", wms),
+     c("wm_z", np.zeros(24, np.int8)), c("ys", scale(0.03)), c("yz", np.uint8(128))]),
+    {"x": rng.standard_normal((2, 7, 32)).astype(np.float32)}))
+
 ok = True
 for name, path, feeds in cases:
     args = [tcc, "run", path, "--output-dir", os.path.join(out, name)]
