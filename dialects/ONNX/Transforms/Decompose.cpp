@@ -477,6 +477,13 @@ std::optional<Int8Conv> int8Conv(Operation *op, int64_t group, Value x,
   return conv;
 }
 
+/// `v` (a ranked tensor) cast to f32.
+Value castToF32(PatternRewriter &rewriter, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return CastOp::create(rewriter, loc, type.clone(rewriter.getF32Type()), v,
+                        rewriter.getI64IntegerAttr(1), IntegerAttr());
+}
+
 /// Whether exactSum takes `bias` (int32 [M], or null) for `conv`: a grouped
 /// convolution's f32 sums stay exact with a constant bias below 2^23.
 bool exactWithBias(const Int8Conv &conv, Value bias) {
@@ -513,11 +520,7 @@ Value exactSum(PatternRewriter &rewriter, Operation *op, const Int8Conv &conv,
     if (Attribute attr = op->getAttr(name))
       attrs.push_back(rewriter.getNamedAttr(name, attr));
   ONNXBuilder b(rewriter, loc);
-  auto toF32 = [&](Value v) -> Value {
-    auto vType = cast<RankedTensorType>(v.getType());
-    return CastOp::create(rewriter, loc, vType.clone(rewriter.getF32Type()), v,
-                          rewriter.getI64IntegerAttr(1), IntegerAttr());
-  };
+  auto toF32 = [&](Value v) { return castToF32(rewriter, loc, v); };
   Value acc;
   if (conv.group == 1) {
     acc = ConvIntegerOp::create(rewriter, loc, TypeRange{type},
@@ -551,11 +554,7 @@ Value scaledSum(PatternRewriter &rewriter, Location loc, Value acc,
                 ArrayRef<float> scale) {
   auto type =
       cast<RankedTensorType>(acc.getType()).clone(rewriter.getF32Type());
-  Value sum = acc.getType() == type
-                  ? acc
-                  : CastOp::create(rewriter, loc, type, acc,
-                                   rewriter.getI64IntegerAttr(1), IntegerAttr())
-                        .getResult();
+  Value sum = acc.getType() == type ? acc : castToF32(rewriter, loc, acc);
   auto channelType = RankedTensorType::get({1, (int64_t)scale.size(), 1, 1},
                                            rewriter.getF32Type());
   return MulOp::create(
@@ -764,12 +763,14 @@ std::optional<QdqBinary> qdqBinary(QuantizeLinearOp q, Operation *op) {
                    pa->second, pb->second, zc,        opType};
 }
 
-/// A 0 of `type`'s 8-bit element type, for quantizedByOne.
-Value zeroPoint(ONNXBuilder &b, PatternRewriter &rewriter,
-                RankedTensorType type) {
+/// Replaces `q` by quantizedByOne of `x` (its zero point already added).
+void replaceByRounded(PatternRewriter &rewriter, QuantizeLinearOp q, Value x) {
+  auto type = cast<RankedTensorType>(q.getType());
   auto zeroType = RankedTensorType::get({}, type.getElementType());
-  return b.constant(DenseElementsAttr::get(
+  ONNXBuilder b(rewriter, q.getLoc());
+  Value zero = b.constant(DenseElementsAttr::get(
       zeroType, rewriter.getIntegerAttr(type.getElementType(), 0)));
+  rewriter.replaceOp(q, quantizedByOne(rewriter, q.getLoc(), type, x, zero));
 }
 
 /// QuantizeLinear(Add(DequantizeLinear(a), DequantizeLinear(b))) of uint8
@@ -798,16 +799,14 @@ struct RequantizedAdd : OpRewritePattern<QuantizeLinearOp> {
     Type f32 = rewriter.getF32Type();
     // Two fused multiply-adds, b's first, as its AVX2 kernel rounds them.
     auto scaledAdd = [&](Value x, float ratio, Value addend) -> Value {
-      Value f = CastOp::create(rewriter, loc, m->type, x,
-                               rewriter.getI64IntegerAttr(1), IntegerAttr());
+      // One op per statement: the order of arguments' evaluation is the
+      // compiler's (GCC and Clang print the IR differently).
+      Value f = castToF32(rewriter, loc, x);
       return MulAddOp::create(rewriter, loc, m->type, f, b.splat(f32, ratio),
                               addend);
     };
     Value sum = scaledAdd(m->b, rb, b.splat(f32, fixed));
-    sum = scaledAdd(m->a, ra, sum);
-    auto type = cast<RankedTensorType>(q.getType());
-    rewriter.replaceOp(q, quantizedByOne(rewriter, loc, type, sum,
-                                         zeroPoint(b, rewriter, type)));
+    replaceByRounded(rewriter, q, scaledAdd(m->a, ra, sum));
     return success();
   }
 };
@@ -828,22 +827,19 @@ struct RequantizedMul : OpRewritePattern<QuantizeLinearOp> {
     ONNXBuilder b(rewriter, loc);
     Type f32 = rewriter.getF32Type();
     auto centered = [&](Value x, int64_t zero) -> Value {
-      auto type = cast<RankedTensorType>(x.getType()).clone(f32);
-      Value f = CastOp::create(rewriter, loc, type, x,
-                               rewriter.getI64IntegerAttr(1), IntegerAttr());
-      return zero ? SubOp::create(rewriter, loc, type, f,
+      Value f = castToF32(rewriter, loc, x);
+      return zero ? SubOp::create(rewriter, loc, f.getType(), f,
                                   b.splat(f32, (float)zero))
                   : f;
     };
-    Value product = MulOp::create(rewriter, loc, m->type, centered(m->a, m->za),
-                                  centered(m->b, m->zb));
+    Value a = centered(m->a, m->za);
+    Value product =
+        MulOp::create(rewriter, loc, m->type, a, centered(m->b, m->zb));
     Value scaled = MulOp::create(rewriter, loc, m->type, product,
                                  b.splat(f32, m->sa * m->sb / m->sc));
     Value shifted = AddOp::create(rewriter, loc, m->type, scaled,
                                   b.splat(f32, (float)m->zc));
-    auto type = cast<RankedTensorType>(q.getType());
-    rewriter.replaceOp(q, quantizedByOne(rewriter, loc, type, shifted,
-                                         zeroPoint(b, rewriter, type)));
+    replaceByRounded(rewriter, q, shifted);
     return success();
   }
 };
@@ -914,8 +910,7 @@ struct RequantizedGemm : OpRewritePattern<QuantizeLinearOp> {
                                         weights, a.getXZeroPoint(), none);
     if (r->bias)
       acc = AddOp::create(rewriter, loc, accType, acc, r->bias);
-    Value sum = CastOp::create(rewriter, loc, type, acc,
-                               rewriter.getI64IntegerAttr(1), IntegerAttr());
+    Value sum = castToF32(rewriter, loc, acc);
     SmallVector<float> multiplier;
     for (float s : wScale)
       multiplier.push_back((gemm ? gemm.getAlpha().convertToFloat() : 1.0f) *

@@ -339,10 +339,10 @@ func.func @gemm_scale_axis(%a: tensor<2x4xui8>) -> tensor<2x4xui8> {
 // plus zc, each rounded apart, then quantized by 1. On any target.
 // CHECK-LABEL: func @requantized_mul
 // CHECK-SAME: (%[[A:.*]]: tensor<1x2x4x4xui8>, %[[B:.*]]: tensor<1x2x1x1xui8>)
-// CHECK: %[[BF:.*]] = onnx.Cast %[[B]] {to = 1 : i64} : (tensor<1x2x1x1xui8>) -> tensor<1x2x1x1xf32>
 // CHECK: %[[AF:.*]] = onnx.Cast %[[A]] {to = 1 : i64}
 // CHECK: %[[ZA:.*]] = onnx.Constant dense<1.000000e+01> : tensor<f32>
 // CHECK: %[[AC:.*]] = onnx.Sub %[[AF]], %[[ZA]]
+// CHECK: %[[BF:.*]] = onnx.Cast %[[B]] {to = 1 : i64} : (tensor<1x2x1x1xui8>) -> tensor<1x2x1x1xf32>
 // CHECK: %[[P:.*]] = onnx.Mul %[[AC]], %[[BF]] : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
 // CHECK: %[[R:.*]] = onnx.Constant dense<6.250000e-02> : tensor<f32>
 // CHECK: %[[S:.*]] = onnx.Mul %[[P]], %[[R]]
