@@ -844,6 +844,56 @@ struct RequantizedMul : OpRewritePattern<QuantizeLinearOp> {
   }
 };
 
+/// QuantizeLinear(GlobalAveragePool(DequantizeLinear(x))) of uint8 per
+/// tensor (a QDQ squeeze-and-excitation or classifier pool), computed as
+/// onnxruntime's QLinearGlobalAveragePool (which its optimizer makes of the
+/// three): the int32 sum of x - zx over the image, times xs / (ys * size)
+/// in f32, rounded once.
+struct RequantizedGlobalAveragePool : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    auto pool = q.getX().getDefiningOp<GlobalAveragePoolOp>();
+    auto dq = pool ? pool.getX().getDefiningOp<DequantizeLinearOp>() : nullptr;
+    std::optional<std::pair<float, int64_t>> px = uint8Dequantize(dq);
+    auto xType = dq ? dyn_cast<RankedTensorType>(dq.getX().getType()) : nullptr;
+    auto type = dyn_cast<RankedTensorType>(q.getType());
+    std::optional<SmallVector<float>> sy = getConstantFloats(q.getYScale());
+    if (!px || !pool->hasOneUse() || !xType || !xType.hasStaticShape() ||
+        xType.getRank() < 3 || !type || !sy || sy->size() != 1 ||
+        !type.getElementType().isUnsignedInteger(8) || q.getBlockSize() != 0 ||
+        q.getOutputDtype() != 0 || !isNoneOrSingle(q.getYZeroPoint()))
+      return rewriter.notifyMatchFailure(q, "not a QDQ global average pool");
+    SmallVector<int64_t> axes;
+    int64_t size = 1;
+    for (int64_t d = 2; d < xType.getRank(); ++d) {
+      axes.push_back(d);
+      size *= xType.getDimSize(d);
+    }
+    if (size >= (int64_t(1) << 24))
+      return rewriter.notifyMatchFailure(q, "sums past f32's integers");
+    Location loc = q.getLoc();
+    ONNXBuilder b(rewriter, loc);
+    Type i32 = rewriter.getI32Type();
+    Value x = CastOp::create(rewriter, loc, xType.clone(i32), dq.getX(),
+                             rewriter.getI64IntegerAttr(6), IntegerAttr());
+    Value sum = b.create<ReduceSumOp>(x, b.i64s(axes), 1, 0);
+    if (px->second) {
+      Value offset = b.constant(DenseElementsAttr::get(
+          RankedTensorType::get({}, i32),
+          rewriter.getI32IntegerAttr(px->second * size)));
+      sum = SubOp::create(rewriter, loc, sum.getType(), sum, offset);
+    }
+    Value f = castToF32(rewriter, loc, sum);
+    Type f32 = rewriter.getF32Type();
+    float scale = px->first / ((*sy)[0] * (float)size);
+    Value y = MulOp::create(rewriter, loc, f.getType(), f, b.splat(f32, scale));
+    rewriter.replaceOp(
+        q, quantizedByOne(rewriter, loc, type, y, q.getYZeroPoint()));
+    return success();
+  }
+};
+
 /// QuantizeLinear(Gemm(DequantizeLinear(a), DequantizeLinear(w), C)) of
 /// uint8 a per tensor by constant int8 w (per tensor or per column of W',
 /// zero points 0), C none or an int32 bias dequantized by a_scale *
@@ -962,7 +1012,8 @@ struct ONNXDecompose : tcc::onnx::impl::ONNXDecomposeBase<ONNXDecompose> {
     // Requantized ops round as onnxruntime's int8 kernels do; convolutions
     // on int32 sums only where ConvInteger runs on 8-bit dot products.
     RewritePatternSet quantized(&getContext());
-    quantized.add<RequantizedAdd, RequantizedMul>(&getContext());
+    quantized.add<RequantizedAdd, RequantizedMul, RequantizedGlobalAveragePool>(
+        &getContext());
     quantized.add<RequantizedConv, QLinearConvToInteger>(&getContext(),
                                                          int8Convolutions);
     if (int8Convolutions)

@@ -400,3 +400,36 @@ func.func @requantized_matmul(%a: tensor<2x5x4xui8>) -> tensor<2x5x3xui8> {
   %1 = onnx.QuantizeLinear %0, %ys, %yz : (tensor<2x5x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x5x3xui8>
   return %1 : tensor<2x5x3xui8>
 }
+
+// -----
+
+// A QDQ GlobalAveragePool of uint8 per tensor: onnxruntime's
+// QLinearGlobalAveragePool, the int32 sum over the image less zx * size
+// (10 * 15), times xs / (ys * size) = 0.5 / (0.25 * 15), rounded once. On
+// any target.
+// CHECK-LABEL: func @requantized_gap
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x3x5xui8>)
+// CHECK-DAG: %[[YZ:.*]] = onnx.Constant dense<7> : tensor<ui8>
+// CHECK: %[[XI:.*]] = onnx.Cast %[[X]] {to = 6 : i64} : (tensor<1x2x3x5xui8>) -> tensor<1x2x3x5xi32>
+// CHECK: %[[AXES:.*]] = onnx.Constant dense<[2, 3]> : tensor<2xi64>
+// CHECK: %[[SUM:.*]] = onnx.ReduceSum %[[XI]], %[[AXES]] : (tensor<1x2x3x5xi32>, tensor<2xi64>) -> tensor<1x2x1x1xi32>
+// CHECK: %[[ZS:.*]] = onnx.Constant dense<150> : tensor<i32>
+// CHECK: %[[C:.*]] = onnx.Sub %[[SUM]], %[[ZS]]
+// CHECK: %[[F:.*]] = onnx.Cast %[[C]] {to = 1 : i64}
+// CHECK: %[[S:.*]] = onnx.Constant dense<0.13333334> : tensor<f32>
+// CHECK: %[[M:.*]] = onnx.Mul %[[F]], %[[S]]
+// CHECK: %[[ONE:.*]] = onnx.Constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[Y:.*]] = onnx.QuantizeLinear %[[M]], %[[ONE]], %[[YZ]]
+// CHECK: return %[[Y]]
+// OFF-LABEL: func @requantized_gap
+// OFF: onnx.ReduceSum
+func.func @requantized_gap(%x: tensor<1x2x3x5xui8>) -> tensor<1x2x1x1xui8> {
+  %xs = onnx.Constant dense<0.5> : tensor<f32>
+  %xz = onnx.Constant dense<10> : tensor<ui8>
+  %ys = onnx.Constant dense<0.25> : tensor<f32>
+  %yz = onnx.Constant dense<7> : tensor<ui8>
+  %xd = onnx.DequantizeLinear %x, %xs, %xz : (tensor<1x2x3x5xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x3x5xf32>
+  %0 = onnx.GlobalAveragePool %xd : (tensor<1x2x3x5xf32>) -> tensor<1x2x1x1xf32>
+  %1 = onnx.QuantizeLinear %0, %ys, %yz : (tensor<1x2x1x1xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x1x1xui8>
+  return %1 : tensor<1x2x1x1xui8>
+}
