@@ -23,6 +23,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import tcc  # noqa: E402
 
 
+def model_inputs(path):
+    """The model (without its external data) and its graph inputs that are not initializers."""
+    model = onnx.load(path, load_external_data=False)
+    inits = {i.name for i in model.graph.initializer}
+    return model, [i for i in model.graph.input if i.name not in inits]
+
+
 def seeded_feeds(inputs, dims, rng):
     """One input per graph input: normal floats, integers in [0, 2); a dim_param from `dims`
     (default 1)."""
@@ -51,9 +58,7 @@ def main():
     p.add_argument("--tcc", default=os.environ.get("TCC_BIN", "build/bin/tcc"))
     a = p.parse_args()
     dims = dict(d.split("=") for d in a.dim)
-    model = onnx.load(a.model, load_external_data=False)
-    inits = {i.name for i in model.graph.initializer}
-    inputs = [i for i in model.graph.input if i.name not in inits]
+    model, inputs = model_inputs(a.model)
     tmp = tempfile.mkdtemp(prefix="bf16_check")
     libs = {}
     for precision in ("bf16", "fp32"):

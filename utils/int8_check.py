@@ -24,7 +24,7 @@ import onnxruntime as ort
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "python"))
 import tcc  # noqa: E402
-from bf16_check import seeded_feeds  # noqa: E402
+from bf16_check import model_inputs, seeded_feeds  # noqa: E402
 
 
 def main():
@@ -37,9 +37,7 @@ def main():
     p.add_argument("--tcc", default=os.environ.get("TCC_BIN", "build/bin/tcc"))
     a = p.parse_args()
     dims = dict(d.split("=") for d in a.dim)
-    model = onnx.load(a.model, load_external_data=False)
-    inits = {i.name for i in model.graph.initializer}
-    inputs = [i for i in model.graph.input if i.name not in inits]
+    model, inputs = model_inputs(a.model)
     tmp = tempfile.mkdtemp(prefix="int8_check")
     builds = {"native": [], "x86-64-v3": ["--mcpu", "x86-64-v3"]}
     engines = [*builds, "onnxruntime unoptimized"]
