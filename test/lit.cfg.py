@@ -55,6 +55,10 @@ def cpu_flags():
         pass
     return set()
 
+# AVX2: tests that run code compiled for x86-64-v3 on this host REQUIRE avx2.
+if "avx2" in cpu_flags():
+    config.available_features.add("avx2")
+
 if "avx512_bf16" in cpu_flags():
     config.available_features.add("avx512bf16")
 else:

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """int8_check.py MODEL.onnx [--inputs N] [--dim NAME=V ...] [--threads T] - how far tcc's int8
 kernels are from onnxruntime's on a quantized model (QDQ, QOperator or dynamic): compiles MODEL
-with tcc for this CPU (8-bit dot products where it has AVX512-VNNI) and for x86-64-v3 (no VNNI:
-QDQ convolutions stay f32 convolutions of the dequantized values), runs N seeded inputs (normal
-floats; integer inputs in [0, 2)) through both and through onnxruntime (CPU, all optimizations:
-its own int8 kernels), and prints, per output, the largest and median error relative to the
-output's largest magnitude, the share of elements within one quantization step of onnxruntime
-for 8-bit outputs, and the top-1 agreement with onnxruntime (argmax over the last axis, every
-row of every input). Exit 1 if the native build agrees on less than --top1 (default 0.995) of
-the rows, or an 8-bit output is within one step on less than 99.9% of its elements.
+with tcc for this CPU (8-bit dot products on vpdpbusd where it has AVX512-VNNI) and for two CPUs
+without VNNI (x86-64-v3: AVX2, and skylake-avx512: their sums on pmaddwd), runs N seeded inputs
+(normal floats; integer inputs in [0, 2)) through them and through onnxruntime (CPU, all
+optimizations: its own int8 kernels), and prints, per output, the largest and median error
+relative to the output's largest magnitude, the share of elements within one quantization step of
+onnxruntime for 8-bit outputs, the top-1 agreement with onnxruntime (argmax over the last axis,
+every row of every input), and on how many inputs each build equals onnxruntime bit for bit.
+Exit 1 if a build agrees on less than --top1 (default 0.995) of the rows, or an 8-bit output of
+the native build is within one step on less than 99.9% of its elements.
 
-Slow (two compiles, N runs of each engine): not in the test command; the numbers go in closing
+Slow (three compiles, N runs of each engine): not in the test command; the numbers go in closing
 notes and docs/performance.md."""
 import argparse
 import os
@@ -39,7 +40,10 @@ def main():
     dims = dict(d.split("=") for d in a.dim)
     model, inputs = model_inputs(a.model)
     tmp = tempfile.mkdtemp(prefix="int8_check")
-    builds = {"native": [], "x86-64-v3": ["--mcpu", "x86-64-v3"]}
+    # The native build (AVX512-VNNI here: vpdpbusd) and two without VNNI (pmaddwd): AVX2 and
+    # AVX-512.
+    builds = {"native": [], "x86-64-v3": ["--mcpu", "x86-64-v3"],
+              "skylake-avx512": ["--mcpu", "skylake-avx512"]}
     engines = [*builds, "onnxruntime unoptimized"]
     libs = {}
     for name, extra in builds.items():
@@ -59,7 +63,7 @@ def main():
     names = [o.name for o in model.graph.output]
     errors = {n: {k: [] for k in engines} for n in names}
     steps = {n: [0, 0] for n in names}
-    identical = {n: 0 for n in names}  # inputs on which native equals onnxruntime bit for bit
+    identical = {n: {k: 0 for k in builds} for n in names}  # inputs equal to onnxruntime bit for bit
     agree = {n: {k: [0, 0] for k in engines} for n in names}
     for _ in range(a.inputs):
         feeds = seeded_feeds(inputs, dims, rng)
@@ -67,7 +71,8 @@ def main():
         got = {k: dict(zip(names, m.run(feeds))) for k, m in libs.items()}
         got["onnxruntime unoptimized"] = dict(zip(names, unfused.run(None, feeds)))
         for n in names:
-            identical[n] += int(np.array_equal(np.asarray(got["native"][n]), ref[n]))
+            for k in builds:
+                identical[n][k] += int(np.array_equal(np.asarray(got[k][n]), ref[n]))
             want = ref[n].astype(np.float64)
             scale = float(np.abs(want).max()) or 1.0
             for k in engines:
@@ -90,9 +95,10 @@ def main():
             print(f"{n}: {k if k.startswith('onnx') else 'tcc ' + k}: max error {max(e):.2e} (median {np.median(e):.2e}) of the "
                   f"largest |output|; top-1 agreement with onnxruntime {good}/{total} "
                   f"({100 * good / max(total, 1):.2f}%)")
-        print(f"{n}: tcc native equals onnxruntime bit for bit on {identical[n]}/{a.inputs} inputs")
-        good, total = agree[n]["native"]
-        ok &= not total or good / total >= a.top1
+        for k in builds:
+            print(f"{n}: tcc {k} equals onnxruntime bit for bit on {identical[n][k]}/{a.inputs} inputs")
+            good, total = agree[n][k]
+            ok &= not total or good / total >= a.top1
         if steps[n][1]:
             share = steps[n][0] / steps[n][1]
             print(f"{n}: {100 * share:.3f}% of the elements within one step of onnxruntime")

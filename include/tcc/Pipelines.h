@@ -31,8 +31,9 @@ struct PipelineOptions {
   /// sums (tcc compile --precision bf16, on a target with AVX512-BF16).
   bool bf16 = false;
   /// u8 x s8 contractions (MatMulInteger, QDQ convolutions) on 8-bit dot
-  /// products (a target with AVX512-VNNI).
+  /// products: VNNI's (int8Vnni) or pmaddwd's (x86 without VNNI).
   bool int8Dot = false;
+  bool int8Vnni = false;
   /// Where tcc-externalize-weights writes the weights; empty: they stay in
   /// the object.
   std::string weightsFile;

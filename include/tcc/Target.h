@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tcc {
 
@@ -42,11 +43,17 @@ struct VectorRegisters {
   /// Whether the target multiplies bf16 pairs into f32 sums (x86's
   /// AVX512-BF16 vdpbf16ps).
   bool bf16Dot = false;
-  /// Whether it sums products of u8 and s8 quads into i32 (x86's
-  /// AVX512-VNNI vpdpbusd).
+  /// Whether it sums products of u8 and s8 quads into i32: x86's
+  /// AVX512-VNNI vpdpbusd (vnni), or pmaddwd on their bytes widened to 16
+  /// bits (SSE2, AVX2, AVX512BW).
   bool int8Dot = false;
+  bool vnni = false;
 };
 VectorRegisters vectorRegisters(const llvm::TargetMachine &tm);
+
+/// The features of `tm`'s CPU that the host's lacks (where its code would
+/// stop on an illegal instruction), sorted.
+std::vector<std::string> featuresHostLacks(const llvm::TargetMachine &tm);
 
 /// Bytes of one core's L2 cache on the target: the host's where it is the
 /// target and reports it, otherwise 512 KB.

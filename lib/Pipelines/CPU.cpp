@@ -28,6 +28,7 @@ void tcc::buildCPULowerToLLVMPipeline(OpPassManager &pm,
   vectorize.l2Bytes = options.l2CacheBytes;
   vectorize.bf16 = options.bf16;
   vectorize.int8Dot = options.int8Dot;
+  vectorize.vnni = options.int8Vnni;
   pm.addPass(tcc::createVectorizeContractions(vectorize));
   pm.nest<func::FuncOp>().addPass(tcc::createSplitKernels());
   pm.addPass(tcc::createDedupKernels());

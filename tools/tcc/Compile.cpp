@@ -505,7 +505,6 @@ Command tcc::driver::addCompileCommand(CLI::App &app) {
                   "stem, made one)");
   cmd->add_option("--mtriple", o->mtriple,
                   "LLVM target triple (default: the host)");
-  cmd->add_option("--mcpu", o->mcpu, "Target CPU (default: the host's)");
   cmd->add_option("--weights", o->weights,
                   "embed: the weights go in the object (default); "
                   "file: into OUT.weights beside it, which the "

@@ -497,6 +497,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     pipeline.vectorBits = regs.bits;
     pipeline.vectorRegisters = regs.count;
     pipeline.int8Dot = regs.int8Dot;
+    pipeline.int8Vnni = regs.vnni;
     if (o.precision == "bf16" && o.target == "cuda")
       llvm::errs() << "tcc: warning: --precision bf16: --target cuda "
                    << "computes in fp32\n";
@@ -663,8 +664,12 @@ int prepareTarget(CompileOptions &o) {
   return 0;
 }
 
-/// --target and its GPU options (tcc compile, run and bench).
+/// --target and its GPU options, --mcpu (tcc compile, run and bench).
 void addTargetOptions(CLI::App *cmd, CompileOptions &o) {
+  cmd->add_option("--mcpu", o.mcpu,
+                  "Target CPU (default: the host's); tcc run and bench "
+                  "run its code here, so this CPU must have its features "
+                  "(an older CPU's code: x86-64-v3, skylake-avx512)");
   cmd->add_option("--target", o.target,
                   "cpu, or cuda (NVIDIA GPUs: the object runs its "
                   "kernels through the CUDA driver, loaded at run "

@@ -12,6 +12,7 @@
 #include "tcc/Target.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -244,7 +245,7 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   // page).
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  tcc::TargetOptions target{"", "", (unsigned)o.optLevel};
+  tcc::TargetOptions target{"", o.mcpu, (unsigned)o.optLevel};
   target.onStage = progress.stageHook();
   target.onFunction = progress.functionHook();
   target.hugePageWeights = false;
@@ -331,6 +332,22 @@ int tcc::driver::withJitModel(
   Session session;
   MLIRContext &ctx = session.ctx;
   std::map<std::string, tcc::NodeInfo> &nodes = session.nodes;
+  // Another CPU's code runs here only where this one has its features.
+  if (!o.mcpu.empty()) {
+    OwningOpRef<ModuleOp> probe = ModuleOp::create(UnknownLoc::get(&ctx));
+    std::unique_ptr<llvm::TargetMachine> tm =
+        tcc::createTargetMachine({"", o.mcpu, 0}, *probe);
+    if (!tm)
+      return kExitUsageError;
+    if (std::vector<std::string> lacking = tcc::featuresHostLacks(*tm);
+        !lacking.empty()) {
+      llvm::errs() << "tcc: usage error: --mcpu " << o.mcpu
+                   << ": this CPU lacks " << llvm::join(lacking, ", ")
+                   << ", which its code uses; tcc run and bench run the "
+                   << "code here (tcc compile makes objects for it)\n";
+      return kExitUsageError;
+    }
+  }
   JitModel m;
   {
     // On a terminal, a compile that takes a while says where it is; the

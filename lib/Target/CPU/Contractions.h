@@ -76,8 +76,9 @@ struct TilePlan {
   int pairDim = -1;
   int64_t group = 1;
   /// A contraction of u8 (the broadcast input) by s8 (the packed one) into
-  /// i32 on VNNI's vpdpbusd.
+  /// i32: on VNNI's vpdpbusd, or (vnni unset) on pmaddwd.
   bool int8 = false;
+  bool vnni = true;
   /// The packed input's index that pairDim indexes (with pairDim set).
   int pairPos = -1;
   /// With pairDim: the broadcast input rounded to bf16 before the op (same
@@ -96,7 +97,7 @@ constexpr int64_t kMaxUnrolledReduction = 7;
 
 /// The plan for `op`, or nullopt when it is not a multiply-accumulate on
 /// static f32 buffers this pass can vectorize.
-/// With `int8Dot` (VNNI), a u8 x s8 contraction into i32 is planned too
+/// With `int8Dot`, a u8 x s8 contraction into i32 is planned too
 /// (plan.int8), when its s8 input is packed and a loop of it takes quads.
 std::optional<TilePlan>
 planTiles(mlir::linalg::LinalgOp op, int64_t lanes, int64_t accumulators,

@@ -85,15 +85,36 @@ tcc::createTargetMachine(const TargetOptions &options, ModuleOp module) {
 tcc::VectorRegisters tcc::vectorRegisters(const llvm::TargetMachine &tm) {
   const llvm::MCSubtargetInfo *sti = tm.getMCSubtargetInfo();
   if (tm.getTargetTriple().isX86()) {
+    bool vnni = sti->checkFeatures("+avx512vnni");
     if (sti->checkFeatures("+avx512f"))
       return {512, 32, sti->checkFeatures("+avx512bf16"),
-              sti->checkFeatures("+avx512vnni")};
+              vnni || sti->checkFeatures("+avx512bw"), vnni};
     if (sti->checkFeatures("+avx"))
-      return {256, 16};
-    return {128, 16};
+      return {256, 16, false, sti->checkFeatures("+avx2")};
+    return {128, 16, false, sti->checkFeatures("+sse2")};
   }
   // AArch64 (NEON) and other targets: 128-bit registers, 32 of them.
   return {128, 32};
+}
+
+std::vector<std::string> tcc::featuresHostLacks(const llvm::TargetMachine &tm) {
+  // On x86, the instructions code generation uses for plain code, not
+  // system ones (pku, wbnoinvd) that a virtual machine may hide.
+  auto emitted = [&](llvm::StringRef name) {
+    return !tm.getTargetTriple().isX86() ||
+           llvm::any_of(
+               std::initializer_list<llvm::StringRef>{
+                   "sse", "ssse3", "avx", "fma", "f16c", "bmi", "popcnt",
+                   "lzcnt", "movbe", "gfni", "vaes", "vpclmulqdq", "amx"},
+               [&](llvm::StringRef p) { return name.starts_with(p); });
+  };
+  std::vector<std::string> lacking;
+  const llvm::MCSubtargetInfo *sti = tm.getMCSubtargetInfo();
+  for (auto &[name, enabled] : llvm::sys::getHostCPUFeatures())
+    if (!enabled && emitted(name) && sti->checkFeatures(("+" + name).str()))
+      lacking.push_back(name.str());
+  llvm::sort(lacking);
+  return lacking;
 }
 
 int64_t tcc::l2CacheBytes(const TargetOptions &options) {

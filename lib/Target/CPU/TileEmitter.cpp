@@ -603,14 +603,43 @@ private:
   }
 
   /// acc + the sums of the products of each lane's 4 u8 of `quadsU8` and 4
-  /// s8 of `quadsS8` (vpdpbusd, AVX512-VNNI; AVX512VL below 512 bits).
+  /// s8 of `quadsS8`: vpdpbusd (AVX512-VNNI; AVX512VL below 512 bits), or
+  /// without VNNI two pmaddwd of the quads' even and odd bytes widened to
+  /// 16 bits in their lanes (exact, unlike vpmaddubsw's saturating sums).
   Value int8Dot(Value acc, Value quadsU8, Value quadsS8) {
-    // LLVM 22's signature: (<N x i32>, <4N x i8>, <4N x i8>).
-    std::string name =
-        "llvm.x86.avx512.vpdpbusd." + std::to_string(plan.lanes * 32);
-    return LLVM::CallIntrinsicOp::create(b, loc, vecType, b.getStringAttr(name),
-                                         ValueRange{acc, quadsU8, quadsS8})
-        .getResult(0);
+    std::string bits = std::to_string(plan.lanes * 32);
+    if (plan.vnni)
+      // LLVM 22's signature: (<N x i32>, <4N x i8>, <4N x i8>).
+      return LLVM::CallIntrinsicOp::create(
+                 b, loc, vecType,
+                 b.getStringAttr("llvm.x86.avx512.vpdpbusd." + bits),
+                 ValueRange{acc, quadsU8, quadsS8})
+          .getResult(0);
+    auto halves = VectorType::get({2 * plan.lanes}, b.getI16Type());
+    auto splat = [&](int64_t v) {
+      return arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(halves, b.getI16IntegerAttr(v)));
+    };
+    Value eight = splat(8);
+    Value u8 = vector::BitCastOp::create(b, loc, halves, quadsU8);
+    Value s8 = vector::BitCastOp::create(b, loc, halves, quadsS8);
+    // Bytes 0 and 2 of each lane zero- or sign-extended in place, then
+    // bytes 1 and 3.
+    Value evenU8 = arith::AndIOp::create(b, loc, u8, splat(0xff));
+    Value oddU8 = arith::ShRUIOp::create(b, loc, u8, eight);
+    Value shifted = arith::ShLIOp::create(b, loc, s8, eight);
+    Value evenS8 = arith::ShRSIOp::create(b, loc, shifted, eight);
+    Value oddS8 = arith::ShRSIOp::create(b, loc, s8, eight);
+    StringRef name = plan.lanes == 16  ? "llvm.x86.avx512.pmaddw.d.512"
+                     : plan.lanes == 8 ? "llvm.x86.avx2.pmadd.wd"
+                                       : "llvm.x86.sse2.pmadd.wd";
+    for (auto [x, y] : {std::pair(evenU8, evenS8), std::pair(oddU8, oddS8)}) {
+      Value sums = LLVM::CallIntrinsicOp::create(
+                       b, loc, vecType, b.getStringAttr(name), ValueRange{x, y})
+                       .getResult(0);
+      acc = arith::AddIOp::create(b, loc, acc, sums);
+    }
+    return acc;
   }
 
   /// One tile of `rows` x `width` output elements (width <= vectors *

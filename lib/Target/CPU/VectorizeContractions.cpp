@@ -313,6 +313,7 @@ struct VectorizeContractions
     getOperation().walk([&](linalg::LinalgOp op) {
       if (std::optional<TilePlan> plan = planTiles(
               op, lanes, accumulators, l2Bytes, isPackable, int8Dot)) {
+        plan->vnni = vnni;
         if (bf16 && !plan->int8)
           (void)planPairs(op, *plan);
         work.push_back({op, std::move(*plan)});

@@ -1,5 +1,6 @@
 // RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=512 int8-dot=1" --split-input-file -canonicalize | FileCheck %s
-// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=NOVNNI
+// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=512" --split-input-file | FileCheck %s --check-prefix=NOINT8
+// RUN: tcc-opt %s --tcc-vectorize-contractions="vector-bits=256 int8-dot=1 vnni=0" --split-input-file -canonicalize | FileCheck %s --check-prefix=PMADDWD
 
 // With int8-dot (AVX512-VNNI), a contraction of u8 activations by s8
 // weights into i32 (MatMulInteger's) is register-tiled like an f32 one.
@@ -22,8 +23,30 @@
 // CHECK-NOT: arith.addi %{{.*}} : vector<16xi32>
 // CHECK: scf.yield
 // CHECK: w_panels: "0x01000000FDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFD000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000FDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFDFD000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
-// NOVNNI-LABEL: func.func @int8
-// NOVNNI: linalg.generic
+// NOINT8-LABEL: func.func @int8
+// NOINT8: linalg.generic
+// Without VNNI (vnni=0: AVX2 here), the same panels and broadcast quads;
+// each step widens the quads' bytes 0 and 2 (u8: masked, s8: shifted up
+// and back arithmetically) and bytes 1 and 3 (shifted down) to 16 bits in
+// place, and adds two pmaddwd: exact sums of the four products.
+// PMADDWD-LABEL: func.func @int8
+// PMADDWD-DAG: %[[FF:.*]] = arith.constant dense<255> : vector<16xi16>
+// PMADDWD-DAG: %[[EIGHT:.*]] = arith.constant dense<8> : vector<16xi16>
+// PMADDWD: scf.for %[[K:[a-z0-9_]+]] = %c0 to %c8 step %c4 iter_args(%[[ACC:[a-z0-9_]+]] =
+// PMADDWD: %[[ROW:.*]] = vector.load %{{.*}} : memref<2x2x64xi8>, vector<32xi8>
+// PMADDWD: %[[SPLAT:.*]] = vector.broadcast %{{.*}} : vector<1xi32> to vector<8xi32>
+// PMADDWD-DAG: %[[U:.*]] = vector.bitcast %[[SPLAT]] : vector<8xi32> to vector<16xi16>
+// PMADDWD-DAG: %[[S:.*]] = vector.bitcast %[[ROW]] : vector<32xi8> to vector<16xi16>
+// PMADDWD-DAG: %[[UE:.*]] = arith.andi %[[U]], %[[FF]] : vector<16xi16>
+// PMADDWD-DAG: %[[UO:.*]] = arith.shrui %[[U]], %[[EIGHT]] : vector<16xi16>
+// PMADDWD-DAG: %[[UP:.*]] = arith.shli %[[S]], %[[EIGHT]] : vector<16xi16>
+// PMADDWD-DAG: %[[SE:.*]] = arith.shrsi %[[UP]], %[[EIGHT]] : vector<16xi16>
+// PMADDWD-DAG: %[[SO:.*]] = arith.shrsi %[[S]], %[[EIGHT]] : vector<16xi16>
+// PMADDWD: %[[E:.*]] = llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"(%[[UE]], %[[SE]]) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// PMADDWD: %[[A:.*]] = arith.addi %[[ACC]], %[[E]] : vector<8xi32>
+// PMADDWD: %[[O:.*]] = llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"(%[[UO]], %[[SO]]) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// PMADDWD: arith.addi %[[A]], %[[O]] : vector<8xi32>
+// PMADDWD-NOT: vpdpbusd
 #a = affine_map<(m, n, k) -> (m, k)>
 #b = affine_map<(m, n, k) -> (k, n)>
 #c = affine_map<(m, n, k) -> (m, n)>

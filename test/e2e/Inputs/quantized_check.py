@@ -1,4 +1,4 @@
-"""quantized_check.py OUT_DIR TCC - quantized ONNX graphs (onnxruntime's QOperator format and its
+"""quantized_check.py OUT_DIR TCC [TCC_RUN_ARGS...] - quantized ONNX graphs (onnxruntime's QOperator format and its
 com.microsoft ops, dynamic quantization's 3-D MatMulInteger, an 8-bit MaxPool), run by tcc (tcc
 run) and onnxruntime on seeded inputs. The 8-bit outputs must equal onnxruntime's or differ by one
 quantization step, on at least 99.9% of the elements (the two round differently where a value
@@ -14,6 +14,7 @@ import onnxruntime as ort
 from onnx import TensorProto as T, helper as h, numpy_helper as nh
 
 out, tcc = sys.argv[1:3]
+tcc_args = sys.argv[3:]  # for tcc run: --mcpu x86-64-v3
 os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(7)
 MS = [h.make_opsetid("", 17), h.make_opsetid("com.microsoft", 1)]
@@ -175,7 +176,7 @@ cases.append(("qdq_matmul", save("qdq_matmul", [
 
 ok = True
 for name, path, feeds in cases:
-    args = [tcc, "run", path, "--output-dir", os.path.join(out, name)]
+    args = [tcc, "run", path, "--output-dir", os.path.join(out, name), *tcc_args]
     for k, v in feeds.items():
         np.save(os.path.join(out, f"{name}_{k}.npy"), v)
         args += ["--input", f"{k}={os.path.join(out, f'{name}_{k}.npy')}"]

@@ -173,14 +173,16 @@ def VectorizeContractions
     takes one `x86vector.avx512.dot` (vdpbf16ps: both products summed in
     f32). Other ops stay f32.
 
-    With `int8-dot` (a target with AVX512-VNNI), a contraction that sums
+    With `int8-dot`, a contraction that sums
     the products of a u8 input and an s8 one into i32 (MatMulInteger's,
     with its zero point corrections outside it) is tiled the same way when
     its s8 input is constant: the panels hold quads of s8 along the
     innermost reduction loop (of a length 4 divides), each step broadcasts
     a quad of the u8 input as one 32-bit word, and each accumulator (i32)
-    takes one vpdpbusd (`llvm.x86.avx512.vpdpbusd`). Its sums are exact:
-    no blocks.
+    takes one vpdpbusd (`llvm.x86.avx512.vpdpbusd`, AVX512-VNNI). Its sums
+    are exact: no blocks. With `vnni=0` (x86 CPUs without VNNI) each step
+    widens the quads' even and odd bytes to 16 bits in place and sums them
+    with two pmaddwd, exactly too (vpmaddubsw's 16-bit sums saturate).
 
     Ops that do not fit (other bodies, dynamic shapes, an
     operand walked along `v` outside its last dim that is not constant, an
@@ -199,6 +201,9 @@ def VectorizeContractions
     Option<"int8Dot", "int8-dot", "bool", "false",
            "u8 x s8 contractions into i32 against packed s8 weights on "
            "VNNI's vpdpbusd">,
+    Option<"vnni", "vnni", "bool", "true",
+           "int8-dot on vpdpbusd (AVX512-VNNI); off: on pmaddwd (SSE2, "
+           "AVX2, AVX512BW)">,
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::x86vector::X86VectorDialect",
