@@ -17,6 +17,7 @@ Flavours:
   qdq   the ts17 file of a classifier of QUANTIZED_VISION quantized by onnxruntime's
         quantize_static: QDQ format, uint8 activations, int8 weights per channel, calibrated
         (MinMax) on 8 seeded inputs
+  qdqs8 the same with int8 activations (quantize_static's default, S8S8)
   qop   the same in the QOperator format (QLinearConv, QLinearMatMul, QLinearAdd, ...)
   dyn   the ts17 file of a transformer of QUANTIZED_TEXT quantized by quantize_dynamic
         (DynamicQuantizeLinear + MatMulInteger, int8 weights)
@@ -46,7 +47,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from export_torchvision import calibrate_batchnorm, publish  # noqa: E402
 
-FLAVOURS = ("ts17", "new", "ortopt", "trf", "qdq", "qop", "dyn", "fp16")
+FLAVOURS = ("ts17", "new", "ortopt", "trf", "qdq", "qdqs8", "qop", "dyn", "fp16")
 # The models the quantized and half flavours are made of (issue 43).
 QUANTIZED_VISION = ("resnet18", "resnet50", "mobilenet_v2", "efficientnet_b0")
 QUANTIZED_TEXT = ("hf_bert_base", "hf_distilbert_base", "hf_bert_tiny")
@@ -626,7 +627,8 @@ TRANSFORMER_TYPES = {"hf_bert_base": ("bert", 12, 768), "hf_bert_tiny": ("bert",
 def has_flavour(spec, flavour):
     """Whether `spec` is exported in `flavour` (trf: only the models of TRANSFORMER_TYPES; qdq,
     qop, dyn and fp16: those of QUANTIZED_VISION, QUANTIZED_TEXT and HALF_MODELS)."""
-    only = {"trf": TRANSFORMER_TYPES, "qdq": QUANTIZED_VISION, "qop": QUANTIZED_VISION,
+    only = {"trf": TRANSFORMER_TYPES, "qdq": QUANTIZED_VISION, "qdqs8": QUANTIZED_VISION,
+            "qop": QUANTIZED_VISION,
             "dyn": QUANTIZED_TEXT, "fp16": HALF_MODELS}
     return flavour not in only or spec.name in only[flavour]
 
@@ -654,9 +656,10 @@ def quantize(spec, src, out_path, flavour, verbose=True):
 
             prepped = out_path + ".prep.onnx"
             q.quant_pre_process(src, prepped, skip_symbolic_shape=True)
-            fmt = q.QuantFormat.QDQ if flavour == "qdq" else q.QuantFormat.QOperator
+            fmt = q.QuantFormat.QOperator if flavour == "qop" else q.QuantFormat.QDQ
+            activations = q.QuantType.QInt8 if flavour == "qdqs8" else q.QuantType.QUInt8
             q.quantize_static(prepped, tmp, Calibration(), quant_format=fmt, per_channel=True,
-                              activation_type=q.QuantType.QUInt8,
+                              activation_type=activations,
                               weight_type=q.QuantType.QInt8)
             os.remove(prepped)
     except Exception as e:
@@ -745,7 +748,7 @@ def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
     if flavour == "ortopt":
         return optimize_with_onnxruntime(export(spec, "ts17", cache_dir, verbose), out_path,
                                          verbose)
-    if flavour in ("qdq", "qop", "dyn", "fp16"):
+    if flavour in ("qdq", "qdqs8", "qop", "dyn", "fp16"):
         if not has_flavour(spec, flavour):
             raise ExportError(f"{spec.name} has no {flavour} flavour")
         src = export(spec, "ts17", cache_dir, verbose)

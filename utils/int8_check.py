@@ -26,6 +26,7 @@ import onnxruntime as ort
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "python"))
 import tcc  # noqa: E402
 from bf16_check import model_inputs, seeded_feeds  # noqa: E402
+import int8_flip  # noqa: E402
 
 
 def main():
@@ -53,7 +54,14 @@ def main():
             args += ["--dim", d]
         subprocess.run(args, check=True)
         libs[name] = tcc.load(lib, threads=a.threads or None)
-    sess = ort.InferenceSession(a.model, providers=["CPUExecutionProvider"])
+    reference = a.model
+    if int8_flip.has_int8_activations(model):
+        # int8 activations: onnxruntime fuses some QDQ groups into its int8 kernels and leaves
+        # others in float; with them flipped to uint8 (the same values) it fuses all, as tcc does.
+        print("int8 activations: the reference is onnxruntime on the graph with them flipped to "
+              "uint8 (utils/int8_flip.py)")
+        reference = int8_flip.uint8_activations(onnx.load(a.model)).SerializeToString()
+    sess = ort.InferenceSession(reference, providers=["CPUExecutionProvider"])
     # onnxruntime without graph optimizations: QDQ evaluated as written, in f32 (how far two
     # faithful evaluations of the same file are apart).
     plain = ort.SessionOptions()

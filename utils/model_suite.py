@@ -30,10 +30,11 @@ sys.path.insert(0, os.path.join(ROOT, "models"))
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 import e2e_check  # noqa: E402
 import export_suite  # noqa: E402
+import int8_flip  # noqa: E402
 from e2e_check import StepError, log_to, run  # noqa: E402
 
 # Flavours of int8 models: judged against onnxruntime's int8 kernels when outside tolerance.
-QUANTIZED = ("qdq", "qop")
+QUANTIZED = ("qdq", "qdqs8", "qop")
 
 
 def rel(path):
@@ -332,9 +333,14 @@ def int8_arbiter(args, path, feeds, refs, got):
     QLinearAdd), rounding where they round. tcc's int8 kernels round as those do; a last-bit
     difference moves a value by a quantization step, and a step early on moves many later. `closer`
     when, for every float output, tcc has no more elements out of tolerance of the int8 kernels'
-    result than the reference run and no larger max abs error."""
+    result than the reference run and no larger max abs error. A model of int8 activations
+    (qdqs8) is given to onnxruntime with them flipped to uint8 (int8_flip.py: the same values),
+    which it fuses throughout, as tcc does."""
     opts = e2e_check.ort.SessionOptions()
     opts.graph_optimization_level = e2e_check.ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    model = onnx.load(path)
+    if int8_flip.has_int8_activations(model):
+        path = int8_flip.uint8_activations(model).SerializeToString()
     sess = e2e_check.ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
     kernels = dict(zip([o.name for o in sess.get_outputs()], sess.run(None, feeds)))
     closer, parts = True, []

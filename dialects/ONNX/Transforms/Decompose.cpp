@@ -417,6 +417,61 @@ bool isNoneOrSingle(Value v) {
   return type && type.hasStaticShape() && type.getNumElements() == 1;
 }
 
+/// The one value of zero point `zero` of an int8 QuantizeLinear or
+/// DequantizeLinear (0 when none), if constant.
+std::optional<int64_t> singleZeroPoint(Value zero) {
+  if (isa<NoneType>(zero.getType()))
+    return 0;
+  std::optional<SmallVector<int64_t>> values =
+      getIntValues(tcc::onnx::detail::constantAttr(zero));
+  if (!values || values->size() != 1)
+    return std::nullopt;
+  return (*values)[0];
+}
+
+/// DequantizeLinear(QuantizeLinear(v, sq, zq) : int8, sd, zd) per tensor
+/// -> DequantizeLinear(QuantizeLinear(v, sq, zq + 128) : uint8, sd,
+/// zd + 128): the same values (each int8 q is the uint8 q + 128 less 128,
+/// saturated alike), so that int8 activations (quantize_static's default)
+/// take the uint8 patterns below, as onnxruntime's kernels flip int8
+/// activations to uint8 for u8 x s8 dot products.
+struct Int8ActivationsAsUint8 : OpRewritePattern<DequantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DequantizeLinearOp dq,
+                                PatternRewriter &rewriter) const override {
+    auto q = dq.getX().getDefiningOp<QuantizeLinearOp>();
+    auto qType = q ? dyn_cast<RankedTensorType>(q.getType()) : nullptr;
+    if (!qType || !qType.getElementType().isSignlessInteger(8) ||
+        q.getBlockSize() != 0 || dq.getBlockSize() != 0 ||
+        !isNoneOrSingle(q.getYScale()) || !isNoneOrSingle(dq.getXScale()))
+      return rewriter.notifyMatchFailure(dq, "not of int8 per tensor");
+    std::optional<int64_t> zq = singleZeroPoint(q.getYZeroPoint());
+    std::optional<int64_t> zd = singleZeroPoint(dq.getXZeroPoint());
+    if (!zq || !zd)
+      return rewriter.notifyMatchFailure(dq, "zero points not constant");
+    Location loc = dq.getLoc();
+    Type u8 = rewriter.getIntegerType(8, /*isSigned=*/false);
+    auto shifted = [&](int64_t zero) {
+      auto type = RankedTensorType::get({}, u8);
+      return ConstantOp::create(
+          rewriter, loc, type,
+          DenseElementsAttr::get(type, APInt(8, zero + 128)));
+    };
+    Value zqU8 = shifted(*zq);
+    Value zdU8 = shifted(*zd);
+    auto quantized = QuantizeLinearOp::create(
+        rewriter, q.getLoc(), qType.clone(u8), q.getX(), q.getYScale(), zqU8,
+        q.getAxis(), /*block_size=*/0, /*output_dtype=*/0, q.getSaturate(),
+        q.getPrecision());
+    rewriter.replaceOpWithNewOp<DequantizeLinearOp>(
+        dq, dq.getType(), quantized, dq.getXScale(), zdU8, dq.getAxis(),
+        /*block_size=*/0);
+    if (q->use_empty())
+      rewriter.eraseOp(q);
+    return success();
+  }
+};
+
 /// The operands of an 8-bit convolution that runs as ConvInteger: uint8 x
 /// (its zero point none or one value), constant int8 weights [M, C, kH, kW]
 /// without a zero point (or 0), per-tensor x_scale and w_scale per tensor
@@ -1011,6 +1066,9 @@ struct ONNXDecompose : tcc::onnx::impl::ONNXDecomposeBase<ONNXDecompose> {
     // Before the weights' DequantizeLinear folds into f32 constants.
     // Requantized ops round as onnxruntime's int8 kernels do; convolutions
     // on int32 sums only where ConvInteger runs on 8-bit dot products.
+    RewritePatternSet activations(&getContext());
+    activations.add<Int8ActivationsAsUint8>(&getContext());
+    walkAndApplyPatterns(getOperation(), std::move(activations));
     RewritePatternSet quantized(&getContext());
     quantized.add<RequantizedAdd, RequantizedMul, RequantizedGlobalAveragePool>(
         &getContext());

@@ -22,7 +22,9 @@ def ONNXDecompose : Pass<"tcc-onnx-decompose", "::mlir::func::FuncOp"> {
     cannot expand fails the pass with an error saying what is not
     supported.
 
-    Quantized ops of uint8 activations and int8 constant weights (per
+    int8 activations that a QuantizeLinear makes become uint8 ones with
+    zero points + 128 (the same values). Quantized ops of uint8
+    activations and int8 constant weights (per
     tensor or per output channel) are computed as onnxruntime's int8
     kernels compute them, so that the two round alike: a QuantizeLinear of
     a QDQ residual Add becomes two fused multiply-adds (MulAdd) of the

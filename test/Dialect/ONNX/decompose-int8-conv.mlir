@@ -35,8 +35,41 @@ func.func @qdq_conv(%x: tensor<1x3x8x8xui8>) -> tensor<1x2x4x4xf32> {
 
 // -----
 
-// Weights with a zero point other than 0, int8 activations, and a grouped
-// convolution stay f32 convolutions of dequantized values.
+// int8 activations (quantize_static's default) that a QuantizeLinear makes
+// become uint8 ones with zero points + 128 (-3 -> 125, 2 -> 130): the same
+// values, saturated alike. The convolution then sums in ConvInteger as for
+// uint8 activations; without int8-convolutions it stays f32, of uint8.
+// CHECK-LABEL: func @int8_activations
+// CHECK-SAME: (%[[V:.*]]: tensor<1x3x8x8xf32>)
+// CHECK-DAG: %[[ZQ:.*]] = onnx.Constant dense<125> : tensor<ui8>
+// CHECK-DAG: %[[ZD:.*]] = onnx.Constant dense<130> : tensor<ui8>
+// CHECK: %[[Q:.*]] = onnx.QuantizeLinear %[[V]], %{{.*}}, %[[ZQ]] : (tensor<1x3x8x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x3x8x8xui8>
+// CHECK: onnx.ConvInteger %[[Q]], %{{.*}}, %[[ZD]], %{{.*}} {{.*}} : (tensor<1x3x8x8xui8>, tensor<2x3x3x3xi8>, tensor<ui8>, none) -> tensor<1x2x4x4xi32>
+// CHECK-NOT: tensor<1x3x8x8xi8>
+// OFF-LABEL: func @int8_activations
+// OFF: onnx.QuantizeLinear {{.*}} -> tensor<1x3x8x8xui8>
+// OFF-NOT: tensor<1x3x8x8xi8>
+// OFF: onnx.Conv
+func.func @int8_activations(%v: tensor<1x3x8x8xf32>) -> tensor<1x2x4x4xf32> {
+  %s = onnx.Constant dense<0.5> : tensor<f32>
+  %zq = onnx.Constant dense<-3> : tensor<i8>
+  %zd = onnx.Constant dense<2> : tensor<i8>
+  %q = onnx.QuantizeLinear %v, %s, %zq : (tensor<1x3x8x8xf32>, tensor<f32>, tensor<i8>) -> tensor<1x3x8x8xi8>
+  %xd = onnx.DequantizeLinear %q, %s, %zd : (tensor<1x3x8x8xi8>, tensor<f32>, tensor<i8>) -> tensor<1x3x8x8xf32>
+  %w = onnx.Constant dense<3> : tensor<2x3x3x3xi8>
+  %ws = onnx.Constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %wz = onnx.Constant dense<0> : tensor<2xi8>
+  %wd = onnx.DequantizeLinear %w, %ws, %wz {axis = 0 : i64} : (tensor<2x3x3x3xi8>, tensor<2xf32>, tensor<2xi8>) -> tensor<2x3x3x3xf32>
+  %none = onnx.NoValue
+  %0 = onnx.Conv %xd, %wd, %none {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<2x3x3x3xf32>, none) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Weights with a zero point other than 0, int8 activations that no
+// QuantizeLinear makes (an input), and a grouped convolution stay f32
+// convolutions of dequantized values.
 // CHECK-LABEL: func @not_int8_convs
 // CHECK-NOT: onnx.ConvInteger
 // CHECK-COUNT-3: onnx.Conv
