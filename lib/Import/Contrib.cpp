@@ -61,6 +61,11 @@
 //       Cast(MatMulInteger(A, B, Az, Bz)) * (As * Bs) + bias
 //   DynamicQuantizeMatMul(A, B, Bs, Bz?, bias?)
 //       DynamicQuantizeLinear(A) -> Aq, As, Az, then as MatMulIntegerToFloat
+//   DynamicQuantizeLSTM(X, W, R, B?, sequence_lens?, initial_h?, initial_c?,
+//                       P?, Ws, Wz, Rs, Rz; LSTM's)
+//       LSTM(X, T(DQ(W)), T(DQ(R)), B, ...) with W, R [directions, in,
+//       4 * hidden] and their scales per direction or per column, in float
+//       (onnxruntime also quantizes X and each H to uint8)
 //   QLinearSigmoid(X, Xs, Xz?, Ys, Yz?)              Q(Sigmoid(DQ(X)))
 //   QLinearLeakyRelu(X, Xs, Xz?, Ys, Yz?; alpha)     Q(LeakyRelu(DQ(X)))
 //
@@ -659,6 +664,51 @@ bool dynamicQuantizeMatMul(Body &f, llvm::ArrayRef<InputShape>,
   std::string q = f.temp(), qs = f.temp(), qz = f.temp();
   f.add("DynamicQuantizeLinear", {Body::in(0)}, {q, qs, qz});
   integerMatMulToFloat(f, q, qs, qz, 1, 2, 3, 4);
+  return true;
+}
+
+/// DynamicQuantizeLSTM's weights in[w] ([directions, in, 4 * hidden], int8
+/// or uint8) dequantized by in[scale] and in[zp] (per direction
+/// [directions] or per column [directions, 4 * hidden]) and transposed to
+/// LSTM's [directions, 4 * hidden, in].
+std::string dequantizedLstmWeights(Body &f, int w, int scale, int zp) {
+  // The scale and zero point as [directions, 1, 1 or 4 * hidden].
+  auto perColumn = [&](const std::string &v) {
+    return f.apply("Reshape", {v, f.ints({0, 1, -1})});
+  };
+  std::string x = f.applyInt("Cast", {Body::in(w)}, "to",
+                             onnx::TensorProto::FLOAT);
+  x = f.apply("Sub", {x, perColumn(f.applyInt("Cast", {Body::in(zp)}, "to",
+                                              onnx::TensorProto::FLOAT))});
+  x = f.apply("Mul", {x, perColumn(Body::in(scale))});
+  return f.applyInts("Transpose", {x}, "perm", {0, 2, 1});
+}
+
+bool dynamicQuantizeLstm(Body &f, llvm::ArrayRef<InputShape>,
+                         std::string &error) {
+  if (!hasInputs(f, {"X", "W", "R"}, error))
+    return false;
+  for (int i : {8, 9, 10, 11})
+    if (!f.has(i)) {
+      error = "expects W_scale, W_zero_point, R_scale and R_zero_point "
+              "(inputs 8 to 11); input " +
+              std::to_string(i) + " is missing";
+      return false;
+    }
+  // The weights in float (exact: 8-bit integers times their scale), then
+  // ONNX's LSTM: onnxruntime's kernel also quantizes X and each step's H to
+  // uint8, which this does not (its results are that much closer to the
+  // float model's).
+  std::vector<std::string> inputs = {Body::in(0),
+                                     dequantizedLstmWeights(f, 1, 8, 9),
+                                     dequantizedLstmWeights(f, 2, 10, 11)};
+  for (int i = 3; i < 8; ++i)
+    inputs.push_back(f.has(i) ? Body::in(i) : "");
+  while (inputs.back().empty())
+    inputs.pop_back();
+  f.copyAttrs(f.add("LSTM", inputs,
+                    {f.outOrTemp(0), f.outOrTemp(1), f.outOrTemp(2)}),
+              {});
   return true;
 }
 
@@ -1273,6 +1323,7 @@ const std::pair<const char *, Expander> kExpanders[] = {
     {"QGemm", qgemm},
     {"MatMulIntegerToFloat", matMulIntegerToFloat},
     {"DynamicQuantizeMatMul", dynamicQuantizeMatMul},
+    {"DynamicQuantizeLSTM", dynamicQuantizeLstm},
     {"QLinearLeakyRelu", qlinearLeakyRelu},
 };
 

@@ -1731,9 +1731,18 @@ def dqmm_inputs():
                  extra_opsets=[("com.microsoft", 1)])
 
 
+def dqlstm_scales():
+    # DynamicQuantizeLSTM with its quantized weights but without their scales and zero points.
+    nodes = [helper.make_node("DynamicQuantizeLSTM", ["x", "w", "r"], ["y"],
+                              domain="com.microsoft", name="dqlstm0", hidden_size=2)]
+    return model("dqlstm_scales", nodes, [vi("x", [3, 1, 4])], [vi("y", [3, 1, 1, 2])],
+                 [init("w", np.ones((1, 4, 8), np.int8)), init("r", np.ones((1, 2, 8), np.int8))],
+                 extra_opsets=[("com.microsoft", 1)])
+
+
 BAD += [external_escape, external_absolute, external_short, quant_zero_scale,
         qconv_negative_scale, qlinear_concat_inputs, qlinear_gap_rank,
-        qlinear_gap_rank2, dqmm_inputs]
+        qlinear_gap_rank2, dqmm_inputs, dqlstm_scales]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
         linear_attention_heads, linear_attention_decay, flex_heads, flex_mod_inputs, flex_mod_shape,
