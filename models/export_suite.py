@@ -14,6 +14,8 @@ Flavours:
         (onnxruntime.transformers.optimizer, the model type of TRANSFORMER_TYPES, its Python
         fusions only) rewrites it: SkipLayerNormalization, BiasGelu, FastGelu, Attention where
         it finds the pattern; only the models of TRANSFORMER_TYPES have this flavour
+  trfdyn the trf file quantized by quantize_dynamic: QEmbedLayerNormalization, QAttention,
+        DynamicQuantizeLinear + MatMulInteger
   qdq   the ts17 file of a classifier of QUANTIZED_VISION quantized by onnxruntime's
         quantize_static: QDQ format, uint8 activations, int8 weights per channel, calibrated
         (MinMax) on 8 seeded inputs
@@ -47,7 +49,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from export_torchvision import calibrate_batchnorm, publish  # noqa: E402
 
-FLAVOURS = ("ts17", "new", "ortopt", "trf", "qdq", "qdqs8", "qop", "dyn", "fp16")
+FLAVOURS = ("ts17", "new", "ortopt", "trf", "trfdyn", "qdq", "qdqs8", "qop", "dyn", "fp16")
 # The models the quantized and half flavours are made of (issue 43).
 QUANTIZED_VISION = ("resnet18", "resnet50", "mobilenet_v2", "efficientnet_b0")
 QUANTIZED_TEXT = ("hf_bert_base", "hf_distilbert_base", "hf_bert_tiny")
@@ -627,7 +629,8 @@ TRANSFORMER_TYPES = {"hf_bert_base": ("bert", 12, 768), "hf_bert_tiny": ("bert",
 def has_flavour(spec, flavour):
     """Whether `spec` is exported in `flavour` (trf: only the models of TRANSFORMER_TYPES; qdq,
     qop, dyn and fp16: those of QUANTIZED_VISION, QUANTIZED_TEXT and HALF_MODELS)."""
-    only = {"trf": TRANSFORMER_TYPES, "qdq": QUANTIZED_VISION, "qdqs8": QUANTIZED_VISION,
+    only = {"trf": TRANSFORMER_TYPES, "trfdyn": TRANSFORMER_TYPES, "qdq": QUANTIZED_VISION,
+            "qdqs8": QUANTIZED_VISION,
             "qop": QUANTIZED_VISION,
             "dyn": QUANTIZED_TEXT, "fp16": HALF_MODELS}
     return flavour not in only or spec.name in only[flavour]
@@ -646,6 +649,10 @@ def quantize(spec, src, out_path, flavour, verbose=True):
     try:
         if flavour == "dyn":
             q.quantize_dynamic(src, tmp, weight_type=q.QuantType.QInt8)
+        elif flavour == "trfdyn":
+            # Its com.microsoft ops have no shapes for quantize_dynamic's inference: float.
+            q.quantize_dynamic(src, tmp, weight_type=q.QuantType.QInt8,
+                               extra_options={"DefaultTensorType": 1})
         else:
             class Calibration(q.CalibrationDataReader):
                 def __init__(self):
@@ -755,6 +762,10 @@ def export(spec, flavour, cache_dir=DEFAULT_CACHE, verbose=True):
         if flavour == "fp16":
             return to_half(src, out_path, verbose)
         return quantize(spec, src, out_path, flavour, verbose)
+    if flavour == "trfdyn":
+        if not has_flavour(spec, flavour):
+            raise ExportError(f"{spec.name} is not a transformer the trf flavour optimizes")
+        return quantize(spec, export(spec, "trf", cache_dir, verbose), out_path, flavour, verbose)
     if flavour == "trf":
         if not has_flavour(spec, flavour):
             raise ExportError(f"{spec.name} is not a transformer the trf flavour optimizes")

@@ -35,6 +35,8 @@ from e2e_check import StepError, log_to, run  # noqa: E402
 
 # Flavours of int8 models: judged against onnxruntime's int8 kernels when outside tolerance.
 QUANTIZED = ("qdq", "qdqs8", "qop")
+# Flavours of dynamically quantized models: judged by their distance from float64 PyTorch.
+DYNAMIC = ("dyn", "trfdyn")
 
 
 def rel(path):
@@ -221,7 +223,8 @@ def check_model(args, spec, flavour, path, row):
                 row["reason"] = f"{label} {batch}: {row['reason']}"
             return
         if not compare_outputs(args, spec, feeds, refs, got, row, batch,
-                               path if flavour in QUANTIZED else None):
+                               path if flavour in QUANTIZED else None,
+                               dynamic=flavour in DYNAMIC):
             return
 
 
@@ -239,10 +242,10 @@ def save_io(work, cases):
         json.dump([name for name in refs], f)
 
 
-def compare_outputs(args, spec, feeds, refs, got, row, batch, quantized=None):
+def compare_outputs(args, spec, feeds, refs, got, row, batch, quantized=None, dynamic=False):
     """Compares one run's outputs with onnxruntime's into `row`; False when they differ. For a
     quantized model (`quantized`: its path), the arbiter is onnxruntime's int8 kernels, not
-    float64 PyTorch."""
+    float64 PyTorch; for a dynamically quantized one (`dynamic`), dynamic_arbiter."""
     bad_refs = [o for o, r in refs.items() if np.issubdtype(r.dtype, np.floating)
                 and not np.isfinite(r).all()]
     outs, fails = {}, []
@@ -269,6 +272,7 @@ def compare_outputs(args, spec, feeds, refs, got, row, batch, quantized=None):
     at = "" if batch is None else f"batch {batch}: "
     if fails and all("max_abs" in st for st in outs.values()):
         verdict = (int8_arbiter(args, quantized, feeds, refs, got) if quantized
+                   else dynamic_arbiter(spec, feeds, refs, got) if dynamic
                    else float64_arbiter(args, spec, feeds, refs, got))
         if verdict["closer"]:
             row.update(stage="ok", status="pass", arbiter=verdict,
@@ -323,6 +327,35 @@ def float64_arbiter(args, spec, feeds, refs, got):
                      f"{bad_tcc} elements out of tolerance; onnxruntime {m_ort:.3g}, {bad_ort}"
                      + ("" if sane else " (onnxruntime is far from it: no arbitration)"))
     detail = "; ".join(parts) + ("; tcc is the closer" if closer else "")
+    return dict(closer=closer, detail=detail)
+
+
+def dynamic_arbiter(spec, feeds, refs, got):
+    """For a dynamically quantized model (DynamicQuantizeLinear picks each activation's scale from
+    its min and max at run time) outside tolerance of onnxruntime: a last-bit difference upstream
+    moves a min or max, the scale with it, and a quantization step of many values, in tcc as in
+    onnxruntime's optimized and unoptimized runs. Compares both with the float64 evaluation of the
+    unquantized PyTorch model: `closer` when, for every float output, tcc's max and mean abs
+    errors are at most 1.25 times onnxruntime's (both quantize alike, to the same distance from
+    the float model)."""
+    try:
+        truth = export_suite.float64_outputs(spec, feeds)
+    except Exception as e:
+        return dict(closer=False, detail=f"no float64 PyTorch result to arbitrate with: "
+                                         f"{type(e).__name__}: {export_suite._first_line(e)}")
+    closer, parts = True, []
+    for (oname, ref), t in zip(refs.items(), truth):
+        if not np.issubdtype(ref.dtype, np.floating):
+            continue
+        t = np.asarray(t, np.float64).reshape(ref.shape)
+        e_tcc = np.abs(got[oname].astype(np.float64) - t)
+        e_ort = np.abs(ref.astype(np.float64) - t)
+        closer &= (float(e_tcc.max()) <= 1.25 * float(e_ort.max()) and
+                   float(e_tcc.mean()) <= 1.25 * float(e_ort.mean()))
+        parts.append(f"output {oname} against the float model (float64 PyTorch): tcc max abs err "
+                     f"{e_tcc.max():.3g}, mean {e_tcc.mean():.3g}; onnxruntime {e_ort.max():.3g}, "
+                     f"mean {e_ort.mean():.3g}")
+    detail = "; ".join(parts) + ("; as close as onnxruntime" if closer else "")
     return dict(closer=closer, detail=detail)
 
 
@@ -430,12 +463,13 @@ def summarize(rows):
             lines.append(f"  [{stage}] {c} ({len(rs)}): "
                          + ", ".join(f"{r['flavour']}/{r['model']}" for r in rs))
     arbitrated = [r for r in rows if r["status"] == "pass" and r.get("arbiter")]
-    for quantized, what in ((False, "float64 arbiter (outside tolerance of onnxruntime, closer "
-                                    "than it to float64 PyTorch)"),
-                            (True, "int8 arbiter (outside tolerance of onnxruntime's unoptimized "
-                                   "run, closer than it to onnxruntime's int8 kernels)")):
-        names = [f"{r['flavour']}/{r['model']}" for r in arbitrated
-                 if (r["flavour"] in QUANTIZED) == quantized]
+    for kind, what in (("float", "float64 arbiter (outside tolerance of onnxruntime, closer "
+                                 "than it to float64 PyTorch)"),
+                       ("int8", "int8 arbiter (outside tolerance of onnxruntime's unoptimized "
+                                "run, closer than it to onnxruntime's int8 kernels)"),
+                       ("dynamic", "dynamic-quantization arbiter (outside tolerance of "
+                                   "onnxruntime, as close as it to the float model)")):
+        names = [f"{r['flavour']}/{r['model']}" for r in arbitrated if arbiter_kind(r) == kind]
         if names:
             lines.append(f"Passed by the {what}: " + ", ".join(names))
     builds = sorted({r["tcc_build"] for r in rows if r.get("tcc_build")})
@@ -449,6 +483,11 @@ def summarize(rows):
     return lines
 
 
+def arbiter_kind(r):
+    return ("int8" if r["flavour"] in QUANTIZED else "dynamic" if r["flavour"] in DYNAMIC
+            else "float")
+
+
 def result_label(r):
     if r["status"] != "pass":
         return f"FAIL ({r['stage']})"
@@ -456,7 +495,8 @@ def result_label(r):
         return "COMPILED"
     if not r.get("arbiter"):
         return "PASS"
-    return "PASS (int8 arbiter)" if r["flavour"] in QUANTIZED else "PASS (float64 arbiter)"
+    return {"int8": "PASS (int8 arbiter)", "dynamic": "PASS (dynamic-quantization arbiter)",
+            "float": "PASS (float64 arbiter)"}[arbiter_kind(r)]
 
 
 def write_reports(args, rows, config):

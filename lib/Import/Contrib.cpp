@@ -28,6 +28,10 @@
 //       LayerNormalization(word[ids] + position[position_ids or 0..S-1]
 //       + segment[segment_ids]) -> (output, mask index: how many of each
 //       mask row are 1, the sum)
+//   QEmbedLayerNormalization(input_ids, segment_ids?, word, position,
+//                            segment?, gamma, beta?, mask?, their scales
+//                            and zero points)
+//       EmbedLayerNormalization of the dequantized word ... beta
 //   Attention(input, weights, bias?, mask_index?, past?, attention_bias?;
 //             num_heads, qkv_hidden_sizes, unidirectional, scale,
 //             mask_filter_value)
@@ -38,6 +42,10 @@
 //                      attention_bias?, past_key?, past_value?)
 //       the same on query + bias_q, key + bias_k, value + bias_v (key and
 //       value of rank 4 are merged to rank 3 first)
+//   QAttention(input, weight, bias, input_scale, weight_scale, mask_index?,
+//              input_zero_point?, weight_zero_point?, past?)
+//       Attention on Cast(MatMulInteger(input, weight, zero points)) *
+//       (input_scale * weight_scale) + bias (8-bit input and weights)
 //   where the mask is additive, 0 for a kept key and mask_filter_value
 //   (-10000) for a masked one, as onnxruntime's CPU kernels build it.
 //
@@ -92,6 +100,7 @@
 #include "Contrib.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -126,7 +135,7 @@ public:
   }
 
   bool has(int i) const {
-    return i < node.input_size() && !node.input(i).empty();
+    return i >= 0 && i < node.input_size() && !node.input(i).empty();
   }
   bool wants(int i) const {
     return i < node.output_size() && !node.output(i).empty();
@@ -629,10 +638,12 @@ bool qgemm(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
 }
 
 /// Cast(MatMulInteger(a, in(b), az, in(bz)?)) * (as * in(bs)) (+ in(bias)),
-/// into output 0: the tail of MatMulIntegerToFloat and DynamicQuantizeMatMul.
-void integerMatMulToFloat(Body &f, const std::string &a, const std::string &as,
-                          const std::string &az, int b, int bs, int bz,
-                          int bias) {
+/// into `result`: the tail of MatMulIntegerToFloat, DynamicQuantizeMatMul
+/// (into output 0) and QAttention's projection.
+void integerMatMulToFloatInto(Body &f, const std::string &result,
+                              const std::string &a, const std::string &as,
+                              const std::string &az, int b, int bs, int bz,
+                              int bias) {
   std::vector<std::string> inputs = {a, Body::in(b)};
   if (!az.empty() || f.has(bz))
     inputs.push_back(az);
@@ -642,18 +653,18 @@ void integerMatMulToFloat(Body &f, const std::string &a, const std::string &as,
                                onnx::TensorProto::FLOAT);
   std::string scale = f.apply("Mul", {as, Body::in(bs)});
   if (!f.has(bias)) {
-    f.add("Mul", {acc, scale}, {Body::out(0)});
+    f.add("Mul", {acc, scale}, {result});
     return;
   }
-  f.add("Add", {f.apply("Mul", {acc, scale}), Body::in(bias)}, {Body::out(0)});
+  f.add("Add", {f.apply("Mul", {acc, scale}), Body::in(bias)}, {result});
 }
 
 bool matMulIntegerToFloat(Body &f, llvm::ArrayRef<InputShape>,
                           std::string &error) {
   if (!hasInputs(f, {"A", "B", "a_scale", "b_scale"}, error))
     return false;
-  integerMatMulToFloat(f, Body::in(0), Body::in(2), f.has(4) ? Body::in(4) : "",
-                       1, 3, 5, 6);
+  integerMatMulToFloatInto(f, Body::out(0), Body::in(0), Body::in(2),
+                           f.has(4) ? Body::in(4) : "", 1, 3, 5, 6);
   return true;
 }
 
@@ -663,7 +674,7 @@ bool dynamicQuantizeMatMul(Body &f, llvm::ArrayRef<InputShape>,
     return false;
   std::string q = f.temp(), qs = f.temp(), qz = f.temp();
   f.add("DynamicQuantizeLinear", {Body::in(0)}, {q, qs, qz});
-  integerMatMulToFloat(f, q, qs, qz, 1, 2, 3, 4);
+  integerMatMulToFloatInto(f, Body::out(0), q, qs, qz, 1, 2, 3, 4);
   return true;
 }
 
@@ -1024,9 +1035,12 @@ bool maxUnpool(Body &f, llvm::ArrayRef<InputShape> shapes,
 /// the number of keys, past ones included. Forms: (B) end positions, (2B)
 /// end then start positions, (B, T) and (B, S, T) masks of 0 (masked) and
 /// > 0 (kept). A 1-D mask whose length the compile does not know is (B).
+/// Its values have the type of `like` (the float queries; QAttention's
+/// input 0 is 8-bit).
 std::optional<std::string> additiveMask(Body &f, int input,
                                         llvm::ArrayRef<InputShape> shapes,
                                         const std::string &total,
+                                        const std::string &like,
                                         std::string &error) {
   const InputShape &shape = shapes[input];
   size_t rank = shape ? shape->size() : 0;
@@ -1067,7 +1081,6 @@ std::optional<std::string> additiveMask(Body &f, int input,
             "(batch, queries, keys))";
     return std::nullopt;
   }
-  std::string like = Body::in(0);
   return f.apply("Where",
                  {keep, f.scalarLike(0.0f, like),
                   f.scalarLike(f.floatAttr("mask_filter_value", -10000.0f),
@@ -1088,7 +1101,7 @@ bool coreAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
   std::string bias;
   if (f.has(maskInput)) {
     std::optional<std::string> mask =
-        additiveMask(f, maskInput, shapes, total, error);
+        additiveMask(f, maskInput, shapes, total, q, error);
     if (!mask)
       return false;
     bias = *mask;
@@ -1126,10 +1139,14 @@ bool checkAttentionAttrs(Body &f, int pastLengthInput, std::string &error) {
   return true;
 }
 
-bool comAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
-                  std::string &error) {
-  if (!checkAttentionAttrs(f, 6, error))
-    return false;
+/// Attention and QAttention after their Q/K/V projection: `project` makes
+/// it (input 0 by weights input 1, plus the bias); the mask, past and
+/// attention bias are inputs `maskInput`, `pastInput` and `biasInput` (-1:
+/// none).
+bool attentionOfProjection(Body &f, llvm::ArrayRef<InputShape> shapes,
+                           llvm::function_ref<std::string()> project,
+                           int maskInput, int pastInput, int biasInput,
+                           std::string &error) {
   int64_t heads = f.intAttr("num_heads", 0);
   if (!shapes[0] || shapes[0]->size() != 3) {
     error = "input must have rank 3 (batch, sequence, hidden)";
@@ -1155,24 +1172,23 @@ bool comAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
             std::to_string(heads) + ")";
     return false;
   }
-  std::string qkv = f.apply("MatMul", {Body::in(0), Body::in(1)});
-  if (f.has(2))
-    qkv = f.apply("Add", {qkv, Body::in(2)});
+  std::string qkv = project();
   std::string q = f.temp(), k = f.temp(), v = f.temp();
   Body::setInt(f.add("Split", {qkv, f.ints(sizes)}, {q, k, v}), "axis", -1);
   std::string total = f.shapeOf(Body::in(0), 1, 2), pastK, pastV;
-  if (f.has(4)) {
+  if (f.has(pastInput)) {
     std::string pk = f.temp(), pv = f.temp();
-    Body::setInt(f.add("Split", {Body::in(4)}, {pk, pv}), "num_outputs", 2);
+    Body::setInt(f.add("Split", {Body::in(pastInput)}, {pk, pv}), "num_outputs",
+                 2);
     pastK = f.apply("Squeeze", {pk, f.ints({0})});
     pastV = f.apply("Squeeze", {pv, f.ints({0})});
-    total = f.apply("Add", {total, f.shapeOf(Body::in(4), 3, 4)});
+    total = f.apply("Add", {total, f.shapeOf(Body::in(pastInput), 3, 4)});
   }
   bool present = f.wants(1);
   std::string presentK = present ? f.temp() : "";
   std::string presentV = present ? f.temp() : "";
-  if (!coreAttention(f, shapes, q, k, v, pastK, pastV, total, 3, 5,
-                     {Body::out(0), presentK, presentV}, error))
+  if (!coreAttention(f, shapes, q, k, v, pastK, pastV, total, maskInput,
+                     biasInput, {Body::out(0), presentK, presentV}, error))
     return false;
   if (present) {
     std::string axis0 = f.ints({0});
@@ -1183,6 +1199,40 @@ bool comAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
                  "axis", 0);
   }
   return true;
+}
+
+bool comAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
+                  std::string &error) {
+  if (!checkAttentionAttrs(f, 6, error))
+    return false;
+  return attentionOfProjection(
+      f, shapes,
+      [&] {
+        std::string qkv = f.apply("MatMul", {Body::in(0), Body::in(1)});
+        return f.has(2) ? f.apply("Add", {qkv, Body::in(2)}) : qkv;
+      },
+      /*maskInput=*/3, /*pastInput=*/4, /*biasInput=*/5, error);
+}
+
+/// QAttention(input, weight, bias, input_scale, weight_scale, mask_index?,
+/// input_zero_point?, weight_zero_point?, past?): Attention on the exact
+/// int32 sums of the 8-bit projection, times input_scale * weight_scale,
+/// plus the bias (onnxruntime's kernel).
+bool qAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
+                std::string &error) {
+  if (!hasInputs(f, {"input", "weight", "bias", "input_scale", "weight_scale"},
+                 error) ||
+      !checkAttentionAttrs(f, -1, error))
+    return false;
+  return attentionOfProjection(
+      f, shapes,
+      [&] {
+        std::string qkv = f.temp();
+        integerMatMulToFloatInto(f, qkv, Body::in(0), Body::in(3),
+                                 f.has(6) ? Body::in(6) : "", 1, 4, 7, 2);
+        return qkv;
+      },
+      /*maskInput=*/5, /*pastInput=*/8, /*biasInput=*/-1, error);
 }
 
 bool multiHeadAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
@@ -1252,41 +1302,47 @@ bool multiHeadAttention(Body &f, llvm::ArrayRef<InputShape> shapes,
                        error);
 }
 
-bool embedLayerNorm(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
-  if (!f.has(0) || !f.has(2) || !f.has(3) || !f.has(5)) {
+/// EmbedLayerNormalization of its inputs as `value` gives them by index
+/// (input_ids, segment_ids, word, position and segment embeddings, gamma,
+/// beta, mask, position_ids; "" for one not given).
+bool embedLayerNormOf(Body &f, llvm::function_ref<std::string(int)> value,
+                      std::string &error) {
+  std::string v[9];
+  for (int i = 0; i < 9; ++i)
+    v[i] = value(i);
+  if (v[0].empty() || v[2].empty() || v[3].empty() || v[5].empty()) {
     error = "input_ids, word_embedding, position_embedding and gamma are "
             "required";
     return false;
   }
-  if (f.has(1) != f.has(4)) {
+  if (v[1].empty() != v[4].empty()) {
     error = "segment_ids and segment_embedding must be given together";
     return false;
   }
   std::string positionIds =
-      f.has(8) ? Body::in(8) : f.positions(f.shapeOf(Body::in(0), 1, 2));
-  std::string sum = f.apply("Add", {f.apply("Gather", {Body::in(2), Body::in(0)}),
-                                    f.apply("Gather", {Body::in(3), positionIds})});
-  if (f.has(1))
-    sum = f.apply("Add", {sum, f.apply("Gather", {Body::in(4), Body::in(1)})});
-  std::vector<std::string> norm = {sum, Body::in(5)};
-  if (f.has(6))
-    norm.push_back(Body::in(6));
+      !v[8].empty() ? v[8] : f.positions(f.shapeOf(v[0], 1, 2));
+  std::string sum = f.apply("Add", {f.apply("Gather", {v[2], v[0]}),
+                                    f.apply("Gather", {v[3], positionIds})});
+  if (!v[1].empty())
+    sum = f.apply("Add", {sum, f.apply("Gather", {v[4], v[1]})});
+  std::vector<std::string> norm = {sum, v[5]};
+  if (!v[6].empty())
+    norm.push_back(v[6]);
   onnx::NodeProto &ln = f.add("LayerNormalization", norm, {Body::out(0)});
   Body::setInt(ln, "axis", -1);
   Body::setFloat(ln, "epsilon", f.floatAttr("epsilon", 1e-12f));
   if (f.wants(1)) {
     // The mask index: how many entries of the mask's row equal 1, as
     // onnxruntime counts them (zeros without a mask).
-    if (f.has(7)) {
-      std::string one = f.apply("CastLike", {f.scalarInt(1), Body::in(7)});
-      std::string ones = f.applyInt("Cast", {f.apply("Equal", {Body::in(7), one})},
+    if (!v[7].empty()) {
+      std::string one = f.apply("CastLike", {f.scalarInt(1), v[7]});
+      std::string ones = f.applyInt("Cast", {f.apply("Equal", {v[7], one})},
                                     "to", onnx::TensorProto::INT32);
       Body::setInt(f.add("ReduceSum", {ones, f.ints({1})}, {Body::out(1)}),
                    "keepdims", 0);
     } else {
       Body::setInt(f.add("Cast",
-                         {f.apply("ConstantOfShape",
-                                  {f.shapeOf(Body::in(0), 0, 1)})},
+                         {f.apply("ConstantOfShape", {f.shapeOf(v[0], 0, 1)})},
                          {Body::out(1)}),
                    "to", onnx::TensorProto::INT32);
     }
@@ -1294,6 +1350,36 @@ bool embedLayerNorm(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
   if (f.wants(2))
     f.add("Identity", {sum}, {Body::out(2)});
   return true;
+}
+
+bool embedLayerNorm(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
+  return embedLayerNormOf(
+      f, [&](int i) { return f.has(i) ? Body::in(i) : std::string(); }, error);
+}
+
+/// QEmbedLayerNormalization(input_ids, segment_ids?, word, position,
+/// segment?, gamma, beta?, mask?, then the scales of word, position,
+/// segment, gamma and beta and their zero points): EmbedLayerNormalization
+/// of the dequantized embeddings, gamma and beta, as onnxruntime's kernel
+/// dequantizes them.
+bool qEmbedLayerNorm(Body &f, llvm::ArrayRef<InputShape>, std::string &error) {
+  // Quantized input i's scale is input i + 6, its zero point input i + 11.
+  for (int i : {2, 3, 4, 5, 6})
+    if (f.has(i) && !f.has(i + 6)) {
+      error = "input " + std::to_string(i) + " has no scale (input " +
+              std::to_string(i + 6) + ")";
+      return false;
+    }
+  return embedLayerNormOf(
+      f,
+      [&](int i) -> std::string {
+        if (i > 7 || !f.has(i))
+          return "";
+        if (i < 2 || i == 7)
+          return Body::in(i);
+        return dequantize(f, i, i + 6, i + 11);
+      },
+      error);
 }
 
 const std::pair<const char *, Expander> kExpanders[] = {
@@ -1313,8 +1399,10 @@ const std::pair<const char *, Expander> kExpanders[] = {
     {"TensorScatter", tensorScatter},
     {"MaxUnpool", maxUnpool},
     {"Attention", comAttention},
+    {"QAttention", qAttention},
     {"MultiHeadAttention", multiHeadAttention},
     {"EmbedLayerNormalization", embedLayerNorm},
+    {"QEmbedLayerNormalization", qEmbedLayerNorm},
     {"QLinearAdd", qlinearBinary<kAdd>},
     {"QLinearMul", qlinearBinary<kMul>},
     {"QLinearGlobalAveragePool", qlinearGlobalAveragePool},

@@ -1740,9 +1740,29 @@ def dqlstm_scales():
                  extra_opsets=[("com.microsoft", 1)])
 
 
+def qattention_inputs():
+    # QAttention without its bias and scales.
+    nodes = [helper.make_node("QAttention", ["x", "w"], ["y"], domain="com.microsoft",
+                              name="qatt0", num_heads=2)]
+    return model("qattention_inputs", nodes, [vi("x", [1, 3, 4], TensorProto.UINT8)],
+                 [vi("y", [1, 3, 4])], [init("w", np.ones((4, 12), np.int8))],
+                 extra_opsets=[("com.microsoft", 1)])
+
+
+def qembed_scales():
+    # QEmbedLayerNormalization whose quantized word embedding has no scale.
+    nodes = [helper.make_node("QEmbedLayerNormalization",
+                              ["ids", "", "word", "pos", "", "gamma"], ["y"],
+                              domain="com.microsoft", name="qembed0")]
+    return model("qembed_scales", nodes, [vi("ids", [1, 3], TensorProto.INT32)],
+                 [vi("y", [1, 3, 4])],
+                 [init("word", np.ones((5, 4), np.uint8)), init("pos", np.ones((3, 4), np.uint8)),
+                  init("gamma", np.ones(4, np.uint8))], extra_opsets=[("com.microsoft", 1)])
+
+
 BAD += [external_escape, external_absolute, external_short, quant_zero_scale,
         qconv_negative_scale, qlinear_concat_inputs, qlinear_gap_rank,
-        qlinear_gap_rank2, dqmm_inputs, dqlstm_scales]
+        qlinear_gap_rank2, dqmm_inputs, dqlstm_scales, qattention_inputs, qembed_scales]
 BAD += [if_unsafe, if_branch_shapes, loop_runtime, loop_long, loop_cond_runtime, loop_zero_scan,
         scan_dynamic, scan_lengths, scan_long, scan_seq_lens, causal_conv_activation,
         linear_attention_heads, linear_attention_decay, flex_heads, flex_mod_inputs, flex_mod_shape,

@@ -203,6 +203,33 @@ cases.append(("qdq_s8", save("qdq_s8", [
      c("c5s", scale(0.05)), c("c5z", np.int8(5)), c("rs", scale(0.06)), c("rz", np.int8(-20))]),
     {"x": rng.standard_normal((2, 3, 12, 13)).astype(np.float32)}))
 
+# quantize_dynamic on a model of onnxruntime's transformers optimizer: QEmbedLayerNormalization
+# (uint8 embeddings, gamma and beta), DynamicQuantizeLinear, QAttention (int8 weights, 2 heads)
+# masked by the embedding's mask index, the second row padded after 3 of 5 tokens.
+mask = np.ones((2, 5), np.int32)
+mask[1, 3:] = 0
+cases.append(("qattention", save("qattention", [
+    ms("QEmbedLayerNormalization", ["ids", "seg", "word", "pos", "segw", "gamma", "beta", "mask",
+                                    "word_s", "pos_s", "segw_s", "gamma_s", "beta_s", "word_z",
+                                    "pos_z", "segw_z", "gamma_z", "beta_z"], ["e", "mi"],
+       epsilon=1e-5),
+    h.make_node("DynamicQuantizeLinear", ["e"], ["eq", "es", "ez"], name="dql"),
+    ms("QAttention", ["eq", "wqkv", "bqkv", "es", "wqkv_s", "mi", "ez", "wqkv_z"], ["y"],
+       num_heads=2),
+], [h.make_tensor_value_info("ids", T.INT32, [2, 5]),
+    h.make_tensor_value_info("seg", T.INT32, [2, 5]),
+    h.make_tensor_value_info("mask", T.INT32, [2, 5])],
+    [h.make_tensor_value_info("y", T.FLOAT, [2, 5, 8])],
+    [c("word", u8(20, 8)), c("pos", u8(16, 8)), c("segw", u8(2, 8)), c("gamma", u8(8)),
+     c("beta", u8(8)), c("word_s", scale(0.01)), c("pos_s", scale(0.005)),
+     c("segw_s", scale(0.004)), c("gamma_s", scale(0.008)), c("beta_s", scale(0.002)),
+     c("word_z", np.uint8(128)), c("pos_z", np.uint8(120)), c("segw_z", np.uint8(128)),
+     c("gamma_z", np.uint8(0)), c("beta_z", np.uint8(128)), c("wqkv", s8(8, 24)),
+     c("bqkv", (rng.standard_normal(24) * 0.1).astype(np.float32)),
+     c("wqkv_s", scale(0.02)), c("wqkv_z", np.int8(0))]),
+    {"ids": rng.integers(0, 20, (2, 5)).astype(np.int32),
+     "seg": rng.integers(0, 2, (2, 5)).astype(np.int32), "mask": mask}))
+
 ok = True
 for name, path, feeds in cases:
     args = [tcc, "run", path, "--output-dir", os.path.join(out, name), *tcc_args]
