@@ -409,6 +409,41 @@ struct FoldConstantDequantize : OpRewritePattern<DequantizeLinearOp> {
   }
 };
 
+/// Transpose(w) of a constant 2-D 8-bit integer tensor (a QGemm's or QDQ
+/// Gemm's transB weights before MatMulInteger) -> the transposed constant:
+/// the kernels pack constant weights at compile time, where a Transpose
+/// would run at every call (ResNet-50's 2048 x 1000 classifier: 5.5 ms of
+/// 27).
+struct FoldInt8WeightsTranspose : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!type || !inType || !inType.hasStaticShape() || inType.getRank() != 2 ||
+        !inType.getElementType().isInteger(8) ||
+        type !=
+            RankedTensorType::get({inType.getDimSize(1), inType.getDimSize(0)},
+                                  inType.getElementType()))
+      return rewriter.notifyMatchFailure(op, "not a 2-D 8-bit transpose");
+    constexpr int64_t kMaxElements = int64_t(1) << 28;
+    std::optional<SmallVector<int64_t>> values = getIntValues(
+        tcc::onnx::detail::constantAttr(op.getData()), kMaxElements);
+    if (!values)
+      return rewriter.notifyMatchFailure(op, "not of a constant");
+    int64_t rows = inType.getDimSize(0), cols = inType.getDimSize(1);
+    bool isSigned = !inType.getElementType().isUnsignedInteger();
+    SmallVector<APInt> out;
+    out.reserve(values->size());
+    for (int64_t j = 0; j < cols; ++j)
+      for (int64_t i = 0; i < rows; ++i)
+        out.push_back(APInt(8, (*values)[i * cols + j], isSigned));
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, type,
+                                            DenseElementsAttr::get(type, out));
+    return success();
+  }
+};
+
 /// Whether `v` is none or holds one value.
 bool isNoneOrSingle(Value v) {
   if (isa<NoneType>(v.getType()))
@@ -1079,7 +1114,8 @@ struct ONNXDecompose : tcc::onnx::impl::ONNXDecomposeBase<ONNXDecompose> {
     walkAndApplyPatterns(getOperation(), std::move(quantized));
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeAttention, DecomposeRotaryEmbedding,
-                 FoldConstantDequantize>(&getContext());
+                 FoldConstantDequantize, FoldInt8WeightsTranspose>(
+        &getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
     // What is left could not be decomposed: say why.
     WalkResult result = getOperation().walk([](Operation *op) {

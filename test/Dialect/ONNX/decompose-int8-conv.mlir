@@ -308,14 +308,16 @@ func.func @grouped_not_exact(%x: tensor<1x516x1x1xui8>, %d: tensor<1x2x8x8xui8>)
 // transposed) whose one user quantizes it: onnxruntime's QGemm arithmetic,
 // MatMulInteger's exact sums plus the int32 bias, one multiply by
 // sa * sw[n] / sy (0.5 * [0.5, 0.25, 1] / 0.25 = [1, 0.5, 2]) and a
-// QuantizeLinear by 1.
+// QuantizeLinear by 1. The weights are transposed at compile time (a
+// Transpose would run at every call).
 // CHECK-LABEL: func @requantized_gemm
 // CHECK-SAME: (%[[A:.*]]: tensor<2x4xui8>)
 // CHECK-DAG: %[[AZ:.*]] = onnx.Constant dense<128> : tensor<ui8>
-// CHECK-DAG: %[[W:.*]] = onnx.Constant dense<{{.*}}> : tensor<3x4xi8>
 // CHECK-DAG: %[[B:.*]] = onnx.Constant dense<[7, -9, 3]> : tensor<3xi32>
 // CHECK-DAG: %[[YZ:.*]] = onnx.Constant dense<5> : tensor<ui8>
-// CHECK: %[[WT:.*]] = onnx.Transpose %[[W]] {perm = array<i64: 1, 0>} : (tensor<3x4xi8>) -> tensor<4x3xi8>
+// CHECK-NOT: onnx.Transpose
+// CHECK: %[[WT:.*]] = onnx.Constant dense<{{\[}}[1, -1, 5], [2, -2, 6], [3, -3, 7], [4, -4, 8]]> : tensor<4x3xi8>
+// CHECK-NOT: onnx.Transpose
 // CHECK: %[[ACC:.*]] = onnx.MatMulInteger %[[A]], %[[WT]], %[[AZ]], %{{.*}} : (tensor<2x4xui8>, tensor<4x3xi8>, tensor<ui8>, none) -> tensor<2x3xi32>
 // CHECK: %[[SUM:.*]] = onnx.Add %[[ACC]], %[[B]] : (tensor<2x3xi32>, tensor<3xi32>) -> tensor<2x3xi32>
 // CHECK: %[[F:.*]] = onnx.Cast %[[SUM]] {to = 1 : i64}
@@ -465,4 +467,22 @@ func.func @requantized_gap(%x: tensor<1x2x3x5xui8>) -> tensor<1x2x1x1xui8> {
   %0 = onnx.GlobalAveragePool %xd : (tensor<1x2x3x5xf32>) -> tensor<1x2x1x1xf32>
   %1 = onnx.QuantizeLinear %0, %ys, %yz : (tensor<1x2x1x1xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x1x1xui8>
   return %1 : tensor<1x2x1x1xui8>
+}
+
+// -----
+
+// A Transpose of a constant 2-D 8-bit tensor (QGemm's transB weights) folds
+// into the transposed constant, uint8 values above 127 included; one of a
+// non-constant tensor stays.
+// CHECK-LABEL: func @int8_weights_transpose
+// CHECK-DAG: %[[U:.*]] = onnx.Constant dense<{{\[}}[0, 128], [255, 7], [1, 2]]> : tensor<3x2xui8>
+// CHECK-DAG: onnx.Transpose %arg0
+// CHECK: return %[[U]]
+// OFF-LABEL: func @int8_weights_transpose
+// OFF-NOT: onnx.Transpose {{.*}}tensor<2x3xui8>
+func.func @int8_weights_transpose(%x: tensor<2x3xi8>) -> (tensor<3x2xui8>, tensor<3x2xi8>) {
+  %w = onnx.Constant dense<[[0, 255, 1], [128, 7, 2]]> : tensor<2x3xui8>
+  %0 = onnx.Transpose %w {perm = array<i64: 1, 0>} : (tensor<2x3xui8>) -> tensor<3x2xui8>
+  %1 = onnx.Transpose %x {perm = array<i64: 1, 0>} : (tensor<2x3xi8>) -> tensor<3x2xi8>
+  return %0, %1 : tensor<3x2xui8>, tensor<3x2xi8>
 }
