@@ -299,6 +299,24 @@ def finish_notes(row, refs, bad_refs):
         row["note"] = "; ".join(([row["note"]] if row.get("note") else []) + notes)
 
 
+def float64_errors(spec, feeds, refs, got):
+    """Per float output: (name, the float64 evaluation of the same PyTorch model, tcc's abs
+    errors against it, onnxruntime's); or a string saying why there is no float64 result."""
+    try:
+        truth = export_suite.float64_outputs(spec, feeds)
+    except Exception as e:
+        return (f"no float64 PyTorch result to arbitrate with: "
+                f"{type(e).__name__}: {export_suite._first_line(e)}")
+    rows = []
+    for (oname, ref), t in zip(refs.items(), truth):
+        if not np.issubdtype(ref.dtype, np.floating):
+            continue
+        t = np.asarray(t, np.float64).reshape(ref.shape)
+        rows.append((oname, t, np.abs(got[oname].astype(np.float64) - t),
+                     np.abs(ref.astype(np.float64) - t)))
+    return rows
+
+
 def float64_arbiter(args, spec, feeds, refs, got):
     """For a result outside tolerance of onnxruntime's float32 one: compares both with the
     float64 evaluation of the same PyTorch model. `closer` when, for every float output, tcc has
@@ -306,19 +324,12 @@ def float64_arbiter(args, spec, feeds, refs, got):
     error: the two float32 results differ by rounding, and tcc's rounds less. Never `closer` when
     onnxruntime itself is far from the float64 result (then the PyTorch model is not what was
     exported)."""
-    try:
-        truth = export_suite.float64_outputs(spec, feeds)
-    except Exception as e:
-        return dict(closer=False, detail=f"no float64 PyTorch result to arbitrate with: "
-                                         f"{type(e).__name__}: {export_suite._first_line(e)}")
+    errors = float64_errors(spec, feeds, refs, got)
+    if isinstance(errors, str):
+        return dict(closer=False, detail=errors)
     closer, parts = True, []
-    for (oname, ref), t in zip(refs.items(), truth):
-        if not np.issubdtype(ref.dtype, np.floating):
-            continue
-        t = np.asarray(t, np.float64).reshape(ref.shape)
+    for oname, t, e_tcc, e_ort in errors:
         tol = args.atol + args.rtol * np.abs(t)
-        e_tcc = np.abs(got[oname].astype(np.float64) - t)
-        e_ort = np.abs(ref.astype(np.float64) - t)
         bad_tcc, bad_ort = int((e_tcc > tol).sum()), int((e_ort > tol).sum())
         m_tcc, m_ort = float(e_tcc.max()), float(e_ort.max())
         sane = m_ort <= 10 * (args.atol + args.rtol * float(np.abs(t).max()))
@@ -338,18 +349,11 @@ def dynamic_arbiter(spec, feeds, refs, got):
     unquantized PyTorch model: `closer` when, for every float output, tcc's max and mean abs
     errors are at most 1.25 times onnxruntime's (both quantize alike, to the same distance from
     the float model)."""
-    try:
-        truth = export_suite.float64_outputs(spec, feeds)
-    except Exception as e:
-        return dict(closer=False, detail=f"no float64 PyTorch result to arbitrate with: "
-                                         f"{type(e).__name__}: {export_suite._first_line(e)}")
+    errors = float64_errors(spec, feeds, refs, got)
+    if isinstance(errors, str):
+        return dict(closer=False, detail=errors)
     closer, parts = True, []
-    for (oname, ref), t in zip(refs.items(), truth):
-        if not np.issubdtype(ref.dtype, np.floating):
-            continue
-        t = np.asarray(t, np.float64).reshape(ref.shape)
-        e_tcc = np.abs(got[oname].astype(np.float64) - t)
-        e_ort = np.abs(ref.astype(np.float64) - t)
+    for oname, _, e_tcc, e_ort in errors:
         closer &= (float(e_tcc.max()) <= 1.25 * float(e_ort.max()) and
                    float(e_tcc.mean()) <= 1.25 * float(e_ort.mean()))
         parts.append(f"output {oname} against the float model (float64 PyTorch): tcc max abs err "

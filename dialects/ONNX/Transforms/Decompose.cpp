@@ -361,6 +361,9 @@ struct DecomposeRotaryEmbedding : OpRewritePattern<RotaryEmbeddingOp> {
   }
 };
 
+/// The most elements of a constant the patterns below read (weights).
+constexpr int64_t kMaxWeightElements = int64_t(1) << 28;
+
 /// A DequantizeLinear of constants (quantized weights, an int32 bias) is
 /// an f32 constant: (x - zero point) * scale per tensor or per axis,
 /// computed in f32 as the lowering computes it. The float kernels then
@@ -375,16 +378,16 @@ struct FoldConstantDequantize : OpRewritePattern<DequantizeLinearOp> {
     if (!type || !xType || !type.hasStaticShape() ||
         !type.getElementType().isF32() || op.getBlockSize() != 0)
       return failure();
-    constexpr int64_t kMaxElements = int64_t(1) << 28;
-    std::optional<SmallVector<int64_t>> x =
-        getIntValues(tcc::onnx::detail::constantAttr(op.getX()), kMaxElements);
+    std::optional<SmallVector<int64_t>> x = getIntValues(
+        tcc::onnx::detail::constantAttr(op.getX()), kMaxWeightElements);
     std::optional<SmallVector<float>> scale = getConstantFloats(op.getXScale());
     if (!x || !scale || scale->empty())
       return failure();
     SmallVector<int64_t> zero(scale->size(), 0);
     if (!isa<NoneType>(op.getXZeroPoint().getType())) {
-      std::optional<SmallVector<int64_t>> z = getIntValues(
-          tcc::onnx::detail::constantAttr(op.getXZeroPoint()), kMaxElements);
+      std::optional<SmallVector<int64_t>> z =
+          getIntValues(tcc::onnx::detail::constantAttr(op.getXZeroPoint()),
+                       kMaxWeightElements);
       if (!z || z->size() != scale->size())
         return failure();
       zero = *z;
@@ -426,9 +429,8 @@ struct FoldInt8WeightsTranspose : OpRewritePattern<TransposeOp> {
             RankedTensorType::get({inType.getDimSize(1), inType.getDimSize(0)},
                                   inType.getElementType()))
       return rewriter.notifyMatchFailure(op, "not a 2-D 8-bit transpose");
-    constexpr int64_t kMaxElements = int64_t(1) << 28;
     std::optional<SmallVector<int64_t>> values = getIntValues(
-        tcc::onnx::detail::constantAttr(op.getData()), kMaxElements);
+        tcc::onnx::detail::constantAttr(op.getData()), kMaxWeightElements);
     if (!values)
       return rewriter.notifyMatchFailure(op, "not of a constant");
     int64_t rows = inType.getDimSize(0), cols = inType.getDimSize(1);
