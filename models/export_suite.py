@@ -21,7 +21,7 @@ Flavours:
         (MinMax) on 8 seeded inputs
   qdqs8 the same with int8 activations (quantize_static's default, S8S8)
   qop   the same in the QOperator format (QLinearConv, QLinearMatMul, QLinearAdd, ...)
-  dyn   the ts17 file of a transformer of QUANTIZED_TEXT quantized by quantize_dynamic
+  dyn   the ts17 file of a model of QUANTIZED_TEXT (transformers, the CRNN) quantized by quantize_dynamic
         (DynamicQuantizeLinear + MatMulInteger, int8 weights)
   fp16  the ts17 file of a model of HALF_MODELS converted to float16 by onnxconverter_common
         (inputs and outputs too)
@@ -52,7 +52,8 @@ from export_torchvision import calibrate_batchnorm, publish  # noqa: E402
 FLAVOURS = ("ts17", "new", "ortopt", "trf", "trfdyn", "qdq", "qdqs8", "qop", "dyn", "fp16")
 # The models the quantized and half flavours are made of (issue 43).
 QUANTIZED_VISION = ("resnet18", "resnet50", "mobilenet_v2", "efficientnet_b0")
-QUANTIZED_TEXT = ("hf_bert_base", "hf_distilbert_base", "hf_bert_tiny")
+# and the recurrent CRNN, whose LSTMs quantize_dynamic writes as DynamicQuantizeLSTM.
+QUANTIZED_TEXT = ("hf_bert_base", "hf_distilbert_base", "hf_bert_tiny", "crnn")
 HALF_MODELS = ("resnet50", "hf_bert_base", "resnet18")
 # The trf flavour's source: the ts17 export of a transformers model built with eager attention.
 EAGER = "ts17-eager"
