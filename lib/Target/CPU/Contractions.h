@@ -5,8 +5,9 @@
 //  - ContractionPlan.cpp: which multiply-accumulate ops are tiled and how
 //    (planTiles, canFuse);
 //  - PanelPacker.cpp: their constant operands repacked into panels;
-//  - TileEmitter.cpp: the loop nest and the f32 vector micro-kernel of each
-//    (emitTiles).
+//  - TileEmitter.cpp: the loop nest and the registers of each (emitTiles),
+//    each step's multiply-accumulate a DotProduct of the plan's precision
+//    (DotProduct.h: F32Dot.cpp, BF16Dot.cpp, Int8Dot.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_LIB_TARGET_CPU_CONTRACTIONS_H

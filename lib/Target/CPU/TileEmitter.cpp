@@ -1,27 +1,27 @@
-//===- TileEmitter.cpp - the loop nest and f32 micro-kernel of a tile ----===//
+//===- TileEmitter.cpp - the loop nest and registers of a tile -----------===//
 //
 // tcc-vectorize-contractions' emission (Contractions.h): the loops over
 // tiles (split over threads, blocked along the reduction), and in each a
 // tile of the output in vector registers for the whole reduction, each
 // step loading one row of the operand that runs along the vector and
-// broadcasting scalars of the other (f32 FMAs), with the fused init and
-// epilogue applied to the registers.
+// broadcasting scalars (or groups) of the other into the multiply-
+// accumulate of the plan's precision (DotProduct.h: f32 FMAs, bf16 pairs,
+// int8 quads), with the fused init and epilogue applied to the registers.
 //
 //===----------------------------------------------------------------------===//
 #include "Contractions.h"
+#include "DotProduct.h"
 #include "tcc/Target/CPU/Passes.h"
 
 #include "llvm/Support/SaveAndRestore.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
@@ -90,12 +90,9 @@ class TileEmitter {
 public:
   TileEmitter(RewriterBase &b, linalg::LinalgOp op, const TilePlan &plan,
               linalg::LinalgOp init, linalg::LinalgOp epilogue, int64_t l2Bytes)
-      : b(b), op(op), plan(plan), loc(op.getLoc()),
-        vecType(VectorType::get({plan.lanes}, plan.int8 ? Type(b.getI32Type())
-                                                        : b.getF32Type())),
-        pairType(
-            VectorType::get({plan.group * plan.lanes},
-                            plan.int8 ? Type(b.getI8Type()) : b.getBF16Type())),
+      : b(b), op(op), plan(plan), loc(op.getLoc()), dot(dotProductFor(plan)),
+        vecType(VectorType::get({plan.lanes}, dot->accumulatorType(b))),
+        pairType(VectorType::get({plan.group * plan.lanes}, dot->groupType(b))),
         paired(plan.pairDim >= 0), init(init), epilogue(epilogue),
         l2Bytes(l2Bytes) {
     for (unsigned d = 0; d < plan.sizes.size(); ++d) {
@@ -579,67 +576,7 @@ private:
       dims[d] = first;
       pair = vector::FromElementsOp::create(b, loc, pairType2, elements);
     }
-    if (plan.pairCopy || plan.int8) {
-      // Rounded before the op (BF16Scratch), or 8-bit integers: a 4-byte
-      // broadcast.
-      Value word = vector::BitCastOp::create(
-          b, loc, VectorType::get({1}, b.getI32Type()), pair);
-      Value splat = vector::BroadcastOp::create(
-          b, loc, VectorType::get({plan.lanes}, b.getI32Type()), word);
-      return vector::BitCastOp::create(b, loc, pairType, splat);
-    }
-    // Rounded by vcvtneps2bf16 (8 lanes at least; arith.truncf became
-    // LLVM's 8-instruction integer rounding sequence).
-    Value eight = vector::ShuffleOp::create(
-        b, loc, pair, pair, ArrayRef<int64_t>{0, 1, 0, 1, 0, 1, 0, 1});
-    Value halves = x86vector::CvtPackedF32ToBF16Op::create(
-        b, loc, VectorType::get({8}, b.getBF16Type()), eight);
-    Value words = vector::BitCastOp::create(
-        b, loc, VectorType::get({4}, b.getI32Type()), halves);
-    Value word = vector::ExtractOp::create(b, loc, words, 0);
-    Value splat = vector::BroadcastOp::create(
-        b, loc, VectorType::get({plan.lanes}, b.getI32Type()), word);
-    return vector::BitCastOp::create(b, loc, pairType, splat);
-  }
-
-  /// acc + the sums of the products of each lane's 4 u8 of `quadsU8` and 4
-  /// s8 of `quadsS8`: vpdpbusd (AVX512-VNNI; AVX512VL below 512 bits), or
-  /// without VNNI two pmaddwd of the quads' even and odd bytes widened to
-  /// 16 bits in their lanes (exact, unlike vpmaddubsw's saturating sums).
-  Value int8Dot(Value acc, Value quadsU8, Value quadsS8) {
-    std::string bits = std::to_string(plan.lanes * 32);
-    if (plan.vnni)
-      // LLVM 22's signature: (<N x i32>, <4N x i8>, <4N x i8>).
-      return LLVM::CallIntrinsicOp::create(
-                 b, loc, vecType,
-                 b.getStringAttr("llvm.x86.avx512.vpdpbusd." + bits),
-                 ValueRange{acc, quadsU8, quadsS8})
-          .getResult(0);
-    auto halves = VectorType::get({2 * plan.lanes}, b.getI16Type());
-    auto splat = [&](int64_t v) {
-      return arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(halves, b.getI16IntegerAttr(v)));
-    };
-    Value eight = splat(8);
-    Value u8 = vector::BitCastOp::create(b, loc, halves, quadsU8);
-    Value s8 = vector::BitCastOp::create(b, loc, halves, quadsS8);
-    // Bytes 0 and 2 of each lane zero- or sign-extended in place, then
-    // bytes 1 and 3.
-    Value evenU8 = arith::AndIOp::create(b, loc, u8, splat(0xff));
-    Value oddU8 = arith::ShRUIOp::create(b, loc, u8, eight);
-    Value shifted = arith::ShLIOp::create(b, loc, s8, eight);
-    Value evenS8 = arith::ShRSIOp::create(b, loc, shifted, eight);
-    Value oddS8 = arith::ShRSIOp::create(b, loc, s8, eight);
-    StringRef name = plan.lanes == 16  ? "llvm.x86.avx512.pmaddw.d.512"
-                     : plan.lanes == 8 ? "llvm.x86.avx2.pmadd.wd"
-                                       : "llvm.x86.sse2.pmadd.wd";
-    for (auto [x, y] : {std::pair(evenU8, evenS8), std::pair(oddU8, oddS8)}) {
-      Value sums = LLVM::CallIntrinsicOp::create(
-                       b, loc, vecType, b.getStringAttr(name), ValueRange{x, y})
-                       .getResult(0);
-      acc = arith::AddIOp::create(b, loc, acc, sums);
-    }
-    return acc;
+    return dot->broadcastGroup(b, loc, pair, pairType, bool(plan.pairCopy));
   }
 
   /// One tile of `rows` x `width` output elements (width <= vectors *
@@ -687,7 +624,7 @@ private:
       inner *= plan.sizes[reductions[i]];
     }
     // Integer sums are exact: one block.
-    if (plan.int8)
+    if (dot->exactSums())
       blocked = reductions.size();
     int64_t blockSteps = std::max<int64_t>(1, kReductionBlock / inner);
     // A loop over groups (bf16 pairs, int8 quads) steps by the group, its
@@ -861,14 +798,8 @@ private:
           // broadcast scalar), the order the loads have always had.
           Value rhs = operandValue(1, r, v);
           Value lhs = operandValue(0, r, v);
-          // int8: the broadcast (u8) input is vpdpbusd's first.
-          if (plan.int8)
-            acc = plan.packPos[0] >= 0 ? int8Dot(acc, rhs, lhs)
-                                       : int8Dot(acc, lhs, rhs);
-          else if (paired)
-            acc = x86vector::DotBF16Op::create(b, loc, vecType, acc, lhs, rhs);
-          else
-            acc = vector::FMAOp::create(b, loc, lhs, rhs, acc);
+          acc = dot->accumulate(b, loc, acc, lhs, rhs,
+                                plan.packPos[0] >= 0 ? 0 : 1);
         }
     }
 
@@ -1099,6 +1030,8 @@ private:
   linalg::LinalgOp op;
   const TilePlan &plan;
   Location loc;
+  /// Each step's multiply-accumulate, in the plan's precision.
+  std::unique_ptr<DotProduct> dot;
   VectorType vecType;
   /// With groups (plan.pairDim): a vector of group * lanes bf16 or i8.
   VectorType pairType;
