@@ -454,7 +454,7 @@ bool isNoneOrSingle(Value v) {
   return type && type.hasStaticShape() && type.getNumElements() == 1;
 }
 
-/// The one value of zero point `zero` of an int8 QuantizeLinear or
+/// The one value of zero point `zero` of a QuantizeLinear or
 /// DequantizeLinear (0 when none), if constant.
 std::optional<int64_t> singleZeroPoint(Value zero) {
   if (isa<NoneType>(zero.getType()))
@@ -811,13 +811,10 @@ uint8Dequantize(DequantizeLinearOp dq) {
   std::optional<SmallVector<float>> scale = getConstantFloats(dq.getXScale());
   if (!scale || scale->size() != 1)
     return std::nullopt;
-  if (isa<NoneType>(dq.getXZeroPoint().getType()))
-    return std::pair((*scale)[0], int64_t(0));
-  std::optional<SmallVector<int64_t>> zero =
-      getIntValues(tcc::onnx::detail::constantAttr(dq.getXZeroPoint()));
-  if (!zero || zero->size() != 1)
+  std::optional<int64_t> zero = singleZeroPoint(dq.getXZeroPoint());
+  if (!zero)
     return std::nullopt;
-  return std::pair((*scale)[0], (*zero)[0]);
+  return std::pair((*scale)[0], *zero);
 }
 
 /// The operands of QuantizeLinear(op(DequantizeLinear(a),
@@ -843,14 +840,10 @@ std::optional<QdqBinary> qdqBinary(QuantizeLinearOp q, Operation *op) {
   auto opType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!pa || !pb || !opType || !opType.getElementType().isF32())
     return std::nullopt;
-  int64_t zc = 0;
-  if (!isa<NoneType>(q.getYZeroPoint().getType())) {
-    std::optional<SmallVector<int64_t>> zero =
-        getIntValues(tcc::onnx::detail::constantAttr(q.getYZeroPoint()));
-    if (!zero || zero->size() != 1)
-      return std::nullopt;
-    zc = (*zero)[0];
-  }
+  std::optional<int64_t> zero = singleZeroPoint(q.getYZeroPoint());
+  if (!zero)
+    return std::nullopt;
+  int64_t zc = *zero;
   return QdqBinary{da.getX(),  db.getX(),  pa->first, pb->first, (*sc)[0],
                    pa->second, pb->second, zc,        opType};
 }
