@@ -28,6 +28,9 @@ struct TargetOptions {
   /// of functions (tcc compile -v, the progress line).
   std::function<void(llvm::StringRef stage)> onStage;
   std::function<void(unsigned done, unsigned total)> onFunction;
+  /// More target features (--mattr): LLVM's names, comma-separated, each
+  /// with + or - ("+v", "+sve,-sve2").
+  std::string features;
 };
 
 enum class OutputKind { Object, Assembly, LLVMIR };
@@ -35,6 +38,11 @@ enum class OutputKind { Object, Assembly, LLVMIR };
 /// A TargetMachine for `options`; errors are reported on `module`.
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetOptions &options, mlir::ModuleOp module);
+
+/// A TargetMachine for `options`, or why there is none (an unknown triple,
+/// CPU or feature): the driver's check of --mtriple, --mcpu and --mattr.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+makeTargetMachine(const TargetOptions &options);
 
 /// The vector registers code for `tm` should tile for.
 struct VectorRegisters {

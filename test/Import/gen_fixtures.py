@@ -162,6 +162,26 @@ def gemm():
     return model("gemm", nodes, [vi("a", [2, 8])], [vi("y", [2, 6])], inits)
 
 
+def odd_shapes():
+    """Contractions at shapes no register tile divides (rows, columns and K odd or prime): the
+    micro-kernels' edges on every target (test/e2e/cross.test runs it on aarch64 and riscv64)."""
+    r = rng(41)
+    nodes = [helper.make_node("MatMul", ["a", "w1"], ["y1"], name="matmul_const"),
+             helper.make_node("Gemm", ["a2", "w2", "b2"], ["y2"], name="gemm_transb", transB=1),
+             helper.make_node("Conv", ["x", "w3", "b3"], ["y3"], name="conv_odd", pads=[1, 1, 1, 1]),
+             helper.make_node("MatMul", ["p", "q"], ["y4"], name="matmul_batched")]
+    inits = [init("w1", r.standard_normal((29, 45), dtype=np.float32)),
+             init("w2", r.standard_normal((13, 67), dtype=np.float32)),
+             init("b2", r.standard_normal(13, dtype=np.float32)),
+             init("w3", r.standard_normal((19, 7, 3, 3), dtype=np.float32)),
+             init("b3", r.standard_normal(19, dtype=np.float32))]
+    return model("odd_shapes", nodes,
+                 [vi("a", [37, 29]), vi("a2", [5, 67]), vi("x", [1, 7, 11, 13]),
+                  vi("p", [2, 9, 17]), vi("q", [2, 17, 23])],
+                 [vi("y1", [37, 45]), vi("y2", [5, 13]), vi("y3", [1, 19, 11, 13]),
+                  vi("y4", [2, 9, 23])], inits)
+
+
 def add_broadcast():
     r = rng(3)
     nodes = [helper.make_node("Add", ["x", "bias"], ["t"], name="add0"),
@@ -280,7 +300,7 @@ def reshape_shape_input():
                  [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64)], [vi("y", [3, 4])])
 
 
-VALID = [conv, conv_padding_taps, conv_tapwise, conv_channels_vector, conv_grouped, conv_winograd, conv_nd, pool_nd, gemm, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
+VALID = [conv, conv_padding_taps, conv_tapwise, conv_channels_vector, conv_grouped, conv_winograd, conv_nd, pool_nd, gemm, odd_shapes, add_broadcast, matmul_batched, pool, bn, reshape_transpose_concat, softmax,
          identity_dropout_clip]
 
 

@@ -423,7 +423,7 @@ int runCompile(CompileOptions &o) {
   if (o.stats)
     printStats(compiled);
 
-  tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
+  tcc::TargetOptions target = o.cpuTarget();
   target.onStage = progress.stageHook();
   target.onFunction = progress.functionHook();
   // Generate the code in memory first so a failure leaves no file.

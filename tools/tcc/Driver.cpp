@@ -488,7 +488,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
   {
     // The target's vectors and caches shape the code from the onnx stage
     // on (which convolutions Winograd takes).
-    tcc::TargetOptions target{o.mtriple, o.mcpu, (unsigned)o.optLevel};
+    tcc::TargetOptions target = o.cpuTarget();
     std::unique_ptr<llvm::TargetMachine> tm =
         tcc::createTargetMachine(target, *out.module);
     if (!tm)
@@ -641,6 +641,13 @@ static std::string findCUDAToolkit(const CompileOptions &o) {
 /// Checks the --target options and finds the CUDA toolkit for
 /// --target cuda; 0, or the exit status of a usage error.
 int prepareTarget(CompileOptions &o) {
+  if (llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+          tcc::makeTargetMachine(o.cpuTarget());
+      !tm) {
+    llvm::errs() << "tcc: usage error: " << llvm::toString(tm.takeError())
+                 << "\n";
+    return kExitUsageError;
+  }
   if (o.gpuEmulate && o.target != "cuda") {
     llvm::errs() << "tcc: usage error: --gpu-emulate needs --target cuda\n";
     return kExitUsageError;
@@ -670,6 +677,9 @@ void addTargetOptions(CLI::App *cmd, CompileOptions &o) {
                   "Target CPU (default: the host's); tcc run and bench "
                   "run its code here, so this CPU must have its features "
                   "(an older CPU's code: x86-64-v3, skylake-avx512)");
+  cmd->add_option("--mattr", o.mattr,
+                  "More target features, LLVM's names with + or - "
+                  "(--mattr +v: RISC-V's vector extension; +sve)");
   cmd->add_option("--target", o.target,
                   "cpu, or cuda (NVIDIA GPUs: the object runs its "
                   "kernels through the CUDA driver, loaded at run "

@@ -17,6 +17,7 @@
 #include "tcc/Header.h"
 #include "tcc/Import.h"
 #include "tcc/Pipelines.h"
+#include "tcc/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -55,6 +56,8 @@ Command addInspectCommand(CLI::App &app);
 /// Which model, and how to compile it (compile, run and bench).
 struct CompileOptions {
   std::string model, output, name, emit = "obj", stopAfter, mtriple, mcpu;
+  /// --mattr: more target features, LLVM's names with + or -.
+  std::string mattr;
   std::string target = "cpu";
   /// --target cuda: the GPU architecture and the CUDA toolkit (ptxas).
   std::string gpuArch = "sm_90", cudaPath;
@@ -73,6 +76,12 @@ struct CompileOptions {
   /// The external data files the model reads (path -> a tensor there).
   mutable std::map<std::string, std::string> externalFiles;
   bool printIRAfterAll = false, timePasses = false, stats = false;
+  /// The CPU target these options name (--mtriple, --mcpu, --mattr, -O).
+  tcc::TargetOptions cpuTarget() const {
+    tcc::TargetOptions target{mtriple, mcpu, (unsigned)optLevel};
+    target.features = mattr;
+    return target;
+  }
   bool noWinograd = false, noChannelsLast = false;
   /// --precision: fp32, or bf16 (matmuls and convolutions against weights
   /// as bf16 products summed in fp32).

@@ -245,7 +245,7 @@ int prepareJit(RunOptions &r, MLIRContext &ctx,
   // page).
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  tcc::TargetOptions target{"", o.mcpu, (unsigned)o.optLevel};
+  tcc::TargetOptions target = o.cpuTarget();
   target.onStage = progress.stageHook();
   target.onFunction = progress.functionHook();
   target.hugePageWeights = false;
@@ -336,7 +336,7 @@ int tcc::driver::withJitModel(
   if (!o.mcpu.empty()) {
     OwningOpRef<ModuleOp> probe = ModuleOp::create(UnknownLoc::get(&ctx));
     std::unique_ptr<llvm::TargetMachine> tm =
-        tcc::createTargetMachine({"", o.mcpu, 0}, *probe);
+        tcc::createTargetMachine(o.cpuTarget(), *probe);
     if (!tm)
       return kExitUsageError;
     if (std::vector<std::string> lacking = tcc::featuresHostLacks(*tm);

@@ -3,6 +3,7 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -35,55 +36,117 @@ static bool namesHostCPU(llvm::StringRef cpu) {
   return cpu.empty() || cpu == "native" || cpu == "host";
 }
 
-std::unique_ptr<llvm::TargetMachine>
-tcc::createTargetMachine(const TargetOptions &options, ModuleOp module) {
+/// The features a CPU of `triple` has beyond `cpu`'s own when tcc picks
+/// them: RISC-V Linux's rv64gc (what Debian's riscv64 distribution and
+/// its cross compiler assume), whose double-precision floating point the
+/// lp64d calling convention needs.
+static std::string defaultFeatures(const llvm::Triple &triple) {
+  if (triple.isRISCV64())
+    return "+m,+a,+f,+d,+c,+zicsr,+zifencei";
+  return "";
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+tcc::makeTargetMachine(const TargetOptions &options) {
   initializeTargets();
-  llvm::Triple triple(options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
-                                             : options.triple);
+  auto fail = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  // Normalized, as clang does: aarch64-linux-gnu is aarch64-unknown-linux-gnu.
+  llvm::Triple triple(llvm::Triple::normalize(
+      options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
+                             : options.triple));
   std::string error;
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target) {
-    module.emitError() << "unknown target triple '" << triple.str()
-                       << "': " << error;
-    return nullptr;
-  }
+  if (!target)
+    return fail("unknown target triple '" + triple.str() + "': " + error);
+  // A triple LLVM takes for its architecture alone ("aarch64-bogus") would
+  // make an object with no operating system's conventions.
+  if (!options.triple.empty() && triple.getOS() == llvm::Triple::UnknownOS &&
+      triple.getEnvironment() == llvm::Triple::UnknownEnvironment)
+    return fail("target triple '" + triple.str() +
+                "' names no operating system or environment (e.g. "
+                "aarch64-linux-gnu, riscv64-linux-gnu)");
   bool host = namesHostCPU(options.cpu);
   std::string cpu = host ? llvm::sys::getHostCPUName().str() : options.cpu;
-  std::string features;
+  llvm::SubtargetFeatures features;
   if (host && options.triple.empty()) {
-    llvm::SubtargetFeatures f;
     for (auto &[name, enabled] : llvm::sys::getHostCPUFeatures())
-      f.AddFeature(name, enabled);
-    features = f.getString();
-  } else if (host) {
-    cpu = "generic";
+      features.AddFeature(name, enabled);
+  } else {
+    if (host)
+      cpu = "generic";
+    features.addFeaturesVector(
+        llvm::SubtargetFeatures(defaultFeatures(triple)).getFeatures());
   }
-  if (!host) {
-    std::unique_ptr<llvm::MCSubtargetInfo> sti(
-        target->createMCSubtargetInfo(triple, "", ""));
-    if (!sti || !sti->isCPUStringValid(cpu)) {
-      module.emitError() << "unknown CPU '" << cpu << "' for target '"
-                         << triple.str() << "'";
-      return nullptr;
-    }
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!sti || !sti->isCPUStringValid(cpu))
+    return fail("unknown CPU '" + cpu + "' for target '" + triple.str() + "'");
+  llvm::SubtargetFeatures requested(options.features);
+  for (const std::string &feature : requested.getFeatures()) {
+    if (!llvm::SubtargetFeatures::hasFlag(feature))
+      return fail("--mattr '" + feature + "' needs a + or a - in front (+" +
+                  feature + ")");
+    llvm::StringRef name = llvm::StringRef(feature).drop_front();
+    if (!llvm::any_of(
+            sti->getAllProcessorFeatures(),
+            [&](const llvm::SubtargetFeatureKV &kv) { return name == kv.Key; }))
+      return fail("unknown feature '" + name + "' for target '" + triple.str() +
+                  "'");
+    features.AddFeature(feature);
   }
   llvm::TargetOptions targetOptions;
+  // RISC-V Linux passes floating-point values in floating-point registers
+  // (lp64d) where the CPU has them, as Debian's cross compiler does.
+  const std::vector<std::string> &list = features.getFeatures();
+  auto lastD = std::find_if(list.rbegin(), list.rend(),
+                            [](StringRef f) { return f == "+d" || f == "-d"; });
+  if (triple.isRISCV64() && lastD != list.rend() && *lastD == "+d")
+    targetOptions.MCOptions.ABIName = "lp64d";
   auto codeGenOpt = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
                     : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                     : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                                             : llvm::CodeGenOptLevel::Aggressive;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
-      codeGenOpt));
+      triple, cpu, features.getString(), targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, codeGenOpt));
   if (!tm)
-    module.emitError() << "cannot create a target machine for '"
-                       << triple.str() << "' (cpu " << cpu << ")";
+    return fail("cannot create a target machine for '" + triple.str() +
+                "' (cpu " + cpu + ")");
   return tm;
+}
+
+std::unique_ptr<llvm::TargetMachine>
+tcc::createTargetMachine(const TargetOptions &options, ModuleOp module) {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+      makeTargetMachine(options);
+  if (!tm) {
+    module.emitError() << llvm::toString(tm.takeError());
+    return nullptr;
+  }
+  return std::move(*tm);
+}
+
+/// The SVE vector length of `tm`'s CPU where it is known and longer than
+/// NEON's 128 bits (Neoverse V1: 256, A64FX: 512), else 0. The code is then
+/// for that length alone (vscale_range), and LLVM lowers its fixed-width
+/// vectors to SVE instructions, as clang's -msve-vector-bits does.
+static int64_t fixedSVEBits(const llvm::TargetMachine &tm) {
+  if (!tm.getTargetTriple().isAArch64() ||
+      !tm.getMCSubtargetInfo()->checkFeatures("+sve"))
+    return 0;
+  return llvm::StringSwitch<int64_t>(tm.getTargetCPU())
+      .Case("neoverse-v1", 256)
+      .Case("a64fx", 512)
+      .Default(0);
 }
 
 tcc::VectorRegisters tcc::vectorRegisters(const llvm::TargetMachine &tm) {
   const llvm::MCSubtargetInfo *sti = tm.getMCSubtargetInfo();
+  if (int64_t bits = fixedSVEBits(tm))
+    return {bits, 32};
   if (tm.getTargetTriple().isX86()) {
     bool vnni = sti->checkFeatures("+avx512vnni");
     if (sti->checkFeatures("+avx512f"))
@@ -93,8 +156,12 @@ tcc::VectorRegisters tcc::vectorRegisters(const llvm::TargetMachine &tm) {
       return {256, 16, false, sti->checkFeatures("+avx2")};
     return {128, 16, false, sti->checkFeatures("+sse2")};
   }
-  // AArch64 (NEON) and other targets: 128-bit registers, 32 of them.
-  return {128, 32};
+  // AArch64 (NEON) and RISC-V with vectors (at least 128 bits, 32
+  // registers); elsewhere the vectors are scalar registers: a few.
+  if (tm.getTargetTriple().isAArch64() ||
+      (tm.getTargetTriple().isRISCV() && sti->checkFeatures("+zve32f")))
+    return {128, 32};
+  return {128, 8};
 }
 
 std::vector<std::string> tcc::featuresHostLacks(const llvm::TargetMachine &tm) {
@@ -143,10 +210,14 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
   // LLVM's loop vectorizer, which vectorizes the elementwise and reduction
   // loops, uses them too.
   std::string width = std::to_string(vectorRegisters(tm).bits);
+  unsigned vscale = fixedSVEBits(tm) / 128;
   for (llvm::Function &fn : *llvmModule)
     if (!fn.isDeclaration()) {
       fn.addFnAttr("min-legal-vector-width", width);
       fn.addFnAttr("prefer-vector-width", width);
+      if (vscale)
+        fn.addFnAttr(
+            llvm::Attribute::getWithVScaleRangeArgs(context, vscale, vscale));
     }
   auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &tm);
   if (llvm::Error err = transformer(llvmModule.get())) {
