@@ -1067,3 +1067,57 @@ __attribute__((weak)) float __truncsfbf2(float x) {
   memcpy(&out, &bits, sizeof(out));
   return out;
 }
+
+/*===----------------------------------------------------------------------===
+ * compiler-rt's float16 <-> float conversions, which LLVM calls for float16
+ * values on CPUs without half-precision conversion instructions (RISC-V
+ * without Zfh) and which GCC 12's libgcc lacks for RISC-V. Weak, as above.
+ * The float16 travels in the low 16 bits of a float register (NaN-boxed on
+ * RISC-V; those bits are all that either side reads).
+ *===----------------------------------------------------------------------===*/
+__attribute__((weak)) float __extendhfsf2(float boxed) {
+  uint32_t u, out;
+  memcpy(&u, &boxed, sizeof(u));
+  uint32_t sign = (u & 0x8000u) << 16, exponent = (u >> 10) & 0x1fu,
+           mantissa = u & 0x3ffu;
+  if (exponent == 0x1fu) { /* inf, or NaN (made quiet) */
+    out = sign | 0x7f800000u | (mantissa << 13) | (mantissa ? 0x400000u : 0);
+  } else if (exponent == 0) { /* zero or subnormal: mantissa x 2^-24, exact */
+    float magnitude = (float)mantissa * 0x1p-24f;
+    memcpy(&out, &magnitude, sizeof(out));
+    out |= sign;
+  } else {
+    out = sign | ((exponent + 112u) << 23) | (mantissa << 13);
+  }
+  float result;
+  memcpy(&result, &out, sizeof(result));
+  return result;
+}
+
+/* Rounds to nearest even (overflow to infinity, subnormals included); NaNs
+ * stay quiet NaNs. */
+__attribute__((weak)) float __truncsfhf2(float x) {
+  uint32_t u;
+  memcpy(&u, &x, sizeof(u));
+  uint32_t sign = (u >> 16) & 0x8000u, magnitude = u & 0x7fffffffu, bits;
+  if (magnitude > 0x7f800000u) {
+    bits = 0x7e00u | ((magnitude >> 13) & 0x3ffu);
+  } else if (magnitude >= 0x477ff000u) { /* 65520 and up round to infinity */
+    bits = 0x7c00u;
+  } else if (magnitude < 0x38800000u) { /* below 2^-14: subnormal or zero */
+    /* Adding 0.5 aligns the value's 2^-24 units to the float's last
+     * mantissa bit, where the addition rounds to nearest even. */
+    float value, aligned;
+    memcpy(&value, &magnitude, sizeof(value));
+    aligned = value + 0.5f;
+    memcpy(&bits, &aligned, sizeof(bits));
+    bits -= 0x3f000000u;
+  } else {
+    uint32_t odd = (magnitude >> 13) & 1u;
+    bits = (magnitude - 0x38000000u + 0xfffu + odd) >> 13;
+  }
+  bits |= sign;
+  float out;
+  memcpy(&out, &bits, sizeof(out));
+  return out;
+}
