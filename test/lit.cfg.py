@@ -78,6 +78,16 @@ def find_cuda():
             return root
     return None
 
+# Other targets' C compilers and user-mode emulators (utils/setup.sh installs Debian's
+# gcc-aarch64-linux-gnu, gcc-riscv64-linux-gnu and qemu-user-static): tests that run objects
+# compiled with --mtriple under qemu REQUIRE qemu-aarch64 / qemu-riscv64.
+for arch in ("aarch64", "riscv64"):
+    if shutil.which(f"qemu-{arch}-static") and shutil.which(f"{arch}-linux-gnu-gcc"):
+        config.available_features.add(f"qemu-{arch}")
+    else:
+        lit_config.note(f"skipped: no qemu-{arch}-static or {arch}-linux-gnu-gcc (the tests "
+                        f"that run {arch} objects are UNSUPPORTED)")
+
 # Graphviz's dot (utils/setup.sh installs it): tests that render --graph.
 if shutil.which("dot"):
     config.available_features.add("graphviz")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check.sh - sets up, builds, runs the lit suite and ONNX's conformance tests (CPU, and the CUDA
-# target's kernels emulated on the CPU), then the hardening
+# target's kernels emulated on the CPU), objects for aarch64 and riscv64 under qemu
+# (utils/cross_check.sh), then the hardening
 # checks: the lit suite again on an ASan + UBSan build (utils/sanitize.sh) and a short run of each
 # fuzzer (utils/fuzz.sh, 60 s each); last line: "N passed, N failed, N skipped".
 set -euo pipefail
@@ -54,6 +55,20 @@ conformance conformance ""
 # tiling, thread mapping and bounds checks against ONNX's data, without a GPU).
 conformance "conformance (--target cuda --gpu-emulate)" -gpu-emulate \
   --tcc-args "--target cuda --gpu-emulate"
+# Other targets under qemu (utils/cross_check.sh): the model suite's CI subset on aarch64 (NEON,
+# and SVE at 256 bits) and riscv64 (scalar and with vectors), every 8th expected-pass
+# conformance test on aarch64 and riscv64.
+xrc=0
+bash utils/cross_check.sh > build/check-cross.log 2>&1 || xrc=$?
+grep '^cross: ' build/check-cross.log
+if read -r xp xf xs < <(sed -n 's/^cross: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' \
+                          build/check-cross.log); then
+  passed=$((passed + xp)); failed=$((failed + xf)); skipped=$((skipped + xs))
+else
+  echo "check: utils/cross_check.sh gave no summary (status $xrc; build/check-cross.log)" >&2
+  tail -n 20 build/check-cross.log >&2
+  failed=$((failed + 1))
+fi
 # Hardening: the same lit suite on the sanitizer build (a sanitizer report fails its test), then
 # each fuzzer for a minute from seeds of ONNX's test models (a finding fails the run).
 src=0

@@ -480,8 +480,118 @@ def run_test(test: Test, tcc: str, timeout: float) -> None:
 # More `tcc run` options (--tcc-args), for every test.
 TCC_ARGS: list[str] = []
 
+# --cross-cc: each data set through `tcc compile` (with TCC_ARGS, e.g. --mtriple
+# aarch64-linux-gnu) and test/e2e/harness.c built by this compiler with its runtime, run under
+# the emulator (docs/cross.md). Keys: cc, rtlib, run_prefix (a list).
+CROSS: dict = {}
+HARNESS = os.path.join(REPO, "test", "e2e", "harness.c")
+
+
+def _run(cmd: list, deadline: float, repro: str, test: Test):
+    """Runs cmd in its own process group until `deadline`; (returncode, stderr), or (None,
+    message) after a timeout (recorded as the test's crash)."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        test.crash = {"kind": "timeout", "command": repro}
+        return None, "timeout (no time left for this data set)"
+    # Own process group, so that a timeout kills whatever tcc started too.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            errors="replace", start_new_session=True)
+    try:
+        _, stderr = proc.communicate(timeout=remaining)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+        test.crash = {"kind": "timeout", "command": repro,
+                      "detail": f"still running after {remaining:.0f} s"}
+        return None, f"timeout after {remaining:.0f} s"
+    return proc.returncode, stderr
+
+
+def _cross_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float) -> str | None:
+    """One data set compiled for CROSS's target and run by the harness under its emulator."""
+    os.makedirs(os.path.join(out_dir, "io"), exist_ok=True)
+    obj = os.path.join(out_dir, "m.o")
+    cmd = [tcc, "compile", os.path.join(test.dir, "model.onnx"), "-o", obj, "--name", "m"]
+    feeds = {}
+    for k, path in enumerate(_numbered(ds, "input")):
+        tp, arr = _read_pb(path)
+        name = tp.name if tp.name in test.inputs else (
+            test.inputs[k] if k < len(test.inputs) else tp.name)
+        if name in test.bound:
+            cmd += ["--bind", f"{name}={path}"]
+            continue
+        feeds[name] = arr
+        if name in test.dynamic_inputs and arr.ndim > 0:
+            cmd += ["--shape", f"{name}={'x'.join(map(str, arr.shape))}"]
+    cmd += TCC_ARGS
+    repro = shlex.join(cmd)
+    rc, stderr = _run(cmd, deadline, repro, test)
+    if rc is None:
+        return stderr
+    if rc != 0:
+        err = _first_error(stderr)
+        if rc == 1:
+            test.unsupported = sorted(set(re.findall(
+                r"unsupported operator: node '.*' op (\S+)", stderr)))
+            return err or "exit status 1 without a message"
+        test.crash = {"kind": "exit", "command": repro, "detail": f"exit status {rc}",
+                      "stderr": stderr[-2000:]}
+        return f"tcc compile: exit status {rc}" + (f": {err}" if err else "")
+    exe = os.path.join(out_dir, "harness")
+    link = [CROSS["cc"], "-O1", "-I", os.path.join(REPO, "include"), "-I", out_dir,
+            '-DTCC_MODEL_HEADER="m.h"', "-DTCC_MODEL_PREFIX=m", HARNESS, obj, CROSS["rtlib"],
+            "-lm", "-lpthread", "-ldl", "-o", exe]
+    rc, stderr = _run(link, deadline, shlex.join(link), test)
+    if rc != 0:
+        return stderr if rc is None else f"link: {stderr.strip()[-500:]}"
+    io_dir = os.path.join(out_dir, "io")
+    for i, name in enumerate(n for n in test.inputs if n not in test.bound):
+        if name not in feeds:
+            return f"input '{name}': no data in {os.path.basename(ds)}"
+        feeds[name].tofile(os.path.join(io_dir, f"input_{i}.bin"))
+    run = CROSS["run_prefix"] + [exe, io_dir]
+    rc, stderr = _run(run, deadline, f"{repro} && {shlex.join(run)}", test)
+    if rc is None:
+        return stderr
+    if rc != 0:
+        test.crash = {"kind": "signal" if rc < 0 else "exit", "command": f"{repro} && "
+                      f"{shlex.join(run)}", "detail": f"harness status {rc}",
+                      "stderr": stderr[-2000:]}
+        return f"harness: status {rc}: {stderr.strip()[-300:]}"
+    for k, path in enumerate(_numbered(ds, "output")):
+        tp, expected = _read_pb(path)
+        name = test.outputs[k] if k < len(test.outputs) else tp.name
+        raw = np.fromfile(os.path.join(io_dir, f"output_{k}.bin"), dtype=expected.dtype)
+        dims_path = os.path.join(io_dir, f"output_{k}.dims")
+        shape = expected.shape
+        if os.path.exists(dims_path):
+            with open(dims_path) as f:
+                shape = tuple(int(d) for d in f.read().split())
+        if raw.size != int(np.prod(shape)):
+            return f"output '{name}': {raw.size} elements for dims {list(shape)}"
+        diff = compare(raw.reshape(shape), expected, test.rtol, test.atol)
+        if diff:
+            return f"output '{name}': {diff}"
+    return None
+
+
+class _Sample:
+    """A --filter that also keeps only `keys` (--cross-cc --every N)."""
+
+    def __init__(self, keys: list, inner):
+        self.keys, self.inner = set(keys), inner
+
+    def search(self, key: str) -> bool:
+        return key in self.keys and (not self.inner or bool(self.inner.search(key)))
+
 
 def _run_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float) -> str | None:
+    if CROSS:
+        return _cross_dataset(test, tcc, ds, out_dir, deadline)
     cmd = [tcc, "run", os.path.join(test.dir, "model.onnx")] + TCC_ARGS
     for k, path in enumerate(_numbered(ds, "input")):
         tp, arr = _read_pb(path)
@@ -727,7 +837,26 @@ def main() -> int:
     p.add_argument("--list", action="store_true",
                    help="classify and list the tests, run nothing")
     p.add_argument("-v", "--verbose", action="store_true", help="print every test's result")
+    p.add_argument("--cross-cc", metavar="CC",
+                   help="another target's C compiler (aarch64-linux-gnu-gcc): each test is "
+                        "compiled by tcc compile with --tcc-args (--mtriple ...), linked with "
+                        "test/e2e/harness.c and --rtlib by CC and run under --run-prefix; only "
+                        "expected-pass tests run (docs/cross.md)")
+    p.add_argument("--rtlib", help="with --cross-cc: libtccrt.a built for that target")
+    p.add_argument("--run-prefix", default="",
+                   help="with --cross-cc: the emulator command, one string "
+                        "(\"qemu-aarch64-static -L /usr/aarch64-linux-gnu\")")
+    p.add_argument("--every", type=int, default=1, metavar="N",
+                   help="with --cross-cc: every Nth expected-pass test (default: all)")
     args = p.parse_args()
+    if args.cross_cc:
+        if not args.rtlib or not os.path.exists(args.rtlib):
+            p.error("--cross-cc needs --rtlib, the runtime built for that target "
+                    "(utils/build.sh --target TRIPLE)")
+        if args.update_expected:
+            p.error("--update-expected records the default target: not with --cross-cc")
+        CROSS.update(cc=args.cross_cc, rtlib=os.path.abspath(args.rtlib),
+                     run_prefix=shlex.split(args.run_prefix))
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
     try:
@@ -736,6 +865,9 @@ def main() -> int:
         p.error(f"--filter: {e}")
     tcc = os.path.abspath(args.tcc)
     TCC_ARGS[:] = shlex.split(args.tcc_args)
+    if CROSS:
+        # Only expected-pass tests, every Nth: the filter selects them.
+        flt = _Sample(sorted(read_expected(args.expected))[::max(1, args.every)], flt)
     if TCC_ARGS and args.update_expected:
         p.error("--update-expected records the default target: not with --tcc-args")
     if not args.list and not os.access(tcc, os.X_OK):

@@ -165,6 +165,12 @@ def link_harness(args, name, obj, work):
     return exe
 
 
+# A command that runs the harness (a list, e.g. ["qemu-aarch64-static", "-L",
+# "/usr/aarch64-linux-gnu"]): an object and harness cross-compiled for another target, run under
+# an emulator (--run-prefix; docs/cross.md).
+RUN_PREFIX: list = []
+
+
 def run_harness_exe(exe, feeds, refs, work, timeout=None, capture=False, batch=None):
     """Runs the harness on `feeds` (in order) and returns its outputs shaped like `refs`; `batch`
     (a model with a run-time batch dim): the samples the feeds hold, or the value of a bounded
@@ -179,7 +185,7 @@ def run_harness_exe(exe, feeds, refs, work, timeout=None, capture=False, batch=N
             if os.path.exists(path):
                 os.unlink(path)
     counts = [] if batch is None else batch if isinstance(batch, tuple) else (batch,)
-    run([exe, io_dir] + [str(c) for c in counts], timeout=timeout, capture=capture)
+    run(RUN_PREFIX + [exe, io_dir] + [str(c) for c in counts], timeout=timeout, capture=capture)
     got = {}
     for i, (oname, ref) in enumerate(refs.items()):
         path = os.path.join(io_dir, f"output_{i}.bin")
@@ -342,6 +348,9 @@ def main():
     p.add_argument("--rtlib", default=os.path.join(ROOT, "build", "lib", "libtccrt.a"))
     p.add_argument("--harness", default=os.path.join(ROOT, "test", "e2e", "harness.c"))
     p.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    p.add_argument("--run-prefix", type=shlex.split, default=[],
+                   help="run the harness under this command, one string (a cross-compiled one: "
+                        "\"qemu-aarch64-static -L /usr/aarch64-linux-gnu\")")
     p.add_argument("--workdir", help="scratch directory (default: build/e2e/NAME)")
     p.add_argument("--rtol", type=float, default=1e-4)
     p.add_argument("--atol", type=float, default=1e-5)
@@ -360,6 +369,7 @@ def main():
                    help="more options of tcc compile / tcc run, one string "
                         "(e.g. \"--target cuda --gpu-emulate\")")
     args = p.parse_args()
+    RUN_PREFIX[:] = args.run_prefix
 
     try:
         if args.export:

@@ -610,12 +610,17 @@ def main():
     p.add_argument("--max-seq", type=int, default=128)
     p.add_argument("--tcc-args", default="",
                    help="more `tcc compile` options, one string (\"--target cuda --gpu-emulate\")")
+    p.add_argument("--run-prefix", default="",
+                   help="run the harness under this command, one string: with --tcc-args "
+                        "\"--mtriple aarch64-linux-gnu\", a cross --cc and --rtlib, \"qemu-aarch64-static "
+                        "-L /usr/aarch64-linux-gnu\" (docs/cross.md)")
     p.add_argument("--compile-only", action="store_true",
                    help="compile and link each model, run none (a --target cuda object without a GPU)")
     p.add_argument("--save-io", action="store_true",
                    help="with --compile-only: keep each model's inputs and onnxruntime's outputs "
                         "in WORK/io (utils/gpu_prepare.py)")
     args = p.parse_args()
+    e2e_check.RUN_PREFIX[:] = shlex.split(args.run_prefix)
     if args.save_io and (not args.compile_only or args.batches or args.seqs):
         p.error("--save-io goes with --compile-only, without --batches or --seqs")
     if args.update and (args.tcc_args or args.compile_only):

@@ -16,9 +16,11 @@ done
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libprotobuf-dev protobuf-compiler
           libonnx-dev libcli11-dev libonnx-testdata ninja-build ccache cmake pkg-config graphviz g++ python3-venv)
 # The sanitizer build and the fuzzers (utils/sanitize.sh, utils/fuzz.sh) need Clang 22 and its
-# runtimes; check.sh runs them.
+# runtimes; the tests of other targets (utils/cross_check.sh, docs/cross.md) cross compilers and
+# qemu's user-mode emulators. check.sh runs them.
 if ((with_python)); then
-  packages+=(clang-22 libclang-rt-22-dev)
+  packages+=(clang-22 libclang-rt-22-dev qemu-user-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+             gcc-riscv64-linux-gnu libc6-dev-riscv64-cross)
 fi
 missing=()
 for p in "${packages[@]}"; do
