@@ -532,15 +532,9 @@ def _cross_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float)
     rc, stderr = _run(cmd, deadline, repro, test)
     if rc is None:
         return stderr
-    if rc != 0:
-        err = _first_error(stderr)
-        if rc == 1:
-            test.unsupported = sorted(set(re.findall(
-                r"unsupported operator: node '.*' op (\S+)", stderr)))
-            return err or "exit status 1 without a message"
-        test.crash = {"kind": "exit", "command": repro, "detail": f"exit status {rc}",
-                      "stderr": stderr[-2000:]}
-        return f"tcc compile: exit status {rc}" + (f": {err}" if err else "")
+    problem = _tcc_failure(test, rc, stderr, repro)
+    if problem:
+        return problem
     exe = os.path.join(out_dir, "harness")
     link = [CROSS["cc"], "-O1", "-I", os.path.join(REPO, "include"), "-I", out_dir,
             '-DTCC_MODEL_HEADER="m.h"', "-DTCC_MODEL_PREFIX=m", HARNESS, obj, CROSS["rtlib"],
@@ -579,6 +573,33 @@ def _cross_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float)
     return None
 
 
+def _tcc_failure(test: Test, rc: int, stderr: str, repro: str) -> str | None:
+    """Why a tcc command that exited with `rc` failed (recording a crash, an odd exit or the
+    unsupported ops on the test), or None when it succeeded."""
+    err = _first_error(stderr)
+    if rc < 0:
+        test.crash = {"kind": "signal", "command": repro, "detail": _signal_name(rc),
+                      "stderr": stderr[-2000:]}
+        return f"crash: {_signal_name(rc)}" + (f": {err}" if err else "")
+    if rc not in (0, 1, 2):
+        test.crash = {"kind": "exit", "command": repro, "detail": f"exit status {rc}",
+                      "stderr": stderr[-2000:]}
+        return f"crash: exit status {rc}" + (f": {err}" if err else "")
+    if rc == 2:
+        test.crash = {"kind": "usage", "command": repro, "detail": "exit status 2 (usage error)",
+                      "stderr": stderr[-2000:]}
+        return f"usage error (exit 2): {err}"
+    if rc == 1:
+        test.unsupported = sorted(set(re.findall(
+            r"unsupported operator: node '.*' op (\S+)", stderr)))
+        if not err.startswith("tcc: error:"):
+            test.crash = {"kind": "unclean", "command": repro,
+                          "detail": "exit status 1 without a 'tcc: error:' line",
+                          "stderr": stderr[-2000:]}
+        return err or "exit status 1 without a message"
+    return None
+
+
 class _Sample:
     """A --filter that also keeps only `keys` (--cross-cc --every N)."""
 
@@ -604,46 +625,12 @@ def _run_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float) -
             cmd += ["--shape", f"{name}={'x'.join(map(str, arr.shape))}"]
     cmd += ["--output-dir", out_dir]
     repro = shlex.join(cmd[:-1] + ["/tmp/tcc-out"])
-    remaining = deadline - time.monotonic()
-    if remaining <= 0:
-        test.crash = {"kind": "timeout", "command": repro}
-        return "timeout (no time left for this data set)"
-    # Own process group, so that a timeout kills whatever tcc started too.
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            errors="replace", start_new_session=True)
-    try:
-        _, stderr = proc.communicate(timeout=remaining)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.communicate()
-        test.crash = {"kind": "timeout", "command": repro,
-                      "detail": f"still running after {remaining:.0f} s"}
-        return f"timeout after {remaining:.0f} s"
-    rc = proc.returncode
-    err = _first_error(stderr)
-    if rc < 0:
-        test.crash = {"kind": "signal", "command": repro, "detail": _signal_name(rc),
-                      "stderr": stderr[-2000:]}
-        return f"crash: {_signal_name(rc)}" + (f": {err}" if err else "")
-    if rc not in (0, 1, 2):
-        test.crash = {"kind": "exit", "command": repro, "detail": f"exit status {rc}",
-                      "stderr": stderr[-2000:]}
-        return f"crash: exit status {rc}" + (f": {err}" if err else "")
-    if rc == 2:
-        test.crash = {"kind": "usage", "command": repro, "detail": "exit status 2 (usage error)",
-                      "stderr": stderr[-2000:]}
-        return f"usage error (exit 2): {err}"
-    if rc == 1:
-        test.unsupported = sorted(set(re.findall(
-            r"unsupported operator: node '.*' op (\S+)", stderr)))
-        if not err.startswith("tcc: error:"):
-            test.crash = {"kind": "unclean", "command": repro,
-                          "detail": "exit status 1 without a 'tcc: error:' line",
-                          "stderr": stderr[-2000:]}
-        return err or "exit status 1 without a message"
+    rc, stderr = _run(cmd, deadline, repro, test)
+    if rc is None:
+        return stderr
+    problem = _tcc_failure(test, rc, stderr, repro)
+    if problem:
+        return problem
     for k, path in enumerate(_numbered(ds, "output")):
         tp, expected = _read_pb(path)
         name = test.outputs[k] if k < len(test.outputs) else tp.name
