@@ -529,10 +529,7 @@ def _cross_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float)
             cmd += ["--shape", f"{name}={'x'.join(map(str, arr.shape))}"]
     cmd += TCC_ARGS
     repro = shlex.join(cmd)
-    rc, stderr = _run(cmd, deadline, repro, test)
-    if rc is None:
-        return stderr
-    problem = _tcc_failure(test, rc, stderr, repro)
+    problem = _run_tcc(cmd, deadline, repro, test)
     if problem:
         return problem
     exe = os.path.join(out_dir, "harness")
@@ -600,6 +597,12 @@ def _tcc_failure(test: Test, rc: int, stderr: str, repro: str) -> str | None:
     return None
 
 
+def _run_tcc(cmd: list, deadline: float, repro: str, test: Test) -> str | None:
+    """Runs a tcc command (_run); why it failed (_tcc_failure), or None."""
+    rc, stderr = _run(cmd, deadline, repro, test)
+    return stderr if rc is None else _tcc_failure(test, rc, stderr, repro)
+
+
 class _Sample:
     """A --filter that also keeps only `keys` (--cross-cc --every N)."""
 
@@ -625,10 +628,7 @@ def _run_dataset(test: Test, tcc: str, ds: str, out_dir: str, deadline: float) -
             cmd += ["--shape", f"{name}={'x'.join(map(str, arr.shape))}"]
     cmd += ["--output-dir", out_dir]
     repro = shlex.join(cmd[:-1] + ["/tmp/tcc-out"])
-    rc, stderr = _run(cmd, deadline, repro, test)
-    if rc is None:
-        return stderr
-    problem = _tcc_failure(test, rc, stderr, repro)
+    problem = _run_tcc(cmd, deadline, repro, test)
     if problem:
         return problem
     for k, path in enumerate(_numbered(ds, "output")):
