@@ -108,6 +108,10 @@ typedef enum tcc_status {
    * for the model's sizes (tcc compile warned; tcc_run_error_message names
    * the If node). The outputs are not valid. */
   TCC_ERROR_BRANCH = 7,
+  /* The object's code is for a CPU this one is not (an SVE vector length:
+   * tcc compile --mcpu neoverse-v1 makes code for 256-bit SVE only;
+   * tcc_run_error_message says what differs). Nothing ran. */
+  TCC_ERROR_CPU = 8,
 } tcc_status;
 
 /* Element types of model inputs and outputs (values fixed by the ABI). */
@@ -223,6 +227,11 @@ const char *tcc_run_error_message(void);
  * failed, which it then clears). */
 void tcc_branch_check(int32_t ok, const char *message);
 tcc_status tcc_run_status(void);
+
+/* For compiled models: an object whose code is for SVE vectors of `bits`
+ * bits alone calls this before each run; TCC_OK where this CPU's are that
+ * long, else TCC_ERROR_CPU (tcc_run_error_message says what differs). */
+tcc_status tcc_check_sve_bits(int64_t bits);
 
 /* Size in bytes of one element of `dtype` (0 for an unknown dtype). */
 size_t tcc_dtype_size(tcc_dtype dtype);

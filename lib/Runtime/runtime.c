@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +40,9 @@ const char *tcc_status_string(tcc_status status) {
   case TCC_ERROR_BRANCH:
     return "the run selected a branch tcc did not compile "
            "(tcc_run_error_message says which)";
+  case TCC_ERROR_CPU:
+    return "the model was compiled for another CPU "
+           "(tcc_run_error_message says what differs)";
   }
   return "unknown status";
 }
@@ -90,6 +96,46 @@ tcc_status tcc_run_status(void) {
   set_message(last_error_key, &last_error_shared, failed);
   set_message(failed_check_key, &failed_check_shared, NULL);
   return TCC_ERROR_BRANCH;
+}
+
+/* This CPU's SVE vector length in bits, 0 without SVE. */
+static int64_t sve_bits(void) {
+#if defined(__aarch64__) && defined(__linux__)
+  /* PR_SVE_GET_VL (<linux/prctl.h>): the length in bytes in the low 16
+   * bits, or -1 (EINVAL) without SVE. */
+  int vl = prctl(51, 0, 0, 0, 0);
+  return vl < 0 ? 0 : (int64_t)(vl & 0xffff) * 8;
+#else
+  return 0;
+#endif
+}
+
+static char sve_message[160];
+static int64_t sve_message_bits = -1;
+static pthread_mutex_t sve_message_lock = PTHREAD_MUTEX_INITIALIZER;
+
+tcc_status tcc_check_sve_bits(int64_t bits) {
+  int64_t have = sve_bits();
+  if (have == bits)
+    return TCC_OK;
+  pthread_mutex_lock(&sve_message_lock);
+  if (sve_message_bits != bits) {
+    if (have)
+      snprintf(sve_message, sizeof sve_message,
+               "the model's code is for %lld-bit SVE vectors; this CPU's "
+               "are %lld-bit (compile it with this CPU's --mcpu)",
+               (long long)bits, (long long)have);
+    else
+      snprintf(sve_message, sizeof sve_message,
+               "the model's code is for %lld-bit SVE vectors; this CPU has "
+               "no SVE (compile it with this CPU's --mcpu)",
+               (long long)bits);
+    sve_message_bits = bits;
+  }
+  pthread_mutex_unlock(&sve_message_lock);
+  pthread_once(&keys_once, make_keys);
+  set_message(last_error_key, &last_error_shared, sve_message);
+  return TCC_ERROR_CPU;
 }
 
 const char *tcc_run_error_message(void) {

@@ -243,6 +243,8 @@ int main(int argc, char **argv) {
   if (st != TCC_OK) {
     fprintf(stderr, "harness: error: %s_run_packed failed: %s (status %d)\n", info->name,
             tcc_status_string(st), (int)st);
+    if (st == TCC_ERROR_BRANCH || st == TCC_ERROR_CPU)
+      fprintf(stderr, "harness: %s\n", tcc_run_error_message());
 #ifdef TCC_MODEL_GPU_ARCH
     fprintf(stderr, "harness: CUDA: %s\n", tcc_cuda_error_message());
 #endif

@@ -61,7 +61,7 @@ int statusError(int32_t status) {
                         " (" + tcc_status_string((tcc_status)status) + ")";
   if (status == TCC_ERROR_NO_DEVICE || status == TCC_ERROR_DEVICE)
     message += std::string(": ") + tcc_cuda_error_message();
-  if (status == TCC_ERROR_BRANCH)
+  if (status == TCC_ERROR_BRANCH || status == TCC_ERROR_CPU)
     message += std::string(": ") + tcc_run_error_message();
   return error(message);
 }

@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -194,6 +195,39 @@ int64_t tcc::l2CacheBytes(const TargetOptions &options) {
   return bytes;
 }
 
+/// Code for one SVE vector length runs only where the CPU's vectors are that
+/// long: each entry point that runs the model (NAME_run_ctx,
+/// NAME_run_packed_ctx; the others call them) first asks the runtime
+/// (tcc_check_sve_bits) and returns its TCC_ERROR_CPU on another CPU.
+static void guardSVELength(llvm::Module &module, int64_t bits) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::FunctionCallee check = module.getOrInsertFunction(
+      "tcc_check_sve_bits",
+      llvm::FunctionType::get(llvm::Type::getInt32Ty(context),
+                              {llvm::Type::getInt64Ty(context)}, false));
+  for (llvm::Function &fn : module) {
+    llvm::StringRef name = fn.getName();
+    if (fn.isDeclaration() || !fn.hasExternalLinkage() ||
+        !fn.getReturnType()->isIntegerTy(32) ||
+        !(name.ends_with("_run_ctx") || name.ends_with("_run_packed_ctx")))
+      continue;
+    // The allocas stay in the entry block, static; the run moves to a block
+    // of its own that the check branches to.
+    llvm::BasicBlock &entry = fn.getEntryBlock();
+    auto it = entry.getFirstInsertionPt();
+    while (llvm::isa<llvm::AllocaInst>(*it))
+      ++it;
+    llvm::BasicBlock *run = entry.splitBasicBlock(it, "run");
+    entry.getTerminator()->eraseFromParent();
+    auto *mismatch = llvm::BasicBlock::Create(context, "other_cpu", &fn);
+    llvm::IRBuilder<> b(&entry);
+    llvm::Value *status = b.CreateCall(check, {b.getInt64(bits)});
+    b.CreateCondBr(b.CreateICmpEQ(status, b.getInt32(0)), run, mismatch);
+    b.SetInsertPoint(mismatch);
+    b.CreateRet(status);
+  }
+}
+
 std::unique_ptr<llvm::Module>
 tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
                           llvm::TargetMachine &tm, unsigned optLevel) {
@@ -219,6 +253,8 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
         fn.addFnAttr(
             llvm::Attribute::getWithVScaleRangeArgs(context, vscale, vscale));
     }
+  if (vscale)
+    guardSVELength(*llvmModule, vscale * 128);
   auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &tm);
   if (llvm::Error err = transformer(llvmModule.get())) {
     module.emitError() << "LLVM optimization failed: "

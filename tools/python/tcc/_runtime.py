@@ -244,7 +244,7 @@ class Model:
             if status:
                 message = error.message.decode()
                 error.message = b""
-                if not message and status == 7:  # TCC_ERROR_BRANCH
+                if not message and status in (7, 8):  # TCC_ERROR_BRANCH, _CPU
                     message = lib.tcc_run_error_message().decode()
                 raise TccError("%s: %s" % (
                     self.name, message or
