@@ -332,16 +332,16 @@ int tcc::driver::withJitModel(
   Session session;
   MLIRContext &ctx = session.ctx;
   std::map<std::string, tcc::NodeInfo> &nodes = session.nodes;
-  // Another CPU's code runs here only where this one has its features.
-  if (!o.mcpu.empty()) {
-    OwningOpRef<ModuleOp> probe = ModuleOp::create(UnknownLoc::get(&ctx));
+  // Another CPU's code (--mcpu, --mattr) runs here only where this one has
+  // its features; prepareTarget checked that the options name a target.
+  if (!o.mcpu.empty() || !o.mattr.empty()) {
     std::unique_ptr<llvm::TargetMachine> tm =
-        tcc::createTargetMachine(o.cpuTarget(), *probe);
-    if (!tm)
-      return kExitUsageError;
+        llvm::cantFail(tcc::makeTargetMachine(o.cpuTarget()));
     if (std::vector<std::string> lacking = tcc::featuresHostLacks(*tm);
         !lacking.empty()) {
-      llvm::errs() << "tcc: usage error: --mcpu " << o.mcpu
+      llvm::errs() << "tcc: usage error: "
+                   << (o.mcpu.empty() ? "--mattr " + o.mattr
+                                      : "--mcpu " + o.mcpu)
                    << ": this CPU lacks " << llvm::join(lacking, ", ")
                    << ", which its code uses; tcc run and bench run the "
                    << "code here (tcc compile makes objects for it)\n";
