@@ -27,6 +27,8 @@ fi
 
 cmake_args=(-G Ninja -S . -B build -DCMAKE_BUILD_TYPE=Release)
 if command -v ccache >/dev/null; then
+  # Paths under the checkout hashed as relative ones: another clone (CI's) hits the same cache.
+  export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
   cmake_args+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 python="$PWD/.venv/bin/python"

@@ -7,8 +7,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# took STAGE: how long the stage since the last call took (CI's budget is checked against these).
+stage_start=$SECONDS
+took() {
+  echo "check: $1 took $(( (SECONDS - stage_start) / 60 )) min $(( (SECONDS - stage_start) % 60 )) s"
+  stage_start=$SECONDS
+}
+
 bash utils/setup.sh
+took setup
 bash utils/build.sh
+took build
 
 lit=.venv/bin/lit
 [[ -x "$lit" ]] || lit=/usr/lib/llvm-22/bin/lit
@@ -23,6 +32,7 @@ if ((rc != 0 && failed == 0)); then
   failed=1
 fi
 echo "lit: $passed passed, $failed failed, $skipped skipped"
+took lit
 
 # ONNX backend conformance (test/conformance/README.md): a test on the
 # expected-pass list that fails, or any crash, is a failure; tests tcc does
@@ -51,16 +61,19 @@ conformance() {
   fi
 }
 conformance conformance ""
+took conformance
 # The same tests with the CUDA target's kernels emulated on the CPU (--gpu-emulate: the GPU
 # tiling, thread mapping and bounds checks against ONNX's data, without a GPU).
 conformance "conformance (--target cuda --gpu-emulate)" -gpu-emulate \
   --tcc-args "--target cuda --gpu-emulate"
+took "conformance (--gpu-emulate)"
 # Other targets under qemu (utils/cross_check.sh): the model suite's CI subset on aarch64 (NEON,
 # and SVE at 256 bits) and riscv64 (scalar and with vectors), every 8th expected-pass
 # conformance test on aarch64 and riscv64.
 xrc=0
 bash utils/cross_check.sh > build/check-cross.log 2>&1 || xrc=$?
 grep '^cross: ' build/check-cross.log
+took cross
 if read -r xp xf xs < <(sed -n 's/^cross: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' \
                           build/check-cross.log); then
   passed=$((passed + xp)); failed=$((failed + xf)); skipped=$((skipped + xs))
@@ -74,6 +87,7 @@ fi
 src=0
 bash utils/sanitize.sh > build/check-sanitize.log 2>&1 || src=$?
 tail -n 1 build/check-sanitize.log
+took sanitizers
 if read -r sp sf ss < <(sed -n 's/^sanitizers: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' \
                           build/check-sanitize.log); then
   passed=$((passed + sp)); failed=$((failed + sf)); skipped=$((skipped + ss))
@@ -86,6 +100,7 @@ fi
 fz=0
 bash utils/fuzz.sh --seconds 60 --seed 1 > build/check-fuzz.log 2>&1 || fz=$?
 grep '^fuzz: ' build/check-fuzz.log | tail -n 4
+took fuzz
 if ((fz == 0)); then
   passed=$((passed + 1))
 else
@@ -93,5 +108,6 @@ else
   failed=$((failed + 1))
 fi
 
+echo "check: all took $((SECONDS / 60)) min $((SECONDS % 60)) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 ((failed == 0))

@@ -25,6 +25,8 @@ cmake_args=(-G Ninja -S . -B build-san -DCMAKE_BUILD_TYPE=Release
             -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22
             -DTCC_SANITIZE=address,undefined -DTCC_FUZZ=ON)
 if command -v ccache >/dev/null; then
+  # Paths under the checkout hashed as relative ones: another clone (CI's) hits the same cache.
+  export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
   cmake_args+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 [[ -x .venv/bin/python ]] && cmake_args+=("-DPython3_EXECUTABLE=$PWD/.venv/bin/python")

@@ -52,7 +52,15 @@ PY
     echo "setup: python venv .venv: ready (utils/requirements.txt)"
   else
     echo "setup: python venv .venv: installing utils/requirements.txt"
-    .venv/bin/pip install -q -r utils/requirements.txt
+    # torch and its CUDA wheels take about 6 GiB installed and 3 GiB more as downloaded wheels
+    # while pip installs them: say so before pip fails half-way with "No space left on device".
+    free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
+    if ((free_kb < 9 * 1024 * 1024)); then
+      echo "setup.sh: $((free_kb / 1024 / 1024)) GiB free on $(df -P . | awk 'NR == 2 { print $6 }');" \
+           "the Python test packages need about 9 GiB while installing (6 GiB after)" >&2
+      exit 1
+    fi
+    .venv/bin/pip install -q --no-cache-dir -r utils/requirements.txt
     echo "setup: python venv .venv: ready"
   fi
 fi
