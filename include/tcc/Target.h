@@ -23,7 +23,8 @@ struct TargetOptions {
   /// LLVM's JIT, which cannot place a segment aligned beyond a page.
   bool hugePageWeights = true;
   /// When set, emitModule calls `onStage` as it starts each step
-  /// ("optimize LLVM IR", "codegen") and, in code generation,
+  /// ("translate to LLVM IR", "optimize LLVM IR" or "optimize LLVM IR in 4
+  /// parts", "codegen") and, in code generation,
   /// `onFunction` after each function with the number done and the number
   /// of functions (tcc compile -v, the progress line).
   std::function<void(llvm::StringRef stage)> onStage;
@@ -67,11 +68,12 @@ std::vector<std::string> featuresHostLacks(const llvm::TargetMachine &tm);
 /// target and reports it, otherwise 512 KB.
 int64_t l2CacheBytes(const TargetOptions &options);
 
-/// Translates an LLVM-dialect module to LLVM IR and optimizes it for `tm`.
-std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
-                                                   llvm::LLVMContext &context,
-                                                   llvm::TargetMachine &tm,
-                                                   unsigned optLevel);
+/// Translates an LLVM-dialect module to LLVM IR and optimizes it for `tm`;
+/// with the `options` `tm` was made from, a large module on threads.
+std::unique_ptr<llvm::Module>
+translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
+                     llvm::TargetMachine &tm, unsigned optLevel,
+                     const TargetOptions *options = nullptr);
 
 /// Writes `module` (LLVM dialect) as an object file, assembly or LLVM IR.
 llvm::LogicalResult emitModule(mlir::ModuleOp module,

@@ -1,6 +1,8 @@
 //===- EmitObject.cpp - LLVM dialect to object files through TargetMachine ===//
 #include "tcc/Target.h"
 
+#include "OptimizeInParts.h"
+
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -230,7 +232,8 @@ static void guardSVELength(llvm::Module &module, int64_t bits) {
 
 std::unique_ptr<llvm::Module>
 tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
-                          llvm::TargetMachine &tm, unsigned optLevel) {
+                          llvm::TargetMachine &tm, unsigned optLevel,
+                          const TargetOptions *options) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, context);
   if (!llvmModule) {
@@ -255,8 +258,20 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
     }
   if (vscale)
     guardSVELength(*llvmModule, vscale * 128);
-  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, &tm);
-  if (llvm::Error err = transformer(llvmModule.get())) {
+  // Large modules on threads (OptimizeInParts.cpp), each with a
+  // TargetMachine of its own: one caches subtargets unsynchronized.
+  bool inParts = options && shouldOptimizeInParts(*llvmModule);
+  if (options && options->onStage)
+    options->onStage(inParts ? "optimize LLVM IR in " +
+                                   std::to_string(kOptimizeParts) + " parts"
+                             : "optimize LLVM IR");
+  llvm::Error err =
+      inParts ? optimizeInParts(
+                    *llvmModule, [&] { return makeTargetMachine(*options); },
+                    optLevel)
+              : makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                          &tm)(llvmModule.get());
+  if (err) {
     module.emitError() << "LLVM optimization failed: "
                        << llvm::toString(std::move(err));
     return nullptr;
@@ -358,10 +373,10 @@ LogicalResult tcc::emitModule(ModuleOp module, const TargetOptions &options,
   if (!tm)
     return failure();
   if (options.onStage)
-    options.onStage("optimize LLVM IR");
+    options.onStage("translate to LLVM IR");
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateAndOptimize(module, context, *tm, options.optLevel);
+      translateAndOptimize(module, context, *tm, options.optLevel, &options);
   if (!llvmModule)
     return failure();
   if (kind == OutputKind::LLVMIR) {
