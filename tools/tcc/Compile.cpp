@@ -426,26 +426,6 @@ int runCompile(CompileOptions &o) {
   tcc::TargetOptions target = o.cpuTarget();
   target.onStage = progress.stageHook();
   target.onFunction = progress.functionHook();
-  // Generate the code in memory first so a failure leaves no file.
-  SmallString<0> code;
-  {
-    llvm::raw_svector_ostream os(code);
-    if (failed(tcc::emitModule(*compiled.module, target, kind, os)))
-      return kExitModelError;
-  }
-  auto writeCode = [&](llvm::raw_pwrite_stream &os) {
-    os << code;
-    return success();
-  };
-  if (kind != tcc::OutputKind::Object) {
-    if (output == "-") {
-      llvm::outs() << code;
-      return 0;
-    }
-    return failed(writeAtomically(output, writeCode)) || failed(keepWeights())
-               ? kExitModelError
-               : 0;
-  }
   std::string headerText;
   {
     llvm::raw_string_ostream os(headerText);
@@ -457,14 +437,50 @@ int runCompile(CompileOptions &o) {
     os << headerText;
     return success();
   };
-  progress.stage(shared ? "link" : "write");
-  if (failed(writeAtomically(header, writeHeader)))
-    return kExitModelError;
-  if (failed(shared
-                 ? writeSharedLibrary(output, code, compiled.name, headerText)
-                 : writeAtomically(output, writeCode))) {
-    llvm::sys::fs::remove(header);
-    return kExitModelError;
+  // An object goes to its file as it is generated (a temporary file, renamed
+  // into place when complete: a failure leaves no file), not through memory
+  // first: with hundreds of MB of weights, a buffer that grows by doubling
+  // and then a copy to the file took seconds. The header follows it.
+  if (kind == tcc::OutputKind::Object && !shared) {
+    auto emitObject = [&](llvm::raw_pwrite_stream &os) {
+      return tcc::emitModule(*compiled.module, target, kind, os);
+    };
+    if (failed(writeAtomically(output, emitObject)))
+      return kExitModelError;
+    progress.stage("write");
+    if (failed(writeAtomically(header, writeHeader))) {
+      llvm::sys::fs::remove(output);
+      return kExitModelError;
+    }
+  } else {
+    // The other outputs are generated in memory first so a failure leaves
+    // no file.
+    SmallString<0> code;
+    {
+      llvm::raw_svector_ostream os(code);
+      if (failed(tcc::emitModule(*compiled.module, target, kind, os)))
+        return kExitModelError;
+    }
+    auto writeCode = [&](llvm::raw_pwrite_stream &os) {
+      os << code;
+      return success();
+    };
+    if (kind != tcc::OutputKind::Object) {
+      if (output == "-") {
+        llvm::outs() << code;
+        return 0;
+      }
+      return failed(writeAtomically(output, writeCode)) || failed(keepWeights())
+                 ? kExitModelError
+                 : 0;
+    }
+    progress.stage("link");
+    if (failed(writeAtomically(header, writeHeader)))
+      return kExitModelError;
+    if (failed(writeSharedLibrary(output, code, compiled.name, headerText))) {
+      llvm::sys::fs::remove(header);
+      return kExitModelError;
+    }
   }
   if (failed(keepWeights()) || // an object without its weights is no use
       (!o.graph.empty() &&
