@@ -1611,14 +1611,18 @@ FailureOr<ElementsAttr> Importer::importTensor(const onnx::TensorProto &t,
                           << ")";
   auto type = RankedTensorType::get(shape, elem);
   int64_t n = *numElements;
+  // The tensor's bytes: raw_data where it has them, read in place (a copy
+  // of a model's hundreds of MB of weights cost as much as parsing them);
+  // otherwise gathered into `bytes`.
   std::vector<char> bytes;
+  ArrayRef<char> data;
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
     FailureOr<std::vector<char>> external = readExternalData(t, loc);
     if (failed(external))
       return failure();
     bytes = std::move(*external);
   } else if (t.has_raw_data()) {
-    bytes.assign(t.raw_data().begin(), t.raw_data().end());
+    data = ArrayRef<char>(t.raw_data().data(), t.raw_data().size());
   } else {
     switch (t.data_type()) {
     case onnx::TensorProto::FLOAT:
@@ -1639,23 +1643,23 @@ FailureOr<ElementsAttr> Importer::importTensor(const onnx::TensorProto &t,
       break;
     }
   }
-  if ((int64_t)bytes.size() != n * elemBytes)
+  if (!t.has_raw_data() || t.data_location() == onnx::TensorProto::EXTERNAL)
+    data = ArrayRef<char>(bytes.data(), bytes.size());
+  if ((int64_t)data.size() != n * elemBytes)
     return emitError(loc) << "tensor '" << t.name() << "' of shape "
                           << tcc::onnx::formatShape(shape) << " has "
-                          << bytes.size() << " bytes of data, expected "
+                          << data.size() << " bytes of data, expected "
                           << n * elemBytes;
   if (elem.isInteger(1)) {
-    SmallVector<bool> bools(bytes.begin(), bytes.end());
+    SmallVector<bool> bools(data.begin(), data.end());
     return cast<ElementsAttr>(DenseElementsAttr::get(type, bools));
   }
   if (n <= kMaxInlineElements)
-    return cast<ElementsAttr>(DenseElementsAttr::getFromRawBuffer(
-        type, ArrayRef<char>(bytes.data(), bytes.size())));
+    return cast<ElementsAttr>(DenseElementsAttr::getFromRawBuffer(type, data));
   std::string blobName = t.name().empty() ? "tensor" : t.name();
   return cast<ElementsAttr>(DenseResourceElementsAttr::get(
       type, blobName,
-      HeapAsmResourceBlob::allocateAndCopyWithAlign(
-          ArrayRef<char>(bytes.data(), bytes.size()), alignof(uint64_t))));
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(data, alignof(uint64_t))));
 }
 
 FailureOr<Attribute> Importer::importAttribute(const onnx::AttributeProto &a,
