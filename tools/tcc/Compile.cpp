@@ -437,19 +437,26 @@ int runCompile(CompileOptions &o) {
     os << headerText;
     return success();
   };
-  // An object goes to its file as it is generated (a temporary file, renamed
-  // into place when complete: a failure leaves no file), not through memory
-  // first: with hundreds of MB of weights, a buffer that grows by doubling
-  // and then a copy to the file took seconds. The header follows it.
+  // An object goes to a temporary file as it is generated, not through
+  // memory first (with hundreds of MB of weights, a buffer that grows by
+  // doubling and then a copy to the file took seconds); it and the header
+  // are renamed into place once both are complete: a failure leaves the
+  // previous files as they were.
   if (kind == tcc::OutputKind::Object && !shared) {
     auto emitObject = [&](llvm::raw_pwrite_stream &os) {
       return tcc::emitModule(*compiled.module, target, kind, os);
     };
-    if (failed(writeAtomically(output, emitObject)))
+    std::string objectTmp = writeTemporary(output, emitObject);
+    if (objectTmp.empty())
       return kExitModelError;
     progress.stage("write");
-    if (failed(writeAtomically(header, writeHeader))) {
-      llvm::sys::fs::remove(output);
+    std::string headerTmp = writeTemporary(header, writeHeader);
+    if (headerTmp.empty() || failed(renameInto(headerTmp, header))) {
+      llvm::sys::fs::remove(objectTmp);
+      return kExitModelError;
+    }
+    if (failed(renameInto(objectTmp, output))) {
+      llvm::sys::fs::remove(header);
       return kExitModelError;
     }
   } else {

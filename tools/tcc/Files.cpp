@@ -45,27 +45,32 @@ std::string createTemporary(const std::string &path, int *fd) {
   return tmp.str().str();
 }
 
-LogicalResult writeAtomically(
+std::string writeTemporary(
     const std::string &path,
     llvm::function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write) {
   int fd;
   std::string tmp = createTemporary(path, &fd);
   if (tmp.empty())
-    return failure();
-  {
-    // Removes the temporary file unless kept, on a signal too.
-    llvm::ToolOutputFile out(tmp, fd);
-    if (failed(write(out.os())))
-      return failure();
-    out.os().flush();
-    if (out.os().has_error()) {
-      error("cannot write '" + tmp + "': " + out.os().error().message());
-      out.os().clear_error();
-      return failure();
-    }
-    out.keep();
+    return "";
+  // Removes the temporary file unless kept, on a signal too.
+  llvm::ToolOutputFile out(tmp, fd);
+  if (failed(write(out.os())))
+    return "";
+  out.os().flush();
+  if (out.os().has_error()) {
+    error("cannot write '" + tmp + "': " + out.os().error().message());
+    out.os().clear_error();
+    return "";
   }
-  return renameInto(tmp, path);
+  out.keep();
+  return tmp;
+}
+
+LogicalResult writeAtomically(
+    const std::string &path,
+    llvm::function_ref<LogicalResult(llvm::raw_pwrite_stream &)> write) {
+  std::string tmp = writeTemporary(path, write);
+  return success(!tmp.empty() && succeeded(renameInto(tmp, path)));
 }
 
 LogicalResult runInto(ArrayRef<StringRef> args, const std::string &tmp,

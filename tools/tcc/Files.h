@@ -26,6 +26,12 @@ mlir::LogicalResult renameInto(const llvm::Twine &tmp, const llvm::Twine &path);
 /// saying why not.
 std::string createTemporary(const std::string &path, int *fd = nullptr);
 
+/// Writes a temporary file beside `path` with `write` and returns its name
+/// (to rename into place with renameInto), or "" (no file left) on failure.
+std::string writeTemporary(
+    const std::string &path,
+    llvm::function_ref<mlir::LogicalResult(llvm::raw_pwrite_stream &)> write);
+
 /// Writes `path` with `write` through a temporary file.
 mlir::LogicalResult writeAtomically(
     const std::string &path,
