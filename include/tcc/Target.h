@@ -68,12 +68,12 @@ std::vector<std::string> featuresHostLacks(const llvm::TargetMachine &tm);
 /// target and reports it, otherwise 512 KB.
 int64_t l2CacheBytes(const TargetOptions &options);
 
-/// Translates an LLVM-dialect module to LLVM IR and optimizes it for `tm`;
-/// with the `options` `tm` was made from, a large module on threads.
+/// Translates an LLVM-dialect module to LLVM IR and optimizes it for `tm`,
+/// made from `options` (a large module on threads, each with a
+/// TargetMachine of its own).
 std::unique_ptr<llvm::Module>
 translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
-                     llvm::TargetMachine &tm, unsigned optLevel,
-                     const TargetOptions *options = nullptr);
+                     llvm::TargetMachine &tm, const TargetOptions &options);
 
 /// Writes `module` (LLVM dialect) as an object file, assembly or LLVM IR.
 llvm::LogicalResult emitModule(mlir::ModuleOp module,

@@ -1621,6 +1621,7 @@ FailureOr<ElementsAttr> Importer::importTensor(const onnx::TensorProto &t,
     if (failed(external))
       return failure();
     bytes = std::move(*external);
+    data = bytes;
   } else if (t.has_raw_data()) {
     data = ArrayRef<char>(t.raw_data().data(), t.raw_data().size());
   } else {
@@ -1642,9 +1643,8 @@ FailureOr<ElementsAttr> Importer::importTensor(const onnx::TensorProto &t,
       bytes = packField(t.int32_data(), elemBytes);
       break;
     }
+    data = bytes;
   }
-  if (!t.has_raw_data() || t.data_location() == onnx::TensorProto::EXTERNAL)
-    data = ArrayRef<char>(bytes.data(), bytes.size());
   if ((int64_t)data.size() != n * elemBytes)
     return emitError(loc) << "tensor '" << t.name() << "' of shape "
                           << tcc::onnx::formatShape(shape) << " has "

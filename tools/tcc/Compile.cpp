@@ -439,9 +439,8 @@ int runCompile(CompileOptions &o) {
   };
   // An object goes to a temporary file as it is generated, not through
   // memory first (with hundreds of MB of weights, a buffer that grows by
-  // doubling and then a copy to the file took seconds); it and the header
-  // are renamed into place once both are complete: a failure leaves the
-  // previous files as they were.
+  // doubling and then a copy to the file took seconds); the header goes
+  // into place only once the object is complete, the object right after.
   if (kind == tcc::OutputKind::Object && !shared) {
     auto emitObject = [&](llvm::raw_pwrite_stream &os) {
       return tcc::emitModule(*compiled.module, target, kind, os);

@@ -232,8 +232,8 @@ static void guardSVELength(llvm::Module &module, int64_t bits) {
 
 std::unique_ptr<llvm::Module>
 tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
-                          llvm::TargetMachine &tm, unsigned optLevel,
-                          const TargetOptions *options) {
+                          llvm::TargetMachine &tm,
+                          const TargetOptions &options) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, context);
   if (!llvmModule) {
@@ -260,16 +260,16 @@ tcc::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
     guardSVELength(*llvmModule, vscale * 128);
   // Large modules on threads (OptimizeInParts.cpp), each with a
   // TargetMachine of its own: one caches subtargets unsynchronized.
-  bool inParts = options && shouldOptimizeInParts(*llvmModule);
-  if (options && options->onStage)
-    options->onStage(inParts ? "optimize LLVM IR in " +
-                                   std::to_string(kOptimizeParts) + " parts"
-                             : "optimize LLVM IR");
+  bool inParts = shouldOptimizeInParts(*llvmModule);
+  if (options.onStage)
+    options.onStage(inParts ? "optimize LLVM IR in " +
+                                  std::to_string(kOptimizeParts) + " parts"
+                            : "optimize LLVM IR");
   llvm::Error err =
       inParts ? optimizeInParts(
-                    *llvmModule, [&] { return makeTargetMachine(*options); },
-                    optLevel)
-              : makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                    *llvmModule, [&] { return makeTargetMachine(options); },
+                    options.optLevel)
+              : makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
                                           &tm)(llvmModule.get());
   if (err) {
     module.emitError() << "LLVM optimization failed: "
@@ -376,7 +376,7 @@ LogicalResult tcc::emitModule(ModuleOp module, const TargetOptions &options,
     options.onStage("translate to LLVM IR");
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateAndOptimize(module, context, *tm, options.optLevel, &options);
+      translateAndOptimize(module, context, *tm, options);
   if (!llvmModule)
     return failure();
   if (kind == OutputKind::LLVMIR) {

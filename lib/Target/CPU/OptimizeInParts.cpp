@@ -68,7 +68,7 @@ assignParts(llvm::Module &module, unsigned parts) {
   // The groups, weighed in instructions, in module order of their leaders.
   struct Group {
     llvm::Function *leader;
-    size_t weight = 0, order = 0;
+    size_t weight = 0;
   };
   llvm::DenseMap<llvm::Function *, size_t> index;
   std::vector<Group> list;
@@ -78,7 +78,7 @@ assignParts(llvm::Module &module, unsigned parts) {
     llvm::Function *leader = groups.getLeaderValue(&fn);
     auto [it, inserted] = index.try_emplace(leader, list.size());
     if (inserted)
-      list.push_back({leader, 0, list.size()});
+      list.push_back({leader, 0});
     list[it->second].weight += fn.getInstructionCount();
   }
   std::stable_sort(
@@ -97,6 +97,15 @@ assignParts(llvm::Module &module, unsigned parts) {
     if (!fn.isDeclaration())
       part[&fn] = leaderPart.lookup(groups.getLeaderValue(&fn));
   return part;
+}
+
+/// A part's module from its bitcode, in `context`.
+static llvm::Expected<std::unique_ptr<llvm::Module>>
+parsePart(llvm::ArrayRef<char> bitcode, llvm::LLVMContext &context) {
+  return llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()),
+                            "part"),
+      context);
 }
 
 bool tcc::shouldOptimizeInParts(const llvm::Module &module) {
@@ -124,13 +133,13 @@ llvm::Error tcc::optimizeInParts(
   // Every symbol a part defines or uses from another gets a name and, if
   // local, hidden external linkage for the link; the local ones that stay
   // within their part are local again there, the others after the link.
-  std::vector<std::pair<std::string, llvm::GlobalValue::LinkageTypes>> locals;
+  llvm::StringMap<llvm::GlobalValue::LinkageTypes> wasLocal;
   for (llvm::GlobalValue &value : module.global_values()) {
     if (!value.hasLocalLinkage())
       continue;
     if (!value.hasName())
       value.setName("tcc.local");
-    locals.emplace_back(value.getName().str(), value.getLinkage());
+    wasLocal[value.getName()] = value.getLinkage();
     value.setLinkage(llvm::GlobalValue::ExternalLinkage);
     value.setVisibility(llvm::GlobalValue::HiddenVisibility);
   }
@@ -144,9 +153,6 @@ llvm::Error tcc::optimizeInParts(
     if (within)
       partLocal.insert(fn);
   }
-  llvm::StringMap<llvm::GlobalValue::LinkageTypes> wasLocal;
-  for (auto &[name, linkage] : locals)
-    wasLocal[name] = linkage;
 
   std::vector<llvm::SmallVector<char, 0>> bitcode(kParts);
   for (unsigned p = 0; p < kParts; ++p) {
@@ -177,11 +183,7 @@ llvm::Error tcc::optimizeInParts(
         errors[p] = llvm::toString(std::move(err));
       };
       llvm::Expected<std::unique_ptr<llvm::Module>> partModule =
-          llvm::parseBitcodeFile(
-              llvm::MemoryBufferRef(
-                  llvm::StringRef(bitcode[p].data(), bitcode[p].size()),
-                  "part"),
-              context);
+          parsePart(bitcode[p], context);
       if (!partModule) {
         fail(partModule.takeError());
         continue;
@@ -227,21 +229,18 @@ llvm::Error tcc::optimizeInParts(
       fn.eraseFromParent();
   for (unsigned p = 0; p < kParts; ++p) {
     llvm::Expected<std::unique_ptr<llvm::Module>> partModule =
-        llvm::parseBitcodeFile(
-            llvm::MemoryBufferRef(
-                llvm::StringRef(bitcode[p].data(), bitcode[p].size()), "part"),
-            module.getContext());
+        parsePart(bitcode[p], module.getContext());
     if (!partModule)
       return partModule.takeError();
     if (llvm::Linker::linkModules(module, std::move(*partModule)))
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "cannot link the optimized parts");
   }
-  for (auto &[name, linkage] : locals)
-    if (llvm::GlobalValue *value = module.getNamedValue(name);
+  for (const auto &local : wasLocal)
+    if (llvm::GlobalValue *value = module.getNamedValue(local.getKey());
         value && !value->isDeclaration()) {
       value->setVisibility(llvm::GlobalValue::DefaultVisibility);
-      value->setLinkage(linkage);
+      value->setLinkage(local.getValue());
     }
   // What the parts' global DCE could not see unused: local globals no
   // optimized function uses any more (the weights that were packed).
