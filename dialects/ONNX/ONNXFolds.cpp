@@ -559,6 +559,9 @@ struct IntegerArithFolder : DialectFoldInterface {
     StringRef name = op->getName().stripDialect();
     if (name == "Transpose")
       return foldTranspose(op, operands, results);
+    if (name == "ReduceMax" || name == "ReduceMin" || name == "ReduceSum" ||
+        name == "ReduceProd")
+      return foldReduce(op, name, operands, results);
     Fn fn = llvm::StringSwitch<Fn>(name)
                 .Case("Add", [](ArrayRef<int64_t> v) { return v[0] + v[1]; })
                 .Case("Sub", [](ArrayRef<int64_t> v) { return v[0] - v[1]; })
@@ -663,6 +666,107 @@ private:
       out.push_back(in[offset]);
     });
     results.push_back(DenseElementsAttr::get(type, out));
+    return success();
+  }
+
+  /// ReduceMax/Min of a small constant, and ReduceSum/Prod of a small integer
+  /// one (the image sizes of a detector's transform, reduced in a shape
+  /// sub-graph). Float sums are left to the compiled code: their rounding
+  /// depends on the order.
+  static LogicalResult foldReduce(Operation *op, StringRef name,
+                                  ArrayRef<Attribute> operands,
+                                  SmallVectorImpl<OpFoldResult> &results) {
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(operands[0]);
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!dense || !type || !type.hasStaticShape() ||
+        dense.getNumElements() > kMaxFoldElements ||
+        type.getElementType() != dense.getElementType())
+      return failure();
+    bool isFloat = isa<FloatType>(type.getElementType());
+    bool extremum = name == "ReduceMax" || name == "ReduceMin";
+    if (isFloat && !extremum)
+      return failure();
+    ArrayRef<int64_t> shape = dense.getType().getShape();
+    int64_t rank = shape.size();
+    // The reduced dims: the constant axes, or all of them when none are
+    // given (noop_with_empty_axes then means Identity).
+    SmallVector<bool> reduced(rank, true);
+    bool noAxes = isa<NoneType>(op->getOperand(1).getType());
+    if (!noAxes) {
+      auto axes = getIntValues(operands[1]);
+      if (!axes)
+        return failure();
+      noAxes = axes->empty();
+      if (!noAxes) {
+        reduced.assign(rank, false);
+        for (int64_t axis : *axes) {
+          if (axis < -rank || axis >= rank)
+            return failure();
+          reduced[axis < 0 ? axis + rank : axis] = true;
+        }
+      }
+    }
+    auto noop = op->getAttrOfType<IntegerAttr>("noop_with_empty_axes");
+    if (noAxes && noop && noop.getInt())
+      return failure();
+    // Each input element goes to the output position of its kept dims.
+    SmallVector<int64_t> outShape;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d])
+        outShape.push_back(shape[d]);
+    if (mulDims(outShape) != type.getNumElements() ||
+        llvm::is_contained(shape, 0))
+      return failure();
+    SmallVector<int64_t> outStrides = rowMajorStrides(outShape);
+    auto positionOf = [&](ArrayRef<int64_t> index) {
+      int64_t offset = 0, k = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        if (!reduced[d])
+          offset += index[d] * outStrides[k++];
+      return offset;
+    };
+    bool max = name == "ReduceMax";
+    if (isFloat) {
+      SmallVector<APFloat> in = llvm::to_vector(dense.getValues<APFloat>());
+      SmallVector<std::optional<APFloat>> out(type.getNumElements());
+      int64_t flat = 0;
+      forEachIndex(shape, [&](ArrayRef<int64_t> index) {
+        std::optional<APFloat> &acc = out[positionOf(index)];
+        const APFloat &v = in[flat++];
+        if (!acc || v.isNaN())
+          acc = v;
+        else if (!acc->isNaN())
+          acc = max ? llvm::maximum(*acc, v) : llvm::minimum(*acc, v);
+      });
+      SmallVector<APFloat> folded;
+      for (auto &v : out)
+        folded.push_back(*v);
+      results.push_back(DenseElementsAttr::get(type, folded));
+      return success();
+    }
+    auto in = getIntValues(dense);
+    if (!in)
+      return failure();
+    SmallVector<std::optional<int64_t>> out(type.getNumElements());
+    int64_t flat = 0;
+    forEachIndex(shape, [&](ArrayRef<int64_t> index) {
+      std::optional<int64_t> &acc = out[positionOf(index)];
+      int64_t v = (*in)[flat++];
+      if (!acc)
+        acc = v;
+      else if (name == "ReduceMax")
+        acc = std::max(*acc, v);
+      else if (name == "ReduceMin")
+        acc = std::min(*acc, v);
+      else if (name == "ReduceSum")
+        acc = *acc + v;
+      else
+        acc = *acc * v;
+    });
+    SmallVector<int64_t> folded;
+    for (auto &v : out)
+      folded.push_back(*v);
+    results.push_back(makeIntElements(type, folded));
     return success();
   }
 

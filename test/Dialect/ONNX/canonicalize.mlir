@@ -346,3 +346,48 @@ func.func @gather_transpose_kept(%x: tensor<4x5x3xf32>, %y: tensor<4x3xf32>) -> 
   %5 = onnx.Gather %4, %i {axis = 0 : i64} : (tensor<3x4x5xf32>, tensor<i64>) -> tensor<4x5xf32>
   return %1, %3, %2, %5 : tensor<5x4xf32>, tensor<4xf32>, tensor<3x4xf32>, tensor<4x5xf32>
 }
+
+// -----
+
+// Reductions of small constants fold, as in a detector's transform (the
+// largest image size of a batch, reduced in its shape sub-graph): ReduceMax
+// and ReduceMin of floats (NaN wins), all four of integers, over given axes
+// or all of them.
+// CHECK-LABEL: func @reduce_constants
+// CHECK-DAG: onnx.Constant dense<3.200000e+02> : tensor<f32>
+// CHECK-DAG: onnx.Constant dense<0x7FC00000> : tensor<1xf32>
+// CHECK-DAG: onnx.Constant dense<[1, 4]> : tensor<2xi64>
+// CHECK-DAG: onnx.Constant dense<{{\[\[}}5, 7, 9]]> : tensor<1x3xi64>
+// CHECK-DAG: onnx.Constant dense<720> : tensor<i64>
+// CHECK-NOT: onnx.Reduce
+func.func @reduce_constants() -> (tensor<f32>, tensor<1xf32>, tensor<2xi64>, tensor<1x3xi64>, tensor<i64>) {
+  %none = onnx.NoValue
+  %sizes = onnx.Constant dense<[3.0, 320.0, 224.0]> : tensor<3xf32>
+  %nan = onnx.Constant dense<[[1.0, 0x7FC00000]]> : tensor<1x2xf32>
+  %ints = onnx.Constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi64>
+  %six = onnx.Constant dense<[1, 2, 3, 4, 5, 6]> : tensor<6xi64>
+  %axis1 = onnx.Constant dense<1> : tensor<1xi64>
+  %axis0 = onnx.Constant dense<0> : tensor<1xi64>
+  %0 = onnx.ReduceMax %sizes, %none {keepdims = 0 : i64} : (tensor<3xf32>, none) -> tensor<f32>
+  %1 = onnx.ReduceMin %nan, %axis1 {keepdims = 0 : i64} : (tensor<1x2xf32>, tensor<1xi64>) -> tensor<1xf32>
+  %2 = onnx.ReduceMin %ints, %axis1 {keepdims = 0 : i64} : (tensor<2x3xi64>, tensor<1xi64>) -> tensor<2xi64>
+  %3 = onnx.ReduceSum %ints, %axis0 : (tensor<2x3xi64>, tensor<1xi64>) -> tensor<1x3xi64>
+  %4 = onnx.ReduceProd %six, %none {keepdims = 0 : i64} : (tensor<6xi64>, none) -> tensor<i64>
+  return %0, %1, %2, %3, %4 : tensor<f32>, tensor<1xf32>, tensor<2xi64>, tensor<1x3xi64>, tensor<i64>
+}
+
+// -----
+
+// A float ReduceSum stays (its rounding depends on the order), and so does
+// a reduction with noop_with_empty_axes and no axes (an Identity).
+// CHECK-LABEL: func @reduce_constants_kept
+// CHECK: onnx.ReduceSum
+// CHECK: onnx.ReduceMax
+func.func @reduce_constants_kept() -> (tensor<f32>, tensor<3xi64>) {
+  %none = onnx.NoValue
+  %f = onnx.Constant dense<[0.1, 0.2, 0.3]> : tensor<3xf32>
+  %i = onnx.Constant dense<[1, 2, 3]> : tensor<3xi64>
+  %0 = onnx.ReduceSum %f, %none {keepdims = 0 : i64} : (tensor<3xf32>, none) -> tensor<f32>
+  %1 = onnx.ReduceMax %i, %none {noop_with_empty_axes = 1 : i64} : (tensor<3xi64>, none) -> tensor<3xi64>
+  return %0, %1 : tensor<f32>, tensor<3xi64>
+}
