@@ -6,6 +6,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,23 @@ importONNXModel(mlir::MLIRContext &context, llvm::StringRef path,
 mlir::OwningOpRef<mlir::ModuleOp>
 importONNXBytes(mlir::MLIRContext &context, llvm::StringRef bytes,
                 llvm::StringRef path, const ImportOptions &options,
+                std::map<std::string, NodeInfo> *nodes = nullptr);
+
+/// An ONNX model read and parsed once, for the several imports of one
+/// compile (the probes of a run-time or bounded dim, then the model).
+struct ParsedModel;
+
+/// Reads and parses the ONNX model at `path`; null after an error (to the
+/// context's diagnostics).
+std::shared_ptr<const ParsedModel> parseONNXModel(mlir::MLIRContext &context,
+                                                  llvm::StringRef path);
+
+/// Imports a parsed model as importONNXModel does, but its weights are not
+/// copied: the module's dense_resource blobs point into `model`, which must
+/// outlive every use of them (until the object is written).
+mlir::OwningOpRef<mlir::ModuleOp>
+importONNXModel(mlir::MLIRContext &context, const ParsedModel &model,
+                const ImportOptions &options,
                 std::map<std::string, NodeInfo> *nodes = nullptr);
 
 } // namespace tcc

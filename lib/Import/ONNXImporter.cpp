@@ -143,6 +143,11 @@ public:
 
   OwningOpRef<ModuleOp> import(StringRef path);
   OwningOpRef<ModuleOp> importBytes(StringRef bytes, StringRef path);
+  /// Imports a model parsed (and its unknown dims named) earlier, read from
+  /// `path`. With `borrowWeights`, raw_data becomes blobs that point into
+  /// `model` rather than copies of it.
+  OwningOpRef<ModuleOp> importModel(const onnx::ModelProto &model,
+                                    StringRef path, bool borrowWeights);
 
 private:
   using NodeList = google::protobuf::RepeatedPtrField<onnx::NodeProto>;
@@ -204,6 +209,8 @@ private:
   int64_t opset = 0;
   /// The model file, whose folder external data is read from.
   std::string modelPath;
+  /// Whether blobs may point into the ModelProto (tcc::ParsedModel).
+  bool borrowWeights = false;
   /// The model's local functions by "domain:name".
   llvm::StringMap<const onnx::FunctionProto *> functions;
   /// Local functions whose bodies countUnsupported has checked.
@@ -1657,9 +1664,17 @@ FailureOr<ElementsAttr> Importer::importTensor(const onnx::TensorProto &t,
   if (n <= kMaxInlineElements)
     return cast<ElementsAttr>(DenseElementsAttr::getFromRawBuffer(type, data));
   std::string blobName = t.name().empty() ? "tensor" : t.name();
+  // raw_data of a ParsedModel, which outlives the module, is not copied
+  // (it is heap memory, aligned for any element type).
+  bool borrow =
+      borrowWeights && bytes.empty() &&
+      llvm::isAddrAligned(llvm::Align(alignof(uint64_t)), data.data());
   return cast<ElementsAttr>(DenseResourceElementsAttr::get(
       type, blobName,
-      HeapAsmResourceBlob::allocateAndCopyWithAlign(data, alignof(uint64_t))));
+      borrow
+          ? UnmanagedAsmResourceBlob::allocateWithAlign(data, alignof(uint64_t))
+          : HeapAsmResourceBlob::allocateAndCopyWithAlign(data,
+                                                          alignof(uint64_t))));
 }
 
 FailureOr<Attribute> Importer::importAttribute(const onnx::AttributeProto &a,
@@ -2060,25 +2075,41 @@ OwningOpRef<ModuleOp> Importer::import(StringRef path) {
   return importBytes(buffer->getBuffer(), path);
 }
 
+/// Parses the protobuf `bytes` of the model read from `path` into `model`
+/// and names its unknown dims; errors go to `ctx`.
+static LogicalResult parseModel(MLIRContext &ctx, StringRef bytes,
+                                StringRef path, onnx::ModelProto &model) {
+  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
+  if (bytes.size() > (size_t)std::numeric_limits<int>::max())
+    return emitError(fileLoc)
+           << "'" << path << "' is " << bytes.size()
+           << " bytes; a protobuf holds at most 2 GiB (a model "
+           << "that large keeps its weights in external data)";
+  if (!model.ParseFromArray(bytes.data(), (int)bytes.size()) ||
+      !model.has_graph() || model.ir_version() <= 0)
+    return emitError(fileLoc)
+           << "'" << path << "' is not a valid ONNX model "
+           << "(it does not parse as an ONNX ModelProto with a "
+           << "graph; truncated or not ONNX)";
+  nameUnknownDims(model);
+  return success();
+}
+
 /// Imports the model whose protobuf is `bytes`, read from `path` (its
 /// folder holds the external data).
 OwningOpRef<ModuleOp> Importer::importBytes(StringRef bytes, StringRef path) {
-  modelPath = path.str();
-  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
-  if (bytes.size() > (size_t)std::numeric_limits<int>::max()) {
-    emitError(fileLoc) << "'" << path << "' is " << bytes.size()
-                       << " bytes; a protobuf holds at most 2 GiB (a model "
-                       << "that large keeps its weights in external data)";
-    return nullptr;
-  }
   onnx::ModelProto model;
-  if (!model.ParseFromArray(bytes.data(), (int)bytes.size()) ||
-      !model.has_graph() || model.ir_version() <= 0) {
-    emitError(fileLoc) << "'" << path << "' is not a valid ONNX model "
-                       << "(it does not parse as an ONNX ModelProto with a "
-                       << "graph; truncated or not ONNX)";
+  if (failed(parseModel(ctx, bytes, path, model)))
     return nullptr;
-  }
+  return importModel(model, path, /*borrowWeights=*/false);
+}
+
+OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model,
+                                            StringRef path,
+                                            bool borrowWeights) {
+  modelPath = path.str();
+  this->borrowWeights = borrowWeights;
+  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
   bool imported = false;
   for (const auto &imp : model.opset_import()) {
     if (!isDefaultDomain(imp.domain()))
@@ -2092,7 +2123,6 @@ OwningOpRef<ModuleOp> Importer::importBytes(StringRef bytes, StringRef path) {
     opset = imp.version();
     imported = true;
   }
-  nameUnknownDims(model);
   for (const onnx::FunctionProto &fn : model.functions())
     functions[fn.domain() + ":" + fn.name()] = &fn;
   if (!imported) {
@@ -2272,6 +2302,38 @@ OwningOpRef<ModuleOp> tcc::importONNXModel(MLIRContext &context, StringRef path,
                       LLVM::LLVMDialect>();
   Importer importer(context, options, nodes);
   return importer.import(path);
+}
+
+struct tcc::ParsedModel {
+  ::onnx::ModelProto proto;
+  std::string path;
+};
+
+std::shared_ptr<const tcc::ParsedModel>
+tcc::parseONNXModel(MLIRContext &context, StringRef path) {
+  std::string why;
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      tcc::readRegularFile(path.str(), why);
+  if (!buffer) {
+    emitError(FileLineColLoc::get(&context, path, 0, 0))
+        << "cannot read '" << path << "': " << why;
+    return nullptr;
+  }
+  auto model = std::make_shared<ParsedModel>();
+  model->path = path.str();
+  if (failed(parseModel(context, buffer->getBuffer(), path, model->proto)))
+    return nullptr;
+  return model;
+}
+
+OwningOpRef<ModuleOp>
+tcc::importONNXModel(MLIRContext &context, const ParsedModel &model,
+                     const ImportOptions &options,
+                     std::map<std::string, NodeInfo> *nodes) {
+  context.loadDialect<tcc::onnx::ONNXDialect, func::FuncDialect,
+                      LLVM::LLVMDialect>();
+  Importer importer(context, options, nodes);
+  return importer.importModel(model.proto, model.path, /*borrowWeights=*/true);
 }
 
 OwningOpRef<ModuleOp> tcc::importONNXBytes(MLIRContext &context,

@@ -260,8 +260,9 @@ static FailureOr<std::string> unpinnedDim(func::FuncOp main,
 /// linalg at two values of it and compared (tcc::analyzeRunTimeBatch), at
 /// a second pair when the first fails (its errors unseen).
 static FailureOr<tcc::BatchLayout>
-probeBatch(MLIRContext &ctx, StringRef model, tcc::ImportOptions import,
-           const std::string &dim, const tcc::PipelineOptions &pipeline,
+probeBatch(MLIRContext &ctx, const tcc::ParsedModel &model,
+           tcc::ImportOptions import, const std::string &dim,
+           const tcc::PipelineOptions &pipeline,
            std::map<std::string, tcc::NodeInfo> &nodes) {
   FailureOr<tcc::BatchLayout> layout = failure();
   for (const auto &probes : tcc::kBatchProbes) {
@@ -368,7 +369,8 @@ static LogicalResult compileAtBound(MLIRContext &ctx, const CompileOptions &o,
       for (auto [i, value] : llvm::enumerate(probes)) {
         import.dims[dim] = value;
         failedAt = value;
-        lowered.push_back(tcc::importONNXModel(ctx, o.model, import, &nodes));
+        lowered.push_back(
+            tcc::importONNXModel(ctx, *out.source, import, &nodes));
         if (!lowered.back()) {
           compiles = false;
           break;
@@ -478,7 +480,10 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
       return failure();
     }
   }
-  out.module = tcc::importONNXModel(ctx, o.model, import, &nodes);
+  out.source = tcc::parseONNXModel(ctx, o.model);
+  if (!out.source)
+    return failure();
+  out.module = tcc::importONNXModel(ctx, *out.source, import, &nodes);
   if (!out.module)
     return failure();
   auto main = out.module->lookupSymbol<func::FuncOp>("main");
@@ -535,7 +540,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     if (!batchDim->empty()) {
       stage("probe the batch");
       FailureOr<tcc::BatchLayout> layout =
-          probeBatch(ctx, o.model, import, *batchDim, pipeline, nodes);
+          probeBatch(ctx, *out.source, import, *batchDim, pipeline, nodes);
       if (failed(layout))
         return failure();
       batch = *layout;
@@ -550,7 +555,7 @@ LogicalResult compileToLLVMDialect(MLIRContext &ctx, const CompileOptions &o,
     }
     if (bounds.empty() && batch) {
       stage("import");
-      out.module = tcc::importONNXModel(ctx, o.model, import, &nodes);
+      out.module = tcc::importONNXModel(ctx, *out.source, import, &nodes);
       if (!out.module)
         return failure();
       main = out.module->lookupSymbol<func::FuncOp>("main");

@@ -144,6 +144,9 @@ int prepareTarget(CompileOptions &o);
 
 /// A model lowered by compileToLLVMDialect, and what the pipeline said.
 struct Compiled {
+  /// The model as parsed, read once for all imports; the module's weights
+  /// point into it (declared first: it outlives the module).
+  std::shared_ptr<const tcc::ParsedModel> source;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   tcc::ModelSignature signature;
   int64_t workspaceSize = 0;
