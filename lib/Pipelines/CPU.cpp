@@ -65,7 +65,7 @@ void tcc::buildCPULowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   // What LLVM has no intrinsic for (erf, tanh, asin, ...) calls libm.
   pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createArithToLLVMConversionPass());
+  pm.nest<func::FuncOp>().addPass(createArithToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcOptions;
   funcOptions.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
