@@ -139,6 +139,10 @@ public:
 
   /// Whether `value` is a constant global this packer can repack.
   bool isPackable(mlir::Value value);
+  /// Packs the panels that pack() will need for `work`, on the context's
+  /// threads (optional: pack() packs what was not prepared).
+  void
+  prepare(llvm::ArrayRef<std::pair<mlir::linalg::LinalgOp, TilePlan>> work);
   /// Fills `plan.packed` with a view of the panels of each input the plan
   /// reads packed.
   void pack(mlir::linalg::LinalgOp op, TilePlan &plan);

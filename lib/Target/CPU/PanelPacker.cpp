@@ -23,6 +23,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Threading.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
@@ -30,6 +31,7 @@
 
 #include <cstring>
 #include <map>
+#include <set>
 #include <type_traits>
 
 using namespace mlir;
@@ -147,39 +149,37 @@ struct PanelPacker::Impl {
            constantData<int8_t>(init, n).has_value();
   }
 
+  /// Packs the panels of every plan of `work` ahead of pack(), on the
+  /// context's threads: each is a pass over a weight tensor (85 M elements
+  /// in BERT-base), independent of the others.
+  void prepare(ArrayRef<std::pair<linalg::LinalgOp, TilePlan>> work) {
+    std::vector<PanelJob> jobs;
+    std::set<std::string> keys;
+    for (const auto &[op, plan] : work)
+      for (PanelJob &job : jobsFor(op, plan))
+        if (!cache.count(job.key) && keys.insert(job.key).second)
+          jobs.push_back(std::move(job));
+    std::vector<AsmResourceBlob> blobs(jobs.size());
+    mlir::parallelFor(module.getContext(), 0, jobs.size(),
+                      [&](size_t i) { blobs[i] = fillPanels(jobs[i]); });
+    for (auto [job, blob] : llvm::zip(jobs, blobs))
+      prepared.try_emplace(job.key, std::move(blob));
+  }
+
   /// Fills `plan.packed` with a view of the panels of each input the plan
   /// reads packed.
   void pack(linalg::LinalgOp op, TilePlan &plan) {
-    int64_t width = plan.vectors * plan.lanes;
-    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    SmallVector<PanelJob> jobs = jobsFor(op, plan);
+    auto next = jobs.begin();
     for (auto [k, in] : llvm::enumerate(op.getDpsInputOperands())) {
       plan.packed.push_back(nullptr);
       plan.packOrder.emplace_back();
       if (plan.packPos[k] < 0)
         continue;
-      auto type = cast<MemRefType>(in->get().getType());
-      int pos = plan.packPos[k];
-      ArrayRef<AffineExpr> exprs = op.getMatchingIndexingMap(in).getResults();
-      SmallVector<int64_t> &order = plan.packOrder.back();
-      for (bool parallel : {true, false})
-        for (auto [i, e] : llvm::enumerate(exprs)) {
-          auto dim = dyn_cast<AffineDimExpr>(e);
-          if ((int)i != pos &&
-              parallel == (dim && iterators[dim.getPosition()] ==
-                                      utils::IteratorType::parallel))
-            order.push_back(i);
-        }
-      ConstantView view = constantGlobal(in->get(), symbols);
-      int pairPos = plan.pairDim >= 0 ? plan.pairPos : -1;
-      int64_t group = pairPos >= 0 ? plan.group : 1;
-      memref::GlobalOp panels =
-          packedGlobal(view, type, pos, order, width, pairPos, group);
-      SmallVector<int64_t> shape{
-          (int64_t)llvm::divideCeil(type.getShape()[pos], width)};
-      for (int64_t d : order)
-        shape.push_back(d == pairPos ? type.getDimSize(d) / group
-                                     : type.getDimSize(d));
-      shape.push_back(group * width);
+      PanelJob &job = *next++;
+      plan.packOrder.back() = job.order;
+      memref::GlobalOp panels = packedGlobal(job);
+      ArrayRef<int64_t> shape = job.panelShape;
       OpBuilder b(op);
       auto flat = memref::GetGlobalOp::create(b, op.getLoc(), panels.getType(),
                                               panels.getSymName());
@@ -187,7 +187,7 @@ struct PanelPacker::Impl {
           b, op.getLoc(),
           MemRefType::get(shape, panels.getType().getElementType()), flat,
           tcc::wholeShapeGroup(shape.size()));
-      replaced.insert(view.global);
+      replaced.insert(job.view.global);
     }
   }
 
@@ -206,92 +206,162 @@ struct PanelPacker::Impl {
   }
 
 private:
-  /// The panels of `view` read as `type`, split along dim `pos` into
-  /// panels of `width`, its other dims in `order`: panels[t][i...][w] =
-  /// data[the index with dim pos = t * width + w and dim order[j] = i[j]],
-  /// zero past the end of dim `pos`. With `pairPos` (>= 0, one of `order`)
-  /// the elements are in groups of `group` along that dim: panels[t][i...]
-  /// [group * w + e] at its index group * i[j] + e; f32 weights in pairs
-  /// become bf16 (rounded to nearest even), 8-bit ones stay 8-bit.
-  memref::GlobalOp packedGlobal(ConstantView view, MemRefType type, int pos,
-                                ArrayRef<int64_t> order, int64_t width,
-                                int pairPos, int64_t group) {
-    memref::GlobalOp global = view.global;
+  /// One input packed into panels: `view` read as `type`, split along dim
+  /// `pos` into panels of `width`, its other dims in `order`:
+  /// panels[t][i...][w] = data[the index with dim pos = t * width + w and
+  /// dim order[j] = i[j]], zero past the end of dim `pos`. With `pairPos`
+  /// (>= 0, one of `order`) the elements are in groups of `group` along
+  /// that dim: panels[t][i...][group * w + e] at its index group * i[j] + e;
+  /// f32 weights in pairs become bf16 (rounded to nearest even), 8-bit ones
+  /// stay 8-bit.
+  struct PanelJob {
+    ConstantView view;
+    MemRefType type;
+    int pos = 0;
+    SmallVector<int64_t> order;
+    int64_t width = 0;
+    int pairPos = -1;
+    int64_t group = 1;
+    /// [ceil(N / width), the other dims in order..., group * width].
+    SmallVector<int64_t> panelShape;
+    /// Identifies the panels: one global per key.
     std::string key;
-    llvm::raw_string_ostream os(key);
-    os << global.getSymName() << "_" << view.offset << "_" << pos << "_"
-       << width << "_" << type << "_" << pairPos << "_" << group;
-    for (int64_t d : order)
-      os << "_" << d;
-    memref::GlobalOp &result = cache[key];
-    if (result)
-      return result;
-    ArrayRef<int64_t> shape = type.getShape();
+  };
+
+  /// The panels each input of `op` that `plan` reads packed needs, in
+  /// operand order.
+  SmallVector<PanelJob> jobsFor(linalg::LinalgOp op, const TilePlan &plan) {
+    SmallVector<PanelJob> jobs;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (auto [k, in] : llvm::enumerate(op.getDpsInputOperands())) {
+      if (plan.packPos[k] < 0)
+        continue;
+      PanelJob &job = jobs.emplace_back();
+      job.type = cast<MemRefType>(in->get().getType());
+      job.pos = plan.packPos[k];
+      job.width = plan.vectors * plan.lanes;
+      ArrayRef<AffineExpr> exprs = op.getMatchingIndexingMap(in).getResults();
+      for (bool parallel : {true, false})
+        for (auto [i, e] : llvm::enumerate(exprs)) {
+          auto dim = dyn_cast<AffineDimExpr>(e);
+          if ((int)i != job.pos &&
+              parallel == (dim && iterators[dim.getPosition()] ==
+                                      utils::IteratorType::parallel))
+            job.order.push_back(i);
+        }
+      job.view = constantGlobal(in->get(), symbols);
+      job.pairPos = plan.pairDim >= 0 ? plan.pairPos : -1;
+      job.group = job.pairPos >= 0 ? plan.group : 1;
+      job.panelShape = {
+          (int64_t)llvm::divideCeil(job.type.getShape()[job.pos], job.width)};
+      for (int64_t d : job.order)
+        job.panelShape.push_back(d == job.pairPos
+                                     ? job.type.getDimSize(d) / job.group
+                                     : job.type.getDimSize(d));
+      job.panelShape.push_back(job.group * job.width);
+      llvm::raw_string_ostream os(job.key);
+      os << job.view.global.getSymName() << "_" << job.view.offset << "_"
+         << job.pos << "_" << job.width << "_" << job.type << "_" << job.pairPos
+         << "_" << job.group;
+      for (int64_t d : job.order)
+        os << "_" << d;
+    }
+    return jobs;
+  }
+
+  /// The panels' elements: int8 for 8-bit weights, bf16 for f32 ones in
+  /// pairs, f32 otherwise.
+  static bool isInt8(const PanelJob &job) {
+    memref::GlobalOp global = job.view.global;
+    return constantData<int8_t>(*global.getInitialValue(),
+                                global.getType().getNumElements())
+        .has_value();
+  }
+
+  /// The panels of `job` as a new blob. Reads the global's value and
+  /// nothing else: prepare() runs it on threads.
+  static AsmResourceBlob fillPanels(const PanelJob &job) {
+    ArrayRef<int64_t> shape = job.type.getShape();
     SmallVector<int64_t> strides = computeStrides(shape);
-    int64_t n = shape[pos], count = llvm::divideCeil(n, width);
-    // The source element of each panel element, -1 for padding.
-    std::vector<int64_t> source(count * type.getNumElements() / n * width, -1);
+    int64_t width = job.width, group = job.group;
+    int64_t n = shape[job.pos], count = llvm::divideCeil(n, width);
+    int64_t size = count * job.type.getNumElements() / n * width;
     // One step of the walk over the other dims: a group of the paired
     // dim's indices at a time.
     SmallVector<int64_t> extents, steps;
-    for (int64_t d : order) {
-      bool paired = d == pairPos;
+    for (int64_t d : job.order) {
+      bool paired = d == job.pairPos;
       extents.push_back(paired ? shape[d] / group : shape[d]);
       steps.push_back(paired ? group * strides[d] : strides[d]);
     }
-    int64_t next = pairPos >= 0 ? strides[pairPos] : 0;
-    int64_t *dst = source.data();
-    SmallVector<int64_t> at(order.size(), 0);
-    for (int64_t t = 0; t < count; ++t)
-      for (bool more = true; more;) {
-        int64_t base = view.offset;
-        for (auto [step, i] : llvm::zip(steps, at))
-          base += i * step;
-        for (int64_t w = 0; w < width && t * width + w < n; ++w)
-          for (int64_t e = 0; e < group; ++e)
-            dst[w * group + e] =
-                base + e * next + (t * width + w) * strides[pos];
-        dst += width * group;
-        // The next index of the other dims, the last fastest.
-        more = false;
-        for (int64_t j = at.size() - 1; j >= 0 && !more; --j)
-          if (++at[j] < extents[j])
-            more = true;
-          else
-            at[j] = 0;
-      }
-    OpBuilder b(global);
+    int64_t next = job.pairPos >= 0 ? strides[job.pairPos] : 0;
+    // Writes each panel element, converted by `get` from its source
+    // element, straight into the blob (no index table, no second copy).
+    auto fill = [&](auto zero, auto get) {
+      using T = decltype(zero);
+      AsmResourceBlob blob =
+          HeapAsmResourceBlob::allocate(size * sizeof(T), alignof(uint64_t));
+      T *dst = reinterpret_cast<T *>(blob.getMutableData().data());
+      SmallVector<int64_t> at(job.order.size(), 0);
+      for (int64_t t = 0; t < count; ++t)
+        for (bool more = true; more;) {
+          int64_t base = job.view.offset;
+          for (auto [step, i] : llvm::zip(steps, at))
+            base += i * step;
+          for (int64_t w = 0; w < width; ++w)
+            for (int64_t e = 0; e < group; ++e)
+              dst[w * group + e] = t * width + w < n
+                                       ? get(base + e * next +
+                                             (t * width + w) * strides[job.pos])
+                                       : zero;
+          dst += width * group;
+          // The next index of the other dims, the last fastest.
+          more = false;
+          for (int64_t j = at.size() - 1; j >= 0 && !more; --j)
+            if (++at[j] < extents[j])
+              more = true;
+            else
+              at[j] = 0;
+        }
+      return blob;
+    };
+    memref::GlobalOp global = job.view.global;
     Attribute init = *global.getInitialValue();
     int64_t numElements = global.getType().getNumElements();
-    Type elementType;
+    if (std::optional<Int8Data> bytes = constantData<int8_t>(init, numElements))
+      return fill(int8_t(0), [&](int64_t i) { return (*bytes)[i]; });
+    FloatData data = *constantData<float>(init, numElements);
+    if (job.pairPos >= 0)
+      return fill(uint16_t(0), [&](int64_t i) { return roundToBF16(data[i]); });
+    return fill(0.0f, [&](int64_t i) { return data[i]; });
+  }
+
+  /// The global holding the panels of `job`, made once per key (from the
+  /// blob prepare() filled, when it did).
+  memref::GlobalOp packedGlobal(const PanelJob &job) {
+    memref::GlobalOp &result = cache[job.key];
+    if (result)
+      return result;
     AsmResourceBlob values;
+    if (auto it = prepared.find(job.key); it != prepared.end()) {
+      values = std::move(it->second);
+      prepared.erase(it);
+    } else {
+      values = fillPanels(job);
+    }
+    memref::GlobalOp global = job.view.global;
+    OpBuilder b(global);
+    Type elementType = b.getF32Type();
     std::string name = (global.getSymName() + "_panels").str();
-    if (std::optional<Int8Data> bytes =
-            constantData<int8_t>(init, numElements)) {
+    if (isInt8(job)) {
       elementType = b.getI8Type();
-      std::vector<int8_t> out(source.size());
-      for (auto [o, i] : llvm::zip(out, source))
-        o = i < 0 ? 0 : (*bytes)[i];
-      values =
-          HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<int8_t>(out));
-    } else if (FloatData data = *constantData<float>(init, numElements);
-               pairPos >= 0) {
+    } else if (job.pairPos >= 0) {
       elementType = b.getBF16Type();
       name += "_bf16";
-      std::vector<uint16_t> out(source.size());
-      for (auto [o, i] : llvm::zip(out, source))
-        o = i < 0 ? 0 : roundToBF16(data[i]);
-      values = HeapAsmResourceBlob::allocateAndCopyInferAlign(
-          ArrayRef<uint16_t>(out));
-    } else {
-      elementType = b.getF32Type();
-      std::vector<float> out(source.size());
-      for (auto [o, i] : llvm::zip(out, source))
-        o = i < 0 ? 0.0f : data[i];
-      values =
-          HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(out));
     }
-    auto flatType = MemRefType::get({(int64_t)source.size()}, elementType);
+    int64_t size =
+        values.getData().size() / (elementType.getIntOrFloatBitWidth() / 8);
+    auto flatType = MemRefType::get({size}, elementType);
     auto value = DenseResourceElementsAttr::get(
         RankedTensorType::get(flatType.getShape(), elementType), name,
         std::move(values));
@@ -305,6 +375,8 @@ private:
   ModuleOp module;
   SymbolTable symbols;
   std::map<std::string, memref::GlobalOp> cache;
+  /// Panels prepare() filled that no global holds yet, by key.
+  std::map<std::string, AsmResourceBlob> prepared;
   llvm::SetVector<memref::GlobalOp> replaced;
 };
 
@@ -312,6 +384,10 @@ PanelPacker::PanelPacker(ModuleOp module)
     : impl(std::make_unique<Impl>(module)) {}
 PanelPacker::~PanelPacker() = default;
 bool PanelPacker::isPackable(Value value) { return impl->isPackable(value); }
+void PanelPacker::prepare(
+    ArrayRef<std::pair<linalg::LinalgOp, TilePlan>> work) {
+  impl->prepare(work);
+}
 void PanelPacker::pack(linalg::LinalgOp op, TilePlan &plan) {
   impl->pack(op, plan);
 }

@@ -319,6 +319,7 @@ struct VectorizeContractions
         work.push_back({op, std::move(*plan)});
       }
     });
+    packer.prepare(work);
     IRRewriter rewriter(&getContext());
     BF16Scratch scratch(getOperation());
     for (auto &[op, plan] : work) {
