@@ -300,7 +300,7 @@ private:
     auto fill = [&](auto zero, auto get) {
       using T = decltype(zero);
       AsmResourceBlob blob =
-          HeapAsmResourceBlob::allocate(size * sizeof(T), alignof(uint64_t));
+          HeapAsmResourceBlob::allocate(size * sizeof(T), alignof(T));
       T *dst = reinterpret_cast<T *>(blob.getMutableData().data());
       SmallVector<int64_t> at(job.order.size(), 0);
       for (int64_t t = 0; t < count; ++t)
