@@ -110,6 +110,12 @@ llvm::LogicalResult runPipeline(mlir::ModuleOp module,
                                 const PipelineOptions &options,
                                 Stage stopAfter = Stage::LLVM);
 
+/// Loads into `context` the dialects that runPipeline's passes up to the
+/// linalg stage depend on, so that threads may then run it on several
+/// modules at once (loading a dialect is not thread-safe).
+void loadLinalgStageDialects(mlir::MLIRContext &context,
+                             const PipelineOptions &options);
+
 } // namespace tcc
 
 #endif // TCC_PIPELINES_H

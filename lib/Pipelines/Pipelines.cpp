@@ -153,6 +153,17 @@ struct KernelsHook : PassInstrumentation {
 };
 } // namespace
 
+void tcc::loadLinalgStageDialects(MLIRContext &context,
+                                  const PipelineOptions &options) {
+  PassManager pm(&context);
+  buildONNXToLinalgPipeline(pm, options);
+  DialectRegistry registry;
+  pm.getDependentDialects(registry);
+  context.appendDialectRegistry(registry);
+  for (StringRef name : registry.getDialectNames())
+    context.getOrLoadDialect(name);
+}
+
 LogicalResult tcc::runPipeline(ModuleOp module, const PipelineOptions &options,
                                Stage stopAfter) {
   // Each stage runs in a pass manager of its own, named to

@@ -29,6 +29,7 @@
 #include <CLI/CLI.hpp>
 
 #include <set>
+#include <thread>
 
 using namespace mlir;
 
@@ -258,31 +259,58 @@ static FailureOr<std::string> unpinnedDim(func::FuncOp main,
 
 /// Whether symbolic dim `dim` may vary at run time: the model is lowered to
 /// linalg at two values of it and compared (tcc::analyzeRunTimeBatch), at
-/// a second pair when the first fails (its errors unseen).
+/// a second pair when the first fails (its errors unseen). The first pair,
+/// whose diagnostics are dropped, is lowered on two threads.
 static FailureOr<tcc::BatchLayout>
 probeBatch(MLIRContext &ctx, const tcc::ParsedModel &model,
-           tcc::ImportOptions import, const std::string &dim,
+           const tcc::ImportOptions &import, const std::string &dim,
            const tcc::PipelineOptions &pipeline,
            std::map<std::string, tcc::NodeInfo> &nodes) {
+  // Each probe imports with its own dims and node table (merged after).
+  auto lower = [&](int64_t value,
+                   std::map<std::string, tcc::NodeInfo> &probeNodes) {
+    tcc::ImportOptions options = import;
+    options.dims[dim] = value;
+    OwningOpRef<ModuleOp> module =
+        tcc::importONNXModel(ctx, model, options, &probeNodes);
+    if (module &&
+        failed(tcc::runPipeline(*module, pipeline, tcc::Stage::Linalg)))
+      module = nullptr;
+    return module;
+  };
+  // Threads share the context: its dialects must be loaded first; the IR
+  // printer and the pass timer print as they go, so they keep one thread.
+  bool threads = ctx.isMultithreadingEnabled() && !pipeline.printIRAfterAll &&
+                 !pipeline.timePasses;
+  if (threads)
+    tcc::loadLinalgStageDialects(ctx, pipeline);
   FailureOr<tcc::BatchLayout> layout = failure();
   for (const auto &probes : tcc::kBatchProbes) {
+    bool last = &probes == &tcc::kBatchProbes[std::size(tcc::kBatchProbes) - 1];
     std::optional<ScopedDiagnosticHandler> quiet;
-    if (&probes != &tcc::kBatchProbes[std::size(tcc::kBatchProbes) - 1])
+    if (!last)
       quiet.emplace(&ctx, [](Diagnostic &) { return success(); });
     OwningOpRef<ModuleOp> lowered[2];
-    bool compiles = true;
-    for (int i = 0; i < 2 && compiles; ++i) {
-      import.dims[dim] = probes[i];
-      lowered[i] = tcc::importONNXModel(ctx, model, import, &nodes);
-      compiles = lowered[i] && succeeded(tcc::runPipeline(*lowered[i], pipeline,
-                                                          tcc::Stage::Linalg));
-      if (!compiles)
+    std::map<std::string, tcc::NodeInfo> probeNodes[2];
+    if (threads && !last) {
+      std::thread second([&] { lowered[1] = lower(probes[1], probeNodes[1]); });
+      lowered[0] = lower(probes[0], probeNodes[0]);
+      second.join();
+    } else {
+      for (int i = 0; i < 2 && (i == 0 || lowered[0]); ++i)
+        lowered[i] = lower(probes[i], probeNodes[i]);
+    }
+    for (auto &table : probeNodes)
+      nodes.insert(table.begin(), table.end());
+    for (int i = 0; i < 2; ++i)
+      if (!lowered[i]) {
         emitError(UnknownLoc::get(&ctx))
             << "symbolic dim '" << dim << "' cannot vary at run time: the "
             << "model does not compile with " << dim << "=" << probes[i]
             << " (above); pin it with --dim " << dim << "=N";
-    }
-    if (compiles)
+        break;
+      }
+    if (lowered[0] && lowered[1])
       layout = tcc::analyzeRunTimeBatch(*lowered[0], *lowered[1], probes[0],
                                         probes[1], dim);
     if (succeeded(layout))
