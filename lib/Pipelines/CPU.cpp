@@ -62,9 +62,10 @@ void tcc::buildCPULowerToLLVMPipeline(OpPassManager &pm,
   vectorOptions.x86Vector = options.bf16; // x86vector.avx512.dot
   fpm.addPass(createConvertVectorToLLVMPass(vectorOptions));
   fpm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  // What LLVM has no intrinsic for (erf, tanh, asin, ...) calls libm.
-  pm.addPass(createConvertMathToLibmPass());
+  fpm.addPass(tcc::createConvertMemRefInFunctions());
+  // Then what needs declarations in the module: malloc, free, memrefCopy,
+  // and libm for what LLVM has no intrinsic for (erf, tanh, asin, ...).
+  pm.addPass(tcc::createConvertModuleLeftovers());
   pm.nest<func::FuncOp>().addPass(createArithToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcOptions;
   funcOptions.useBarePtrCallConv = true;

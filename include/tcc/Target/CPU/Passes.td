@@ -310,4 +310,32 @@ def TileTransposes : Pass<"tcc-tile-transposes", "::mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def ConvertMemRefInFunctions
+    : Pass<"tcc-convert-memref-in-functions", "::mlir::func::FuncOp"> {
+  let summary = "Converts a function's memref ops to the LLVM dialect";
+  let description = [{
+    finalize-memref-to-llvm's patterns, run on each function (on the
+    context's threads) rather than once on the module: loads, stores,
+    views and get_global of the unrolled tiles are most of the IR. The ops
+    whose lowering declares a function in the module (alloc, dealloc,
+    realloc, copy: malloc, free, memrefCopy) are left, and so are math ops
+    LLVM has no intrinsic for; a function holding any of them gets the
+    attribute `tcc.llvm_leftovers` for tcc-convert-module-leftovers.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def ConvertModuleLeftovers
+    : Pass<"tcc-convert-module-leftovers", "::mlir::ModuleOp"> {
+  let summary = "Converts what tcc-convert-memref-in-functions left";
+  let description = [{
+    Runs finalize-memref-to-llvm's and convert-math-to-libm's patterns on
+    the module's memref.global ops and on the functions marked
+    `tcc.llvm_leftovers` only (their declarations go into the module),
+    then drops the mark.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // TCC_TARGET_CPU_PASSES_TD
