@@ -1,16 +1,20 @@
 /* bench_main.c - times one tcc-compiled model (used by utils/bench.py; never part of CI). */
 /*
  * Build:
- *   cc -O2 -I include -I DIR_OF_HEADER -DTCC_MODEL_HEADER='"net.h"' -DTCC_MODEL_PREFIX=net \
- *      utils/bench_main.c net.o build/lib/libtccrt.a -lm -lpthread -o bench_net
- * Usage: bench_net DIR|- WARMUP ITERATIONS [THREADS]
+ *   cc -O2 -I include -I DIR_OF_HEADER -DTCC_MODEL_HEADER='"net.h"'
+ * -DTCC_MODEL_PREFIX=net \ utils/bench_main.c net.o build/lib/libtccrt.a -lm
+ * -lpthread -o bench_net Usage: bench_net DIR|- WARMUP ITERATIONS [THREADS]
  *   THREADS: the context's thread count (default 1; 0: one per CPU).
- *   DIR: reads DIR/input_<i>.bin (raw bytes, as test/e2e/harness.c) and, at exit, writes
- *   DIR/output_<i>.bin; "-" fills the inputs with deterministic data instead.
- *   Runs NAME_run_packed_ctx WARMUP times untimed, then ITERATIONS times, printing each run's latency
- *   in ms (CLOCK_MONOTONIC), one per line.
- *   ITERATIONS = 0: serve mode (bench.py interleaves engines this way): after the warm-up, each
- *   line "N" on stdin runs N timed iterations and prints their latencies; EOF ends.
+ *   DIR: reads DIR/input_<i>.bin (raw bytes, as test/e2e/harness.c) and, at
+ * exit, writes DIR/output_<i>.bin; "-" fills the inputs with deterministic data
+ * instead. Runs NAME_run_packed_ctx WARMUP times untimed, then ITERATIONS
+ * times, printing each run's latency in ms (CLOCK_MONOTONIC), one per line.
+ *   ITERATIONS = 0: serve mode (bench.py interleaves engines this way): after
+ * the warm-up, each line "N" on stdin runs N timed iterations and prints their
+ * latencies; EOF ends. With TCC_BENCH_COLD set, also prints to stderr, once,
+ * "first result: X ms": the time from main() to the end of the first run, the
+ * context, the buffers and the inputs included; and at exit "peak resident: N
+ * kB", the process's VmHWM (Linux; utils/cold_start.py).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,11 +92,18 @@ static const tcc_model_info *info;
 static void **inputs, **outputs, *workspace;
 static tcc_context *context;
 
+static double main_ms =
+    -1.0; /* main()'s start, until the first run reports it */
+
 static void run_once(void) {
   tcc_status st = MODEL_RUN_PACKED_CTX(context, (const void *const *)inputs,
                                        (void *const *)outputs, workspace);
   if (st != TCC_OK)
     die("run_packed failed: ", tcc_status_string(st));
+  if (main_ms >= 0.0) {
+    fprintf(stderr, "first result: %.6f ms\n", now_ms() - main_ms);
+    main_ms = -1.0;
+  }
 }
 
 static void timed(long n) {
@@ -110,6 +121,8 @@ int main(int argc, char **argv) {
   long warmup, iterations, i;
   const char *dir;
 
+  if (getenv("TCC_BENCH_COLD"))
+    main_ms = now_ms();
   if (argc != 4 && argc != 5) {
     fprintf(stderr,
             "usage: %s DIR|- WARMUP ITERATIONS [THREADS]  (ITERATIONS 0: serve from stdin)\n",
@@ -156,5 +169,13 @@ int main(int argc, char **argv) {
       die("cannot write ", path);
   }
   tcc_context_destroy(context);
+  if (getenv("TCC_BENCH_COLD")) {
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f && fgets(path, sizeof path, f))
+      if (!strncmp(path, "VmHWM:", 6))
+        fprintf(stderr, "peak resident: %ld kB\n", atol(path + 6));
+    if (f)
+      fclose(f);
+  }
   return 0;
 }
