@@ -213,7 +213,10 @@ def stats(ms):
             "min_ms": float(ms.min()), "runs": len(ms)}
 
 
-def bench_model(args, name):
+def load_suite_model(args, name, batch, seed):
+    """The suite's model `name` (exported into args.cache if missing), its work folder under
+    args.out_dir, and its dims and inputs at `batch` and args.seq: (spec, path, work, model,
+    dims, feeds)."""
     spec = export_suite.by_name(name)
     path = os.path.join(args.cache, name + ".onnx")
     if not os.path.exists(path):
@@ -221,9 +224,14 @@ def bench_model(args, name):
     work = os.path.join(args.out_dir, "work", name)
     os.makedirs(work, exist_ok=True)
     model = onnx.load(path, load_external_data=False)
-    run_dims = dict(export_suite.RUN_DIMS, batch=args.batch, seq=args.seq)
+    run_dims = dict(export_suite.RUN_DIMS, batch=batch, seq=args.seq)
     dims = pinned_dims(model, spec, run_dims)
-    feeds = export_suite.make_feeds(spec, args.seed, run_dims)
+    feeds = export_suite.make_feeds(spec, seed, run_dims)
+    return spec, path, work, model, dims, feeds
+
+
+def bench_model(args, name):
+    spec, path, work, model, dims, feeds = load_suite_model(args, name, args.batch, args.seed)
     row = {"model": name, "dims": dims, "threads": args.threads}
 
     cname = re.sub(r"[^A-Za-z0-9_]", "_", name)

@@ -29,14 +29,10 @@ import sys
 import time
 
 import numpy as np
-import onnx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "utils"))
-sys.path.insert(0, os.path.join(ROOT, "models"))
 import bench  # noqa: E402
-import export_suite  # noqa: E402
-from model_suite import pinned_dims  # noqa: E402
 
 ORT_CHILD = r"""
 import json, sys, time
@@ -74,16 +70,7 @@ def run(cmd, env=None):
 
 
 def cold_start_model(args, name):
-    spec = export_suite.by_name(name)
-    path = os.path.join(args.cache, name + ".onnx")
-    if not os.path.exists(path):
-        path = export_suite.export(spec, "ts17", cache_dir=os.path.dirname(args.cache))
-    work = os.path.join(args.out_dir, "work", name)
-    os.makedirs(work, exist_ok=True)
-    model = onnx.load(path, load_external_data=False)
-    run_dims = dict(export_suite.RUN_DIMS, batch=1, seq=args.seq)
-    dims = pinned_dims(model, spec, run_dims)
-    feeds = export_suite.make_feeds(spec, 0, run_dims)
+    _, path, work, _, dims, feeds = bench.load_suite_model(args, name, 1, 0)
     io = os.path.join(work, "feeds.npz")
     np.savez(io, **feeds)
     row = {"model": name, "dims": dims, "threads": args.threads}
