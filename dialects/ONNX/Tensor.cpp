@@ -1,5 +1,6 @@
 //===- Tensor.cpp - verifiers and shapes of constants and data movement ------- ===//
 #include "dialects/ONNX/OpUtils.h"
+#include "tcc/Sizes.h"
 
 using namespace mlir;
 using namespace tcc::onnx;
@@ -123,6 +124,19 @@ LogicalResult ReshapeOp::inferShapes() {
                            << " in its shape";
     }
   }
+  // A shape from the model may hold any int64: its known dims (and the
+  // input's) must multiply within the size limit before anything else does.
+  auto fits = [](ArrayRef<int64_t> dims) {
+    SmallVector<int64_t> known;
+    for (int64_t d : dims)
+      known.push_back(d < 0 ? 1 : d);
+    return tcc::checkedNumElements(known).has_value();
+  };
+  if (!fits(shape) || (x && !fits(*x)))
+    return emitOpError() << "cannot reshape"
+                         << (x ? " " + formatShape(*x) : std::string())
+                         << " to " << formatShape(*target)
+                         << ": a tensor of over " << tcc::kMaxTensorBytesText;
   int64_t total = x ? mulDims(*x) : ShapedType::kDynamic;
   if (inferred >= 0) {
     shape[inferred] = 1;

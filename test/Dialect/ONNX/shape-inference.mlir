@@ -78,6 +78,27 @@ func.func @reshape_mismatch(%x: tensor<2x3xf32>) -> tensor<*xf32> {
 
 // -----
 
+// A shape whose dims multiply past int64 (found by fuzz_import: the product
+// overflowed before the sizes were compared), with a dynamic input dim.
+func.func @reshape_overflow(%x: tensor<?x3xf32>) -> tensor<*xf32> {
+  %s = onnx.Constant dense<[7953764122169061634, 724844680246685811, 470070685700]> : tensor<3xi64>
+  // expected-error @+1 {{cannot reshape [?,3] to [7953764122169061634,724844680246685811,470070685700]: a tensor of over 2^48 bytes}}
+  %r = onnx.Reshape %x, %s : (tensor<?x3xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
+// -----
+
+// One -1 among dims that multiply past int64 on their own.
+func.func @reshape_overflow_inferred(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %s = onnx.Constant dense<[-1, 4294967296, 4294967296]> : tensor<3xi64>
+  // expected-error @+1 {{cannot reshape [2,3] to [-1,4294967296,4294967296]: a tensor of over 2^48 bytes}}
+  %r = onnx.Reshape %x, %s : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
+// -----
+
 // Comparisons and predicates give bool; Cast takes `to`, CastLike the
 // target's element type; variadic and Where broadcast all operands.
 // CHECK-LABEL: func @elementwise_shapes
