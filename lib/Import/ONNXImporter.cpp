@@ -141,7 +141,6 @@ public:
            std::map<std::string, tcc::NodeInfo> *nodes)
       : ctx(ctx), b(&ctx), options(options), nodes(nodes) {}
 
-  OwningOpRef<ModuleOp> import(StringRef path);
   OwningOpRef<ModuleOp> importBytes(StringRef bytes, StringRef path);
   /// Imports a model parsed (and its unknown dims named) earlier, read from
   /// `path`. With `borrowWeights`, raw_data becomes blobs that point into
@@ -2062,19 +2061,6 @@ LogicalResult Importer::checkDeclared(const onnx::ValueInfoProto &info,
   return success();
 }
 
-OwningOpRef<ModuleOp> Importer::import(StringRef path) {
-  modelPath = path.str();
-  Location fileLoc = FileLineColLoc::get(&ctx, path, 0, 0);
-  std::string why;
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      tcc::readRegularFile(path.str(), why);
-  if (!buffer) {
-    emitError(fileLoc) << "cannot read '" << path << "': " << why;
-    return nullptr;
-  }
-  return importBytes(buffer->getBuffer(), path);
-}
-
 /// Parses the protobuf `bytes` of the model read from `path` into `model`
 /// and names its unknown dims; errors go to `ctx`.
 static LogicalResult parseModel(MLIRContext &ctx, StringRef bytes,
@@ -2295,15 +2281,6 @@ OwningOpRef<ModuleOp> Importer::importModel(const onnx::ModelProto &model,
   return module;
 }
 
-OwningOpRef<ModuleOp> tcc::importONNXModel(MLIRContext &context, StringRef path,
-                                           const ImportOptions &options,
-                                           std::map<std::string, NodeInfo> *nodes) {
-  context.loadDialect<tcc::onnx::ONNXDialect, func::FuncDialect,
-                      LLVM::LLVMDialect>();
-  Importer importer(context, options, nodes);
-  return importer.import(path);
-}
-
 struct tcc::ParsedModel {
   ::onnx::ModelProto proto;
   std::string path;
@@ -2334,6 +2311,21 @@ tcc::importONNXModel(MLIRContext &context, const ParsedModel &model,
                       LLVM::LLVMDialect>();
   Importer importer(context, options, nodes);
   return importer.importModel(model.proto, model.path, /*borrowWeights=*/true);
+}
+
+OwningOpRef<ModuleOp>
+tcc::importONNXModel(MLIRContext &context, StringRef path,
+                     const ImportOptions &options,
+                     std::map<std::string, NodeInfo> *nodes) {
+  // The parsed model is gone once this returns: its weights are copied.
+  std::shared_ptr<const ParsedModel> model = parseONNXModel(context, path);
+  if (!model)
+    return nullptr;
+  context.loadDialect<tcc::onnx::ONNXDialect, func::FuncDialect,
+                      LLVM::LLVMDialect>();
+  Importer importer(context, options, nodes);
+  return importer.importModel(model->proto, model->path,
+                              /*borrowWeights=*/false);
 }
 
 OwningOpRef<ModuleOp> tcc::importONNXBytes(MLIRContext &context,

@@ -224,6 +224,9 @@ private:
     int64_t group = 1;
     /// [ceil(N / width), the other dims in order..., group * width].
     SmallVector<int64_t> panelShape;
+    /// The panels' elements: i8 for 8-bit weights, bf16 for f32 ones in
+    /// pairs, f32 otherwise.
+    Type elementType;
     /// Identifies the panels: one global per key.
     std::string key;
   };
@@ -259,6 +262,13 @@ private:
                                      ? job.type.getDimSize(d) / job.group
                                      : job.type.getDimSize(d));
       job.panelShape.push_back(job.group * job.width);
+      Builder b(op.getContext());
+      memref::GlobalOp global = job.view.global;
+      job.elementType = constantData<int8_t>(*global.getInitialValue(),
+                                             global.getType().getNumElements())
+                            ? b.getI8Type()
+                        : job.pairPos >= 0 ? Type(b.getBF16Type())
+                                           : Type(b.getF32Type());
       llvm::raw_string_ostream os(job.key);
       os << job.view.global.getSymName() << "_" << job.view.offset << "_"
          << job.pos << "_" << job.width << "_" << job.type << "_" << job.pairPos
@@ -267,15 +277,6 @@ private:
         os << "_" << d;
     }
     return jobs;
-  }
-
-  /// The panels' elements: int8 for 8-bit weights, bf16 for f32 ones in
-  /// pairs, f32 otherwise.
-  static bool isInt8(const PanelJob &job) {
-    memref::GlobalOp global = job.view.global;
-    return constantData<int8_t>(*global.getInitialValue(),
-                                global.getType().getNumElements())
-        .has_value();
   }
 
   /// The panels of `job` as a new blob. Reads the global's value and
@@ -328,10 +329,12 @@ private:
     memref::GlobalOp global = job.view.global;
     Attribute init = *global.getInitialValue();
     int64_t numElements = global.getType().getNumElements();
-    if (std::optional<Int8Data> bytes = constantData<int8_t>(init, numElements))
-      return fill(int8_t(0), [&](int64_t i) { return (*bytes)[i]; });
+    if (job.elementType.isInteger(8)) {
+      Int8Data bytes = *constantData<int8_t>(init, numElements);
+      return fill(int8_t(0), [&](int64_t i) { return bytes[i]; });
+    }
     FloatData data = *constantData<float>(init, numElements);
-    if (job.pairPos >= 0)
+    if (job.elementType.isBF16())
       return fill(uint16_t(0), [&](int64_t i) { return roundToBF16(data[i]); });
     return fill(0.0f, [&](int64_t i) { return data[i]; });
   }
@@ -351,17 +354,12 @@ private:
     }
     memref::GlobalOp global = job.view.global;
     OpBuilder b(global);
-    Type elementType = b.getF32Type();
+    Type elementType = job.elementType;
     std::string name = (global.getSymName() + "_panels").str();
-    if (isInt8(job)) {
-      elementType = b.getI8Type();
-    } else if (job.pairPos >= 0) {
-      elementType = b.getBF16Type();
+    if (elementType.isBF16())
       name += "_bf16";
-    }
-    int64_t size =
-        values.getData().size() / (elementType.getIntOrFloatBitWidth() / 8);
-    auto flatType = MemRefType::get({size}, elementType);
+    auto flatType =
+        MemRefType::get({computeProduct(job.panelShape)}, elementType);
     auto value = DenseResourceElementsAttr::get(
         RankedTensorType::get(flatType.getShape(), elementType), name,
         std::move(values));
